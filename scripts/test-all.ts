@@ -1,0 +1,82 @@
+// `npm test`: every suite (vitest for unit and integration, Playwright for e2e), then one closing line
+// `N passed, N failed` summed over all suites, which CI reads.
+// On Linux without a Secret Service it re-runs itself under dbus-run-session with a fresh, unlocked
+// gnome-keyring in a temp folder, so the keychain tests talk to a real keychain and never to the user's.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: { only: { type: 'string' } }, allowPositionals: true });
+const only = values.only as 'unit' | 'e2e' | undefined;
+const root = process.cwd();
+
+function has(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' }).status === 0;
+}
+
+if (process.platform === 'linux' && process.env.STUDIO_TEST_KEYRING !== 'ready' && has('dbus-run-session') && has('gnome-keyring-daemon')) {
+  const keyringHome = mkdtempSync(join(tmpdir(), 'studio-keyring-'));
+  const inner = `echo -n studio-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "${process.execPath}" scripts/test-all.ts ${process.argv.slice(2).join(' ')}`;
+  const child = spawn('dbus-run-session', ['--', 'sh', '-c', inner], {
+    stdio: 'inherit',
+    env: { ...process.env, STUDIO_TEST_KEYRING: 'ready', XDG_DATA_HOME: keyringHome, XDG_CONFIG_HOME: keyringHome },
+  });
+  child.on('exit', (code) => process.exit(code ?? 1));
+} else {
+  await main();
+}
+
+interface Tally {
+  suite: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function vitestSuite(): Promise<Tally> {
+  const out = join(root, '.tmp', 'vitest-report.json');
+  const code = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  if (!existsSync(out)) return { suite: 'vitest', passed: 0, failed: Math.max(1, code), skipped: 0 };
+  const report = JSON.parse(readFileSync(out, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; success: boolean };
+  // A suite file that failed to load has no failed tests but is a failure all the same.
+  const loadFailures = code !== 0 && report.numFailedTests === 0 ? 1 : 0;
+  return { suite: 'vitest', passed: report.numPassedTests, failed: report.numFailedTests + loadFailures, skipped: report.numPendingTests + report.numTodoTests };
+}
+
+async function playwrightSuite(): Promise<Tally> {
+  const hasSpecs = existsSync(join(root, 'e2e')) && readdirSync(join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'));
+  if (!hasSpecs) return { suite: 'playwright', passed: 0, failed: 0, skipped: 0 };
+  const out = join(root, '.tmp', 'playwright-report.json');
+  const code = await run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+  if (!existsSync(out)) return { suite: 'playwright', passed: 0, failed: Math.max(1, code), skipped: 0 };
+  const report = JSON.parse(readFileSync(out, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: unknown[] };
+  const loadFailures = code !== 0 && report.stats.unexpected === 0 ? 1 : 0;
+  return {
+    suite: 'playwright',
+    passed: report.stats.expected + report.stats.flaky,
+    failed: report.stats.unexpected + loadFailures,
+    skipped: report.stats.skipped,
+  };
+}
+
+async function main(): Promise<void> {
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  const tallies: Tally[] = [];
+  if (only !== 'e2e') tallies.push(await vitestSuite());
+  if (only !== 'unit') tallies.push(await playwrightSuite());
+  for (const t of tallies) console.log(`${t.suite}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
+  const passed = tallies.reduce((s, t) => s + t.passed, 0);
+  const failed = tallies.reduce((s, t) => s + t.failed, 0);
+  const skipped = tallies.reduce((s, t) => s + t.skipped, 0);
+  console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+  process.exit(failed > 0 ? 1 : 0);
+}

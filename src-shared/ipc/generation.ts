@@ -1,0 +1,84 @@
+// IPC: running generations. A run starts at once and reports through `generation:progress` events; its turn
+// record in the library is the source of truth (it survives a reload of the window).
+import { z } from 'zod';
+import { GenerateRequestSchema, type ApiImage } from '../api.ts';
+import type { CreditEstimate } from '../pricing.ts';
+import type { GenerationWarning } from '../warnings.ts';
+import { method, type IpcError } from './contract.ts';
+import type { EnvironmentName } from './settings.ts';
+
+export type TurnStatus = 'running' | 'succeeded' | 'failed' | 'outcome_unknown' | 'cancelled';
+
+export interface ImageRecord {
+  /** The service's image id (img_…), usable in ref_image_ids. */
+  id: string;
+  turnId: string;
+  sessionId: string;
+  environment: EnvironmentName;
+  filename: string;
+  width: number;
+  height: number;
+  starred: boolean;
+  download: 'pending' | 'done' | 'failed';
+  /** The service reported it missing (reference_image_missing) or it was cleaned up. */
+  missing: boolean;
+  createdAt: number;
+  /** Copied from the turn for the gallery's filters and captions. */
+  model: string;
+  prompt: string;
+}
+
+export interface TurnRecord {
+  /** Local id (lt_…); the service's turn id is `serviceTurnId` once known. */
+  id: string;
+  serviceTurnId: string | null;
+  /** Local session id; the service's id is `serviceSessionId` once known. */
+  sessionId: string;
+  serviceSessionId: string | null;
+  environment: EnvironmentName;
+  request: z.infer<typeof GenerateRequestSchema>;
+  estimate: CreditEstimate;
+  status: TurnStatus;
+  creditsCharged: number | null;
+  warnings: GenerationWarning[];
+  requestId: string | null;
+  error: IpcError | null;
+  /** Why the outcome is unknown, and how to check, in the UI language. */
+  outcomeNote: string | null;
+  startedAt: number;
+  finishedAt: number | null;
+  durationMs: number | null;
+  images: ImageRecord[];
+  /** Image ids this turn used as references, in request order. */
+  referenceImageIds: string[];
+  /** The turn this one retried, if any. */
+  retryOf: string | null;
+  /** For a 429 rate_limited turn: when the app will or may retry (ms since epoch). */
+  retryAt: number | null;
+}
+
+export interface GenerationProgress {
+  turnId: string;
+  status: TurnStatus;
+  phase: 'sending' | 'waiting' | 'retrying' | 'downloading' | 'done';
+  elapsedMs: number;
+  /** For back-off: the wait before the next attempt. */
+  waitMs?: number;
+  attempt?: number;
+}
+
+export const StartGenerationSchema = z.object({
+  request: GenerateRequestSchema,
+  /** Local session to continue; omitted = a new session. */
+  sessionId: z.string().optional(),
+});
+
+export const generationMethods = {
+  generateStart: method<{ turnId: string }>()('generate:start', StartGenerationSchema),
+  generateCancel: method<{ cancelled: boolean }>()('generate:cancel', z.object({ turnId: z.string() })),
+  /** Retry a failed turn as the spec allows (500 once; 429 after the wait; 503 after seconds). */
+  generateRetry: method<{ turnId: string }>()('generate:retry', z.object({ turnId: z.string() })),
+  generateRunning: method<TurnRecord[]>()('generate:running', z.object({})),
+};
+
+export type { ApiImage };

@@ -1,0 +1,77 @@
+// The whole IPC contract: every method the renderer may call and every event main may send.
+import type { z } from 'zod';
+import type { IpcMethod, IpcResult, MethodInput, MethodOutput } from './contract.ts';
+import { generationMethods, type GenerationProgress } from './generation.ts';
+import { inspectorMethods } from './inspector.ts';
+import { libraryMethods } from './library.ts';
+import { localConsoleMethods } from './local-console.ts';
+import { settingsMethods, type ServiceStatus } from './settings.ts';
+
+export const IPC_METHODS = {
+  ...settingsMethods,
+  ...generationMethods,
+  ...libraryMethods,
+  ...localConsoleMethods,
+  ...inspectorMethods,
+} as const;
+
+export type IpcMethods = typeof IPC_METHODS;
+export type IpcMethodName = keyof IpcMethods;
+
+export interface DownloadProgress {
+  imageId: string;
+  turnId: string;
+  receivedBytes: number;
+  totalBytes: number | null;
+  state: 'downloading' | 'done' | 'failed';
+  error?: string;
+}
+
+/** Main → renderer events, named `domain:event`; they never carry secrets. */
+export interface IpcEvents {
+  'generation:progress': GenerationProgress;
+  'download:progress': DownloadProgress;
+  'library:changed': { kind: 'turn' | 'image' | 'session'; id: string };
+  'service:status': { status: ServiceStatus; baseUrl: string | null; error: string | null };
+  'inspector:delivery': { requestId: string; deliveryId: string | null };
+  'settings:changed': Record<string, never>;
+}
+export type IpcEventName = keyof IpcEvents;
+export const IPC_EVENT_NAMES = [
+  'generation:progress',
+  'download:progress',
+  'library:changed',
+  'service:status',
+  'inspector:delivery',
+  'settings:changed',
+] as const satisfies readonly IpcEventName[];
+
+export type ImageKind = 'thumb' | 'full';
+
+/** What the preload exposes as window.api (and the harness's client builds the same way). */
+export type StudioApi = {
+  [K in IpcMethodName]: (input: MethodInput<IpcMethods[K]>) => Promise<IpcResult<MethodOutput<IpcMethods[K]>>>;
+} & {
+  on<E extends IpcEventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
+  /** URL of an image file through the app's one protocol (DESIGN.md §2 rule 5). */
+  imageUrl(kind: ImageKind, imageId: string): string;
+};
+
+export function channelOf(name: IpcMethodName): string {
+  return IPC_METHODS[name].channel;
+}
+
+/** Looks a method up by channel, for the handler side. */
+export function methodByChannel(channel: string): { name: IpcMethodName; method: IpcMethod<z.ZodType, unknown> } | null {
+  for (const [name, m] of Object.entries(IPC_METHODS)) {
+    if (m.channel === channel) return { name: name as IpcMethodName, method: m as IpcMethod<z.ZodType, unknown> };
+  }
+  return null;
+}
+
+export type { IpcError, IpcResult } from './contract.ts';
+export * from './generation.ts';
+export * from './library.ts';
+export * from './local-console.ts';
+export * from './settings.ts';
+export * from './inspector.ts';

@@ -1,0 +1,99 @@
+// IPC: the local service console (Local environment only). Main calls the service's admin API
+// (DESIGN.md §4) with its admin token; the renderer never sees that token, API keys or webhook secrets.
+import { z } from 'zod';
+import { API_SCOPES, FaultsSchema, ServiceSettingsSchema, type AdminApiKey, type Faults, type ServiceSettings } from '../api.ts';
+import { method } from './contract.ts';
+
+export interface LocalAccountView {
+  id: string;
+  credits: number;
+  reserved: number;
+  banned: boolean;
+  createdAt: number;
+  ageDays: number;
+}
+
+export interface LocalWebhookView {
+  url: string;
+  enabled: boolean;
+  /** Whether the signing secret is stored in the keychain (never the secret itself). */
+  secretStored: boolean;
+  lastDelivery: {
+    deliveryId: string;
+    event: string;
+    attempts: number;
+    outcome: 'pending' | 'succeeded' | 'failed';
+    status: number | null;
+    at: number;
+  } | null;
+}
+
+export interface LocalPackView {
+  packId: string;
+  styleCode: string;
+  imageIds: string[];
+  saved: boolean;
+  versions: number;
+}
+
+export interface LocalConsoleState {
+  baseUrl: string;
+  /** The service clock (Unix seconds), which the admin clock can move forward. */
+  now: number;
+  account: LocalAccountView;
+  /** Keys the app created or seeded, without their secrets. */
+  keys: Array<Omit<AdminApiKey, 'key'> & { usedByApp: boolean }>;
+  settings: Required<ServiceSettings>;
+  faults: Faults;
+  webhook: LocalWebhookView;
+  packs: LocalPackView[];
+}
+
+export type PublishOutcome =
+  | { published: true; publication: { id: number; pack_id: string; version: number; style_code: string; published_at: number } }
+  | { published: false; reason: 'unsaved_changes' | 'missing_images' | 'empty_pack' };
+
+export const localConsoleMethods = {
+  localStatus: method<LocalConsoleState>()('local:status', z.object({})),
+  localTopUp: method<LocalConsoleState>()('local:top-up', z.object({ credits: z.number().int().min(1).max(10_000_000) })),
+  localUpdateAccount: method<LocalConsoleState>()(
+    'local:update-account',
+    z.object({ banned: z.boolean().optional(), ageDays: z.number().int().min(0).max(3650).optional(), credits: z.number().int().min(0).optional() }),
+  ),
+  localCreateKey: method<{ keyId: string; copiedToClipboard: boolean; usedByApp: boolean }>()(
+    'local:create-key',
+    z.object({
+      name: z.string().trim().min(1).max(80),
+      scopes: z.array(z.enum(API_SCOPES)).min(1),
+      expiresAt: z.number().int().optional(),
+      /** Store it in the keychain as the Local environment's key. */
+      useForApp: z.boolean().optional(),
+    }),
+  ),
+  localRevokeKey: method<LocalConsoleState>()('local:revoke-key', z.object({ keyId: z.string() })),
+  localSetKeyRateLimit: method<LocalConsoleState>()(
+    'local:set-key-rate-limit',
+    z.object({ keyId: z.string(), ratePer24h: z.number().int().min(1) }),
+  ),
+  localSetFaults: method<LocalConsoleState>()('local:set-faults', FaultsSchema),
+  localAdvanceClock: method<LocalConsoleState>()('local:advance-clock', z.object({ seconds: z.number().int().min(1).max(400 * 86400) })),
+  localSetSettings: method<LocalConsoleState>()('local:set-settings', ServiceSettingsSchema),
+  localWebhookSet: method<LocalConsoleState>()('local:webhook-set', z.object({ url: z.string().max(2048), enabled: z.boolean() })),
+  localWebhookRegenerate: method<LocalConsoleState>()('local:webhook-regenerate', z.object({})),
+  localWebhookPing: method<{ deliveryId: string }>()('local:webhook-ping', z.object({})),
+  localPackCreate: method<LocalPackView>()(
+    'local:pack-create',
+    z.object({ styleCode: z.string().trim().min(1).max(64), imageIds: z.array(z.string()).max(100) }),
+  ),
+  localPackUpdate: method<LocalPackView>()(
+    'local:pack-update',
+    z.object({ packId: z.string(), styleCode: z.string().optional(), imageIds: z.array(z.string()).optional(), saved: z.literal(false).optional() }),
+  ),
+  localPackPublish: method<PublishOutcome>()(
+    'local:pack-publish',
+    z.object({ packId: z.string(), idempotencyKey: z.string().trim().min(1).max(200).optional() }),
+  ),
+  localDeleteImage: method<{ deleted: boolean }>()('local:delete-image', z.object({ imageId: z.string() })),
+};
+
+export type { ServiceSettings };

@@ -1,0 +1,68 @@
+// IPC: settings, environments and API keys. The renderer may send a key (the user types it) but never
+// receives one: only whether it is set and a masked form (DESIGN.md §2 rule 3).
+import { z } from 'zod';
+import { LANGUAGES, type Language } from '../language.ts';
+import { method, type IpcError } from './contract.ts';
+
+export const ENVIRONMENTS = ['local', 'remote'] as const;
+export type EnvironmentName = (typeof ENVIRONMENTS)[number];
+export const EnvironmentSchema = z.enum(ENVIRONMENTS);
+
+export interface KeychainStatus {
+  /** Whether the OS keychain answered. */
+  available: boolean;
+  /** Where keys are held now: the keychain, or memory for this run only (never plaintext on disk). */
+  backend: 'keychain' | 'memory';
+  /** Plain-language reason the keychain is unavailable, in the UI language, or null. */
+  problem: string | null;
+}
+
+export type ServiceStatus = 'starting' | 'running' | 'restarting' | 'stopped' | 'failed';
+
+export interface EnvironmentInfo {
+  name: EnvironmentName;
+  baseUrl: string | null;
+  keySet: boolean;
+  /** e.g. `sk_…Ab3d`; null when no key is set. */
+  keyMasked: string | null;
+  keyInMemoryOnly: boolean;
+}
+
+export interface SettingsState {
+  language: Language;
+  environment: EnvironmentName;
+  environments: { local: EnvironmentInfo & { serviceStatus: ServiceStatus; serviceError: string | null }; remote: EnvironmentInfo };
+  keychain: KeychainStatus;
+}
+
+export interface ConnectionTest {
+  ok: boolean;
+  latencyMs: number;
+  /** What the check proved, e.g. that the key authenticates and may generate. */
+  error: IpcError | null;
+}
+
+const HttpUrl = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && u.username === '' && u.password === '';
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL without credentials');
+
+export const settingsMethods = {
+  settingsGet: method<SettingsState>()('settings:get', z.object({})),
+  settingsSetLanguage: method<SettingsState>()('settings:set-language', z.object({ language: z.enum(LANGUAGES) })),
+  environmentSelect: method<SettingsState>()('environment:select', z.object({ environment: EnvironmentSchema })),
+  environmentSetRemote: method<SettingsState>()('environment:set-remote', z.object({ baseUrl: HttpUrl })),
+  keySet: method<SettingsState>()(
+    'key:set',
+    z.object({ environment: EnvironmentSchema, key: z.string().trim().regex(/^sk_\S+$/, 'an API key starts with sk_'), memoryOnly: z.boolean().optional() }),
+  ),
+  keyClear: method<SettingsState>()('key:clear', z.object({ environment: EnvironmentSchema })),
+  keyTest: method<ConnectionTest>()('key:test', z.object({ environment: EnvironmentSchema })),
+};
