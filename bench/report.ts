@@ -1,0 +1,27 @@
+// Writes one benchmark's section into docs/benchmarks.md between its markers, leaving the others alone.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+
+const FILE = 'docs/benchmarks.md';
+
+export function machineLine(): string {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  return `${cpus().length} × ${cpu.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}`;
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+export function writeSection(name: string, markdown: string): void {
+  const start = `<!-- bench:${name} -->`;
+  const end = `<!-- /bench:${name} -->`;
+  let doc = existsSync(FILE) ? readFileSync(FILE, 'utf8') : '# Benchmarks\n\nWritten by `npm run bench`; each section by its own benchmark.\n';
+  const block = `${start}\n${markdown.trim()}\n${end}`;
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
+  doc = from >= 0 && to > from ? doc.slice(0, from) + block + doc.slice(to + end.length) : `${doc.trimEnd()}\n\n${block}\n`;
+  writeFileSync(FILE, doc);
+}

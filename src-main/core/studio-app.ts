@@ -1,0 +1,37 @@
+// The seam between the main-process core (keychain, client, library, files, IPC handlers) and its two hosts:
+// the Electron shell (src-main/electron/) and the browser harness (src-main/harness/). Both create the app
+// with createStudioApp (src-main/core/create-app.ts) and route IPC calls and events through this interface.
+import type { IpcResult } from '../../src-shared/ipc/contract.ts';
+import type { ImageKind, IpcEventName, IpcEvents, IpcMethodName } from '../../src-shared/ipc/index.ts';
+import type { DesktopShell } from '../desktop-shell.ts';
+
+export interface StudioAppOptions {
+  /** The app data folder: library database, image cache, settings. */
+  dataDir: string;
+  shell: DesktopShell;
+  /**
+   * How the bundled local service is run: in Electron a utilityProcess, in the harness and tests a child
+   * process or in-process server. Resolves with its base URL and admin token when it is ready.
+   */
+  localService: LocalServiceHost;
+  /** Overrides for tests: the secret store backend ("keychain" by default) and its service name. */
+  secretStore?: 'keychain' | 'memory';
+  keychainService?: string;
+}
+
+export interface LocalServiceHost {
+  start(): Promise<{ baseUrl: string; adminToken: string }>;
+  stop(): Promise<void>;
+  /** Called when the service dies unexpectedly; the host restarts it. */
+  onStatus(listener: (status: { status: 'starting' | 'running' | 'restarting' | 'stopped' | 'failed'; baseUrl: string | null; error: string | null }) => void): void;
+}
+
+export interface StudioApp {
+  /** Calls one IPC method: parses the input with the contract's schema, never throws. */
+  invoke(method: IpcMethodName, input: unknown): Promise<IpcResult<unknown>>;
+  /** Subscribes to main → renderer events. */
+  on<E extends IpcEventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
+  /** The file behind an image URL of the app's protocol (thumbnail or full PNG), or null. */
+  imageFile(kind: ImageKind, imageId: string): Promise<string | null>;
+  close(): Promise<void>;
+}
