@@ -1,0 +1,14 @@
+// UI state of the app frame: which section is showing.
+import { create } from 'zustand';
+
+export type AppTab = 'studio' | 'webhooks' | 'local' | 'settings';
+
+interface AppState {
+  tab: AppTab;
+  setTab: (tab: AppTab) => void;
+}
+
+export const useAppStore = create<AppState>((set) => ({
+  tab: 'studio',
+  setTab: (tab) => set({ tab }),
+}));

@@ -1,0 +1,28 @@
+// i18next with the two complete resource files; the UI language comes from settings (zh default, spec §2.3).
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import type { Language } from '../../src-shared/language.ts';
+import { en } from './locales/en.ts';
+import { zhCN } from './locales/zh-CN.ts';
+
+export const I18N_LANG: Record<Language, string> = { zh: 'zh-CN', en: 'en' };
+
+export function languageOfI18n(lng: string | undefined): Language {
+  return lng?.startsWith('en') ? 'en' : 'zh';
+}
+
+void i18next.use(initReactI18next).init({
+  resources: { 'zh-CN': { translation: zhCN }, en: { translation: en } },
+  lng: 'zh-CN',
+  fallbackLng: 'en',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+
+export function setUiLanguage(language: Language): void {
+  const lng = I18N_LANG[language];
+  if (i18next.language !== lng) void i18next.changeLanguage(lng);
+  document.documentElement.lang = lng;
+}
+
+export { i18next };

@@ -1,0 +1,26 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import './i18n/index.ts';
+import './styles/theme.css';
+import './styles/app.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    // Main is local and the library is the source of truth: no background refetch storms, no retries of
+    // calls that may cost credits (mutations never retry by default).
+    queries: { retry: false, refetchOnWindowFocus: false, staleTime: 5_000 },
+  },
+});
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <App />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}
