@@ -1,6 +1,15 @@
-// IPC: the webhook inspector (issue "Webhook inspector"). Owned by that work; extend here.
+// IPC: the webhook inspector (issue 6). A receiver on 127.0.0.1 records every request, verifies it step by
+// step (spec §6), groups retries by delivery id and replays deliveries. The renderer never receives a webhook
+// secret: only whether one is stored and its masked tail (DESIGN.md §2 rule 3).
 import { z } from 'zod';
+import type { PublicationRecord } from '../api.ts';
+import type { VerificationReport, WebhookEvent } from '../webhook-signature.ts';
 import { method } from './contract.ts';
+
+/** Largest body the receiver keeps; bigger ones are refused with 413 (DESIGN.md §2 rule 6). */
+export const INSPECTOR_BODY_LIMIT = 1024 * 1024;
+/** Longest delay the receiver may be told to wait before answering (the service gives up after 8 s). */
+export const INSPECTOR_MAX_DELAY_MS = 30_000;
 
 export interface InspectorStatus {
   running: boolean;
@@ -8,11 +17,201 @@ export interface InspectorStatus {
   /** e.g. http://127.0.0.1:8430/webhooks */
   url: string | null;
   secretStored: boolean;
+  /** Last four characters of the stored secret, e.g. `whsec_…Ab3d`; null when none is stored. */
+  secretMasked: string | null;
+  /** How many earlier secrets (replaced by Regenerate) the inspector still knows. */
+  previousSecrets: number;
   forcedStatus: number | null;
   delayMs: number;
   error: string | null;
 }
 
+/** Why a verification failed, in the user's words (spec §6). */
+export type DiagnosisCode =
+  | 'valid'
+  | 'missing_header'
+  | 'unknown_event'
+  | 'timestamp_invalid'
+  | 'timestamp_stale'
+  | 'timestamp_future'
+  | 'no_v1_signature'
+  | 'no_secret'
+  | 'wrong_secret'
+  | 'old_secret'
+  | 'body_changed'
+  | 'body_not_json'
+  | 'body_shape'
+  | 'too_large'
+  | 'wrong_path';
+
+export interface Diagnosis {
+  code: DiagnosisCode;
+  /** A plain-language explanation in the UI language. */
+  message: string;
+  /** Facts behind the message (e.g. which header is missing, when the old secret was replaced). */
+  params: Record<string, string | number | null>;
+}
+
+export interface CapturedHeader {
+  name: string;
+  value: string;
+}
+
+/** One request the receiver recorded (an attempt, when it carries a delivery id). */
+export interface CapturedRequest {
+  requestId: string;
+  receivedAt: number;
+  method: string;
+  path: string;
+  deliveryId: string | null;
+  event: string | null;
+  /** What the receiver answered. */
+  responseStatus: number;
+  valid: boolean;
+  diagnosis: DiagnosisCode;
+  bodyBytes: number;
+  tooLarge: boolean;
+  publication: { id: number; packId: string; version: number } | null;
+}
+
+export interface DeliveryGroup {
+  /** The delivery id, or the request id for requests without one. */
+  key: string;
+  deliveryId: string | null;
+  event: string | null;
+  firstAt: number;
+  lastAt: number;
+  /** Attempts in the order they arrived (spec §6: retries keep the delivery id). */
+  attempts: CapturedRequest[];
+  /** Whether any attempt verified. */
+  anyValid: boolean;
+  /** Set when an earlier delivery carried the same (pack_id, version) (spec §6 rule 4). */
+  duplicateOf: string | null;
+}
+
+export interface VerificationExplained {
+  report: VerificationReport;
+  diagnosis: Diagnosis;
+}
+
+export interface CapturedRequestDetail extends CapturedRequest {
+  headers: CapturedHeader[];
+  /** The body as UTF-8 text (replacement characters where it is not). */
+  bodyText: string;
+  /** The verdict when it arrived, against the secret stored then. */
+  verification: VerificationExplained;
+}
+
+export interface SendResult {
+  url: string;
+  deliveryId: string;
+  timestamp: number;
+  /** The request as sent (the signature header included; never the secret). */
+  requestHeaders: CapturedHeader[];
+  body: string;
+  /** null when no answer came (connection refused, timeout). */
+  status: number | null;
+  responseHeaders: CapturedHeader[];
+  /** First 4 KB of the answer. */
+  responseSnippet: string;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface InspectorExport {
+  format: 'curl' | 'json';
+  filename: string;
+  text: string;
+}
+
+const Port = z.number().int().min(0).max(65535);
+const HttpStatus = z.number().int().min(100).max(599);
+const RequestId = z.string().trim().min(1).max(64);
+const Secret = z.string().trim().min(1).max(512);
+
+/** A target URL for send-test and resend: http(s), no credentials in it. */
+const TargetUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === 'http:' || u.protocol === 'https:') && u.username === '' && u.password === '';
+    } catch {
+      return false;
+    }
+  }, 'an http:// or https:// URL without a user name or password');
+
+/** The secret to sign or verify with: one typed by the user, or the stored one. */
+const SecretChoice = z.union([
+  z.object({ secret: Secret, useStoredSecret: z.literal(false).optional() }),
+  z.object({ useStoredSecret: z.literal(true), secret: z.undefined().optional() }),
+]);
+
+const PublicationFields = z.object({
+  id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  pack_id: z.string().max(64),
+  version: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  style_code: z.string().max(256),
+  published_at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+
 export const inspectorMethods = {
   inspectorStatus: method<InspectorStatus>()('inspector:status', z.object({})),
+  inspectorConfigure: method<InspectorStatus>()(
+    'inspector:configure',
+    z.object({
+      /** Listen on this port (0 = any free port); changing it restarts the receiver. */
+      port: Port.optional(),
+      /** Answer every /webhooks request with this status instead of the verdict's; null to stop forcing. */
+      forcedStatus: HttpStatus.nullable().optional(),
+      delayMs: z.number().int().min(0).max(INSPECTOR_MAX_DELAY_MS).optional(),
+    }),
+  ),
+  inspectorList: method<{ groups: DeliveryGroup[]; total: number }>()(
+    'inspector:list',
+    z.object({ limit: z.number().int().min(1).max(500).optional() }),
+  ),
+  inspectorGet: method<CapturedRequestDetail>()('inspector:get', z.object({ requestId: RequestId })),
+  inspectorClear: method<{ cleared: number }>()('inspector:clear', z.object({})),
+  inspectorVerifyPasted: method<VerificationExplained & { headers: CapturedHeader[]; bodyBytes: number }>()(
+    'inspector:verify-pasted',
+    z.intersection(
+      z.union([
+        /** A raw HTTP request: request line (optional), headers, blank line, body. */
+        z.object({ raw: z.string().min(1).max(INSPECTOR_BODY_LIMIT + 64 * 1024) }),
+        /** Headers ("Name: value" lines) and the body separately. */
+        z.object({ headers: z.string().min(1).max(64 * 1024), body: z.string().max(INSPECTOR_BODY_LIMIT) }),
+      ]),
+      SecretChoice,
+    ),
+  ),
+  inspectorSendTest: method<SendResult>()(
+    'inspector:send-test',
+    z.intersection(
+      z.object({
+        url: TargetUrl,
+        event: z.enum(['image_pack.published', 'ping'] satisfies WebhookEvent[]),
+        publication: PublicationFields.optional(),
+        /** Keep this delivery id (to test dedupe) or omit for a new UUID v4. */
+        deliveryId: z.string().trim().min(1).max(200).optional(),
+      }),
+      SecretChoice,
+    ),
+  ),
+  inspectorResend: method<SendResult>()(
+    'inspector:resend',
+    z.intersection(z.object({ requestId: RequestId, url: TargetUrl }), SecretChoice),
+  ),
+  inspectorConnectLocal: method<InspectorStatus>()('inspector:connect-local', z.object({})),
+  inspectorRegenerateLocal: method<InspectorStatus>()('inspector:regenerate-local', z.object({})),
+  inspectorFetchPublication: method<PublicationRecord>()(
+    'inspector:fetch-publication',
+    z.object({ publicationId: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) }),
+  ),
+  inspectorExport: method<InspectorExport>()(
+    'inspector:export',
+    z.object({ requestId: RequestId, format: z.enum(['curl', 'json']) }),
+  ),
 };
