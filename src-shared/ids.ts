@@ -4,7 +4,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 /** Random [A-Za-z0-9]{length} without modulo bias (rejection sampling over crypto.getRandomValues). */
 export function randomAlphanumeric(length: number): string {
   let out = '';
-  const buffer = new Uint8Array(length * 2);
+  // getRandomValues fills at most 65,536 bytes per call.
+  const buffer = new Uint8Array(Math.min(length * 2, 65_536));
   while (out.length < length) {
     crypto.getRandomValues(buffer);
     for (const byte of buffer) {
