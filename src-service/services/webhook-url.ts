@@ -1,0 +1,122 @@
+// spec §6 "URL requirements" and DESIGN.md §3/§4: the rules a notification URL must meet. The text rules run
+// when the URL is saved (and again before each attempt); the resolved-address rule runs at each delivery
+// attempt, because a public name may point somewhere private later (or only after saving).
+import ipaddr from 'ipaddr.js';
+
+export type WebhookUrlRule =
+  | 'not_a_url'
+  | 'https_only'
+  | 'no_credentials'
+  | 'no_ip_literal'
+  | 'no_localhost'
+  | 'no_private_hostname'
+  | 'private_address';
+
+export type WebhookUrlVerdict =
+  /** `loopback`: an explicit loopback URL accepted only because allow_loopback_webhooks is on. */
+  | { ok: true; url: URL | null; loopback: boolean }
+  | { ok: false; rule: WebhookUrlRule; detail: string };
+
+/** Top-level names that never reach the public internet (RFC 6761/6762, RFC 8375, common LAN suffixes). */
+const PRIVATE_SUFFIXES = [
+  'local',
+  'localdomain',
+  'internal',
+  'intranet',
+  'lan',
+  'home',
+  'home.arpa',
+  'corp',
+  'private',
+  'test',
+  'invalid',
+  'example',
+  'arpa',
+];
+
+/** The host as written in the URL text (before the URL parser normalises `2130706433` to `127.0.0.1`). */
+function rawHost(text: string): string {
+  const match = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?#]*)/.exec(text.trim());
+  const authority = match?.[1] ?? '';
+  const afterAt = authority.slice(authority.lastIndexOf('@') + 1);
+  if (afterAt.startsWith('[')) return afterAt.slice(0, afterAt.indexOf(']') + 1);
+  const colon = afterAt.lastIndexOf(':');
+  return colon >= 0 ? afterAt.slice(0, colon) : afterAt;
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === '127.0.0.1' || hostname === 'localhost';
+}
+
+function isIpLiteral(hostname: string): boolean {
+  // The WHATWG parser turns every IPv4 spelling (decimal integer, hex, octal, short forms) into dotted quad
+  // and keeps IPv6 in brackets, so these two checks cover "IP literal of any kind".
+  return hostname.startsWith('[') || ipaddr.IPv4.isValidFourPartDecimal(hostname);
+}
+
+/**
+ * Checks the text of a webhook URL. `""` is allowed (it means "send nothing"). With `allowLoopback`,
+ * `http(s)://127.0.0.1:<port>/…` and `http(s)://localhost:<port>/…` are accepted as well (DESIGN.md §3).
+ */
+export function checkWebhookUrlText(text: string, options: { allowLoopback: boolean }): WebhookUrlVerdict {
+  if (text === '') return { ok: true, url: null, loopback: false };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return { ok: false, rule: 'not_a_url', detail: `${JSON.stringify(text)} is not an absolute URL` };
+  }
+  if (text.trim() !== text) return { ok: false, rule: 'not_a_url', detail: 'the URL has leading or trailing whitespace' };
+
+  if (url.username !== '' || url.password !== '') {
+    return { ok: false, rule: 'no_credentials', detail: 'the URL must not carry a username or password' };
+  }
+  // URL normalises the host: lower case, IDN mapped (ｌｏｃａｌｈｏｓｔ → localhost); a trailing dot is the same name.
+  const hostname = url.hostname.replace(/\.$/, '');
+  const isHttp = url.protocol === 'http:' || url.protocol === 'https:';
+
+  if (options.allowLoopback && isHttp && isLoopbackHost(hostname)) {
+    return { ok: true, url, loopback: true };
+  }
+  if (url.protocol !== 'https:') {
+    return { ok: false, rule: 'https_only', detail: `the scheme is ${url.protocol.replace(/:$/, '')}; only https is allowed` };
+  }
+  if (hostname === '') return { ok: false, rule: 'not_a_url', detail: 'the URL has no host' };
+  if (isIpLiteral(hostname)) {
+    const written = rawHost(text);
+    const detail =
+      written !== '' && written.toLowerCase() !== hostname
+        ? `the host ${written} is the IP address ${hostname}; IP literals are not allowed`
+        : `the host ${hostname} is an IP address; IP literals are not allowed`;
+    return { ok: false, rule: 'no_ip_literal', detail };
+  }
+  if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
+    return { ok: false, rule: 'no_localhost', detail: `the host ${hostname} is localhost` };
+  }
+  if (!hostname.includes('.')) {
+    return { ok: false, rule: 'no_private_hostname', detail: `the host ${hostname} is a single-label name that only resolves on a private network` };
+  }
+  const suffix = PRIVATE_SUFFIXES.find((s) => hostname === s || hostname.endsWith(`.${s}`));
+  if (suffix !== undefined) {
+    return { ok: false, rule: 'no_private_hostname', detail: `the host ${hostname} ends in .${suffix}, a private name` };
+  }
+  return { ok: true, url, loopback: false };
+}
+
+/**
+ * The resolved-address rule (spec §6 "no private hostnames"): every address a name resolves to must be
+ * public unicast; loopback, private, link-local, unique-local, CGNAT, multicast, reserved, and
+ * IPv4-mapped/translated forms of those are refused.
+ */
+export function checkResolvedAddress(address: string): { ok: true } | { ok: false; rule: 'private_address'; detail: string } {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    // process() unwraps ::ffff:10.0.0.1 into the IPv4 address it carries.
+    parsed = ipaddr.process(address.replace(/%.*$/, ''));
+  } catch {
+    return { ok: false, rule: 'private_address', detail: `the resolved address ${address} is not an IP address` };
+  }
+  const range = parsed.range();
+  if (range === 'unicast') return { ok: true };
+  return { ok: false, rule: 'private_address', detail: `the host resolves to ${address} (${range}), which is not a public address` };
+}
