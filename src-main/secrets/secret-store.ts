@@ -46,7 +46,7 @@ export class MemorySecretStore implements SecretStore {
     this.entries.delete(account);
     return Promise.resolve();
   }
-  isMemoryOnly(): boolean {
+  isMemoryOnly(_account: SecretAccount): boolean {
     return true;
   }
   status(): SecretStoreStatus {

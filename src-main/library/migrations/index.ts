@@ -1,0 +1,12 @@
+// Every migration of the library database, in order. To add one: write `NNNN-name.ts` exporting
+// `migration` and add one line below.
+import type { Migration } from './types.ts';
+import { migration as m0001 } from './0001-library.ts';
+import { migration as m0100 } from './0100-webhook-inspector.ts';
+
+export const MIGRATIONS: readonly Migration[] = [
+  m0001,
+  m0100,
+];
+
+export type { Migration };
