@@ -1,0 +1,73 @@
+// The HTTP app: request ids, body limit, routes (ours and S2's), and one error rendering (spec §7).
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppEnv, ServiceDeps } from './deps.ts';
+import { DomainError, errorResponse, requestIdOf } from './http/errors.ts';
+import { newId } from '../src-shared/ids.ts';
+import { registerAdminRoutes } from './routes/admin.ts';
+import { registerFileRoutes } from './routes/files.ts';
+import { registerGenerateRoutes } from './routes/generate.ts';
+// ---- S2's route modules (image packs, publications, webhooks) ----
+import { registerPackRoutes } from './routes/packs.ts';
+import { registerPublicationRoutes } from './routes/publications.ts';
+import { registerWebhookAdminRoutes } from './routes/webhook-admin.ts';
+
+/** Largest request body accepted; a generate body is at most a 4000-character prompt and a few ids. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function createApp(deps: ServiceDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  // spec §7: every response, success or failure, carries X-Request-Id (req_ + 20).
+  app.use('*', async (c, next) => {
+    const id = newId('request');
+    c.set('requestId', id);
+    c.header('X-Request-Id', id);
+    await next();
+  });
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: (c) => errorResponse(c, new DomainError('payload_too_large', { limit: MAX_BODY_BYTES })),
+    }),
+  );
+
+  registerGenerateRoutes(app, deps);
+  registerFileRoutes(app, deps);
+  registerAdminRoutes(app, deps);
+
+  // ---- S2's routes: registered here, nothing else of theirs is wired in this file ----
+  registerPackRoutes(app, deps);
+  registerPublicationRoutes(app, deps);
+  registerWebhookAdminRoutes(app, deps);
+  // ---- end of S2's routes ----
+
+  // Unknown routes and wrong methods answer with the spec §7 body too (DESIGN.md §4).
+  const routePatterns = (): Array<{ method: string; pattern: RegExp }> =>
+    app.routes
+      .filter((r) => r.method !== 'ALL')
+      .map((r) => ({
+        method: r.method,
+        pattern: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\/:[^/]+/g, '/[^/]+').replace(/\*/g, '.*')}/?$`),
+      }));
+  let patterns: Array<{ method: string; pattern: RegExp }> | null = null;
+  app.notFound((c) => {
+    patterns ??= routePatterns();
+    const allowed = [...new Set(patterns.filter((p) => p.pattern.test(c.req.path)).map((p) => p.method))];
+    if (allowed.length > 0) {
+      return errorResponse(
+        c,
+        new DomainError('method_not_allowed', { method: c.req.method, path: c.req.path }, { Allow: allowed.join(', ') }),
+      );
+    }
+    return errorResponse(c, new DomainError('not_found', { what: c.req.path }));
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof DomainError) return errorResponse(c, error);
+    deps.logger.error({ err: error, request_id: requestIdOf(c), path: c.req.path }, 'unhandled error');
+    return errorResponse(c, new DomainError('internal_error'));
+  });
+  return app;
+}

@@ -1,0 +1,48 @@
+// Everything a route module needs, built once by start.ts and handed to createApp and every
+// register*Routes function (ours and S2's: packs, publications, webhooks).
+import type { MiddlewareHandler } from 'hono';
+import type { DatabaseSync } from 'node:sqlite';
+import type { ApiScope } from '../src-shared/api.ts';
+import type { ErrorCode, ErrorParams } from '../src-shared/errors.ts';
+import type { Language } from '../src-shared/language.ts';
+import type { Clock } from './clock.ts';
+import type { FaultStore } from './faults.ts';
+import type { FileStore } from './files.ts';
+import type { Logger } from './logger.ts';
+import type { SettingsStore } from './settings.ts';
+import type { Context } from 'hono';
+
+/** Who is calling, set by the API-key middleware (c.get('auth')). */
+export interface AuthContext {
+  accountId: string;
+  keyId: string;
+  scopes: readonly string[];
+}
+
+/** The Hono environment of every route: c.get('requestId'), c.get('auth'). */
+export type AppEnv = { Variables: { requestId: string; auth: AuthContext } };
+
+export interface Lifecycle {
+  /** Runs on close (before the database closes), in reverse order of registration. */
+  onClose(fn: () => void | Promise<void>): void;
+}
+
+export interface ServiceDeps {
+  db: DatabaseSync;
+  clock: Clock;
+  logger: Logger;
+  settings: SettingsStore;
+  faults: FaultStore;
+  /** The data folder (service.db and files/ live here). */
+  dataDir: string;
+  files: FileStore;
+  lifecycle: Lifecycle;
+  /** Accept-Language → 'zh' | 'en' (DESIGN.md §3). */
+  languageOf(c: Context): Language;
+  /** Throws the domain error that the app renders as the spec §7 body (or plain text on /api/file). */
+  fail(code: ErrorCode, params?: ErrorParams, headers?: Record<string, string>): never;
+  /** Bearer API key auth with scope check and per-key rate limit (spec §5, DESIGN.md §3). */
+  requireApiKey(scope: ApiScope): MiddlewareHandler<AppEnv>;
+  /** Bearer admin-token auth for /admin (DESIGN.md §4). */
+  requireAdmin: MiddlewareHandler<AppEnv>;
+}

@@ -1,0 +1,13 @@
+// Numbered migrations, applied in order by db.ts. Add a module and one line here; never edit an applied one.
+import { migration as m0001 } from './0001-initial.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  m0001,
+  // S2: image packs, publications, webhooks (0002) go here.
+];

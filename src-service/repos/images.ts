@@ -1,0 +1,38 @@
+// SQL for generated images. S2's packs read this table too (images.deleted_at marks a cleaned-up image).
+import type { DatabaseSync } from 'node:sqlite';
+
+export interface ImageRow {
+  id: string;
+  account_id: string;
+  turn_id: string;
+  idx: number;
+  filename: string;
+  width: number;
+  height: number;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export function createImagesRepo(db: DatabaseSync) {
+  const insert = db.prepare(
+    'INSERT INTO images (id, account_id, turn_id, idx, filename, width, height, created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)',
+  );
+  const byId = db.prepare('SELECT * FROM images WHERE id = ?');
+  const byFilename = db.prepare('SELECT * FROM images WHERE filename = ?');
+  const markDeleted = db.prepare('UPDATE images SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL');
+  return {
+    insert(row: Omit<ImageRow, 'deleted_at'>): void {
+      insert.run(row.id, row.account_id, row.turn_id, row.idx, row.filename, row.width, row.height, row.created_at);
+    },
+    findById(id: string): ImageRow | null {
+      return (byId.get(id) as ImageRow | undefined) ?? null;
+    },
+    findByFilename(filename: string): ImageRow | null {
+      return (byFilename.get(filename) as ImageRow | undefined) ?? null;
+    },
+    markDeleted(id: string, at: number): void {
+      markDeleted.run(at, id);
+    },
+  };
+}
+export type ImagesRepo = ReturnType<typeof createImagesRepo>;

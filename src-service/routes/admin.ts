@@ -1,0 +1,62 @@
+// The admin API of DESIGN.md §4 (accounts, keys, images, faults, clock, settings) plus read-only extras
+// for the app's console. Routes only parse and delegate.
+import type { Hono } from 'hono';
+import { z } from 'zod';
+import { API_SCOPES, FaultsSchema, ServiceSettingsSchema } from '../../src-shared/api.ts';
+import type { AppEnv, ServiceDeps } from '../deps.ts';
+import { readJson } from '../http/body.ts';
+import { createAccountService } from '../services/accounts.ts';
+import { createImageService } from '../services/images.ts';
+
+const count = z.number().int().min(0).max(1e12);
+const CreateAccountSchema = z.strictObject({ credits: count.optional(), age_days: z.number().min(0).max(36500).optional(), banned: z.boolean().optional() });
+const PatchAccountSchema = z.strictObject({
+  credits: count.optional(),
+  add_credits: z.number().int().min(-1e12).max(1e12).optional(),
+  banned: z.boolean().optional(),
+  age_days: z.number().min(0).max(36500).optional(),
+});
+const CreateKeySchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  scopes: z.array(z.enum(API_SCOPES)),
+  expires_at: z.number().int().min(0).nullable().optional(),
+});
+const PatchKeySchema = z.strictObject({ rate_limit_per_24h: z.number().int().min(1).nullable() });
+const ClockSchema = z.strictObject({ advance_s: z.number().min(0).max(1e10) });
+
+export function registerAdminRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
+  const accounts = createAccountService(deps.db, deps.clock, () => deps.settings.get().default_rate_limit_per_24h);
+  const images = createImageService(deps);
+  const admin = deps.requireAdmin;
+
+  app.post('/admin/accounts', admin, async (c) => c.json(accounts.create(await readJson(c, CreateAccountSchema, {})), 201));
+  app.get('/admin/accounts/:id', admin, (c) => c.json(accounts.get(c.req.param('id'))));
+  app.patch('/admin/accounts/:id', admin, async (c) => c.json(accounts.patch(c.req.param('id'), await readJson(c, PatchAccountSchema))));
+  app.post('/admin/accounts/:id/api-keys', admin, async (c) =>
+    c.json(accounts.createKey(c.req.param('id'), await readJson(c, CreateKeySchema)), 201),
+  );
+  app.get('/admin/accounts/:id/api-keys', admin, (c) => c.json({ api_keys: accounts.listKeys(c.req.param('id')) }));
+  app.post('/admin/api-keys/:id/revoke', admin, (c) => c.json(accounts.revokeKey(c.req.param('id'))));
+  app.patch('/admin/api-keys/:id', admin, async (c) => {
+    const body = await readJson(c, PatchKeySchema);
+    return c.json(accounts.setKeyRateLimit(c.req.param('id'), body.rate_limit_per_24h));
+  });
+
+  app.delete('/admin/images/:id', admin, async (c) => {
+    await images.cleanUp(c.req.param('id'));
+    return c.body(null, 204);
+  });
+
+  app.get('/admin/faults', admin, (c) => c.json(deps.faults.get()));
+  app.put('/admin/faults', admin, async (c) => c.json(deps.faults.arm(await readJson(c, FaultsSchema))));
+
+  app.get('/admin/clock', admin, (c) => c.json({ now: deps.clock.nowSeconds() }));
+  app.post('/admin/clock', admin, async (c) => {
+    const body = await readJson(c, ClockSchema);
+    deps.clock.advance(body.advance_s);
+    return c.json({ now: deps.clock.nowSeconds() });
+  });
+
+  app.get('/admin/settings', admin, (c) => c.json(deps.settings.get()));
+  app.put('/admin/settings', admin, async (c) => c.json(deps.settings.update(await readJson(c, ServiceSettingsSchema))));
+}

@@ -1,0 +1,252 @@
+// The webhook dispatcher (spec §6 "Delivery and retry rules", DESIGN.md §4). Deliveries are rows in SQLite, so a
+// restart resumes pending retries. Each attempt: the URL text rules again, then the resolved-address rule
+// (fails without connecting), then one POST signed with the account's CURRENT secret and a fresh timestamp,
+// 8 s timeout, redirects never followed. Retries wait 2 s and 10 s of real time from the end of the failure.
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { newDeliveryId } from '../../src-shared/ids.ts';
+import { signWebhookDelivery, type WebhookEvent } from '../../src-shared/webhook-signature.ts';
+import type { DeliveryRow, WebhooksRepo } from '../repos/webhooks.ts';
+import { checkResolvedAddress, checkWebhookUrlText } from './webhook-url.ts';
+
+/** spec §6 rule 1 and §8: each request times out after 8 seconds. */
+export const ATTEMPT_TIMEOUT_MS = 8_000;
+/** spec §6 rule 3: two retries, after 2 s and 10 s; the third attempt is the last. */
+export const RETRY_DELAYS_MS = [2_000, 10_000] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** A receiver's answer body is drained and discarded; beyond this the connection is cut. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export type ResolveHost = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+export interface DispatcherLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface DispatcherOptions {
+  repo: WebhooksRepo;
+  /** Service clock, Unix ms: X-Service-Timestamp and the recorded times come from it (DESIGN.md §4). */
+  now: () => number;
+  /** The admin setting allow_loopback_webhooks, read at every attempt. */
+  allowLoopback: () => boolean;
+  /** Name resolution for the resolved-address rule; the system resolver unless a test supplies one. */
+  resolve?: ResolveHost;
+  log?: DispatcherLog;
+}
+
+export interface Dispatcher {
+  /**
+   * Persists a new delivery to the account's current URL and schedules its first attempt on a later tick.
+   * Safe inside a database transaction: if the transaction rolls back, the attempt finds no row and stops.
+   */
+  enqueue(accountId: string, url: string, event: WebhookEvent, body: string): string;
+  /** Schedules every pending delivery found in the database (after a restart). */
+  resume(): void;
+  /** Stops timers and cuts in-flight requests; their rows stay pending and resume on the next start. */
+  close(): Promise<void>;
+}
+
+type AttemptResult =
+  | { ok: true; status: number }
+  | { ok: false; status: number | null; error: string; connected: boolean };
+
+const systemResolve: ResolveHost = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/** One POST; resolves with the status of the answer or the reason it failed. Never throws. */
+function post(
+  url: URL,
+  headers: Record<string, string>,
+  body: Buffer,
+  pinned: { address: string; family: number } | null,
+  signal: AbortSignal,
+): Promise<AttemptResult> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: AttemptResult): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(result);
+    };
+    // Connect to the address that passed the resolved-address rule, so a second lookup cannot swap it.
+    const lookup: LookupFunction | undefined = pinned
+      ? (_host, options, callback) => {
+          if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+          else callback(null, pinned.address, pinned.family);
+        }
+      : undefined;
+    const transport = url.protocol === 'https:' ? https : http;
+    const req = transport.request({
+      method: 'POST',
+      protocol: url.protocol,
+      hostname: url.hostname,
+      port: url.port === '' ? undefined : Number(url.port),
+      path: `${url.pathname}${url.search}`,
+      headers: { ...headers, 'Content-Length': String(body.byteLength) },
+      agent: false,
+      ...(lookup ? { lookup } : {}),
+    });
+    const timer = setTimeout(() => {
+      finish({ ok: false, status: null, error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`, connected: true });
+      req.destroy();
+    }, ATTEMPT_TIMEOUT_MS);
+    const onAbort = (): void => {
+      finish({ ok: false, status: null, error: 'service stopping', connected: false });
+      req.destroy();
+    };
+    signal.addEventListener('abort', onAbort);
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      let received = 0;
+      res.on('data', (chunk: Buffer) => {
+        received += chunk.byteLength;
+        if (received > MAX_RESPONSE_BYTES) res.destroy();
+      });
+      res.on('error', () => undefined);
+      // spec §6 rule 2: only 2xx is success; a 3xx is a failure and its Location is never requested.
+      if (status >= 200 && status < 300) finish({ ok: true, status });
+      else if (status >= 300 && status < 400) finish({ ok: false, status, error: `redirect ${status} not followed`, connected: true });
+      else finish({ ok: false, status, error: `HTTP ${status}`, connected: true });
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      finish({ ok: false, status: null, error: `connection failed: ${error.code ?? error.message}`, connected: false });
+    });
+    req.end(body);
+  });
+}
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { repo, now, allowLoopback } = options;
+  const resolve = options.resolve ?? systemResolve;
+  const log = options.log;
+  const timers = new Map<string, NodeJS.Timeout>();
+  const running = new Map<string, Promise<void>>();
+  const controller = new AbortController();
+  let closed = false;
+
+  function schedule(id: string, at: number): void {
+    // A retry is scheduled from inside its own run, so only a second timer for the same row is refused.
+    if (closed || timers.has(id)) return;
+    const timer = setTimeout(() => {
+      timers.delete(id);
+      const run = attempt(id).finally(() => running.delete(id));
+      running.set(id, run);
+    }, Math.max(0, at - Date.now()));
+    timers.set(id, timer);
+  }
+
+  /** Everything before the POST: the rules of spec §6 that fail an attempt without connecting. */
+  async function prepare(row: DeliveryRow): Promise<
+    | { kind: 'send'; url: URL; pinned: { address: string; family: number } | null; secret: string }
+    | { kind: 'fail'; error: string }
+    | { kind: 'stop'; error: string }
+  > {
+    const config = repo.getConfig(row.accountId);
+    // spec §6 "when a notification is sent": switched off or URL removed → nothing more is sent.
+    if (!config || !config.enabled || config.url === '') return { kind: 'stop', error: 'the webhook was switched off or its URL removed' };
+    const text = checkWebhookUrlText(row.url, { allowLoopback: allowLoopback() });
+    if (!text.ok) return { kind: 'fail', error: `${text.rule}: ${text.detail}` };
+    if (text.url === null) return { kind: 'stop', error: 'no URL' };
+    if (text.loopback) return { kind: 'send', url: text.url, pinned: null, secret: config.secret };
+    const hostname = text.url.hostname.replace(/\.$/, '');
+    let addresses: Array<{ address: string; family: number }>;
+    try {
+      addresses = await resolve(hostname);
+    } catch (error) {
+      return { kind: 'fail', error: `cannot resolve ${hostname}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    }
+    if (addresses.length === 0) return { kind: 'fail', error: `cannot resolve ${hostname}` };
+    for (const a of addresses) {
+      const verdict = checkResolvedAddress(a.address);
+      if (!verdict.ok) return { kind: 'fail', error: `${verdict.rule}: ${verdict.detail}` };
+    }
+    // Read the secret again after the (slow) lookup: a Regenerate meanwhile must win (spec §6 step 6).
+    const fresh = repo.getConfig(row.accountId);
+    if (!fresh || !fresh.enabled || fresh.url === '') return { kind: 'stop', error: 'the webhook was switched off or its URL removed' };
+    return { kind: 'send', url: text.url, pinned: addresses[0] ?? null, secret: fresh.secret };
+  }
+
+  async function attempt(id: string): Promise<void> {
+    const row = repo.getDelivery(id);
+    if (!row || row.outcome !== 'pending' || closed) return;
+    const number = row.attempts + 1;
+    const plan = await prepare(row);
+    if (closed) return;
+
+    let result: AttemptResult;
+    if (plan.kind === 'stop') {
+      repo.recordAttempt(id, {
+        attempts: row.attempts,
+        outcome: 'failed',
+        lastStatus: row.lastStatus,
+        lastError: plan.error,
+        nextAttemptAt: null,
+        now: now(),
+      });
+      log?.info({ delivery_id: id, reason: plan.error }, 'webhook delivery stopped');
+      return;
+    }
+    if (plan.kind === 'fail') {
+      result = { ok: false, status: null, error: plan.error, connected: false };
+    } else {
+      const body = Buffer.from(row.body, 'utf8');
+      // spec §6 rule 4: same delivery id, timestamp and signature recomputed for every attempt.
+      const headers = await signWebhookDelivery({
+        secret: plan.secret,
+        event: row.event as WebhookEvent,
+        deliveryId: row.id,
+        timestamp: Math.floor(now() / 1000),
+        body,
+      });
+      if (closed) return;
+      result = await post(plan.url, headers, body, plan.pinned, controller.signal);
+      // Cut by close(): the row stays as it was, so the next start makes this attempt again.
+      if (closed) return;
+    }
+
+    const finishedAt = Date.now();
+    if (result.ok) {
+      repo.recordAttempt(id, { attempts: number, outcome: 'succeeded', lastStatus: result.status, lastError: null, nextAttemptAt: null, now: now() });
+      log?.info({ delivery_id: id, attempt: number, status: result.status }, 'webhook delivered');
+      return;
+    }
+    const delay = RETRY_DELAYS_MS[number - 1];
+    const giveUp = delay === undefined;
+    // The retry wait counts from the end of the failed attempt (DESIGN.md §4).
+    const nextAttemptAt = giveUp ? null : finishedAt + delay;
+    repo.recordAttempt(id, {
+      attempts: number,
+      outcome: giveUp ? 'failed' : 'pending',
+      lastStatus: result.status ?? row.lastStatus,
+      lastError: result.error,
+      nextAttemptAt,
+      now: now(),
+    });
+    log?.warn({ delivery_id: id, attempt: number, status: result.status, error: result.error, give_up: giveUp }, 'webhook attempt failed');
+    if (nextAttemptAt !== null) schedule(id, nextAttemptAt);
+  }
+
+  return {
+    enqueue(accountId, url, event, body) {
+      const id = newDeliveryId();
+      const at = Date.now();
+      repo.insertDelivery({ id, accountId, event, url, body, nextAttemptAt: at, now: now() });
+      schedule(id, at);
+      return id;
+    },
+    resume() {
+      for (const row of repo.pendingDeliveries()) schedule(row.id, row.nextAttemptAt ?? Date.now());
+    },
+    async close() {
+      closed = true;
+      for (const timer of timers.values()) clearTimeout(timer);
+      timers.clear();
+      controller.abort();
+      await Promise.allSettled([...running.values()]);
+    },
+  };
+}

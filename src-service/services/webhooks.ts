@@ -1,0 +1,153 @@
+// Webhook configuration, test pings and publish notifications (spec §6, DESIGN.md §4). One dispatcher per
+// running service, shared by the pack routes (publish) and the webhook admin routes (ping, last delivery).
+import { newId } from '../../src-shared/ids.ts';
+import type { Publication } from '../../src-shared/api.ts';
+import type { ServiceDeps } from '../deps.ts';
+import { fail } from '../http/errors.ts';
+import { createAccountsRepo } from '../repos/accounts.ts';
+import { createWebhooksRepo, type WebhookConfigRow } from '../repos/webhooks.ts';
+import { createDispatcher, type Dispatcher, type ResolveHost } from './dispatcher.ts';
+import { checkWebhookUrlText } from './webhook-url.ts';
+
+export interface LastDeliveryView {
+  delivery_id: string;
+  event: string;
+  attempts: number;
+  outcome: 'pending' | 'succeeded' | 'failed';
+  /** The last HTTP status received, when an attempt got one. */
+  status?: number;
+  /** Unix seconds (service clock) of the last attempt, or of the creation while none was made. */
+  at: number;
+  /** Why the last attempt failed (not in DESIGN.md §4's shape; extra, for the app's console). */
+  error?: string;
+}
+
+export interface WebhookView {
+  url: string;
+  enabled: boolean;
+  last_delivery: LastDeliveryView | null;
+}
+
+/** The exact bytes of an image_pack.published body (spec §6: event and publication, no images, no text). */
+export function publishedBody(p: Publication): string {
+  return JSON.stringify({
+    event: 'image_pack.published',
+    publication: { id: p.id, pack_id: p.pack_id, version: p.version, style_code: p.style_code, published_at: p.published_at },
+  });
+}
+
+export const PING_BODY = JSON.stringify({ event: 'ping' });
+
+export function createWebhookService(deps: Pick<ServiceDeps, 'db' | 'clock' | 'settings' | 'logger'>, options: { resolve?: ResolveHost } = {}) {
+  const repo = createWebhooksRepo(deps.db);
+  const accounts = createAccountsRepo(deps.db);
+  const dispatcher: Dispatcher = createDispatcher({
+    repo,
+    now: () => deps.clock.now(),
+    allowLoopback: () => deps.settings.get().allow_loopback_webhooks,
+    log: deps.logger,
+    ...(options.resolve ? { resolve: options.resolve } : {}),
+  });
+
+  const mustHaveAccount = (accountId: string): void => {
+    if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}` });
+  };
+
+  function view(accountId: string, config: WebhookConfigRow | null): WebhookView {
+    const last = repo.lastDelivery(accountId);
+    return {
+      url: config?.url ?? '',
+      enabled: config?.enabled ?? false,
+      last_delivery: last
+        ? {
+            delivery_id: last.id,
+            event: last.event,
+            attempts: last.attempts,
+            outcome: last.outcome,
+            ...(last.lastStatus !== null ? { status: last.lastStatus } : {}),
+            at: Math.floor(last.updatedAt / 1000),
+            ...(last.lastError !== null ? { error: last.lastError } : {}),
+          }
+        : null,
+    };
+  }
+
+  return {
+    dispatcher,
+
+    get(accountId: string): WebhookView {
+      mustHaveAccount(accountId);
+      return view(accountId, repo.getConfig(accountId));
+    },
+
+    /** PUT: a refused URL changes nothing (DESIGN.md §4); the secret is created on the first save. */
+    put(accountId: string, input: { url: string; enabled: boolean }): { url: string; enabled: boolean; secret: string } {
+      mustHaveAccount(accountId);
+      const verdict = checkWebhookUrlText(input.url, { allowLoopback: deps.settings.get().allow_loopback_webhooks });
+      if (!verdict.ok) fail('invalid_webhook_url', { rule: verdict.rule, detail: verdict.detail });
+      const existing = repo.getConfig(accountId);
+      const config: WebhookConfigRow = {
+        accountId,
+        url: input.url,
+        enabled: input.enabled,
+        secret: existing?.secret ?? newId('webhookSecret'),
+        updatedAt: deps.clock.now(),
+      };
+      repo.putConfig(config);
+      return { url: config.url, enabled: config.enabled, secret: config.secret };
+    },
+
+    /** spec §6 step 6: the old secret stops at once; pending retries are signed with the new one. */
+    regenerate(accountId: string): { secret: string } {
+      mustHaveAccount(accountId);
+      const existing = repo.getConfig(accountId);
+      const secret = newId('webhookSecret');
+      repo.putConfig({
+        accountId,
+        url: existing?.url ?? '',
+        enabled: existing?.enabled ?? false,
+        secret,
+        updatedAt: deps.clock.now(),
+      });
+      return { secret };
+    },
+
+    /** 'Send test notification' (spec §6 event ping). Switched off or no URL: nothing can be sent. */
+    ping(accountId: string): { delivery_id: string } {
+      mustHaveAccount(accountId);
+      const config = repo.getConfig(accountId);
+      if (!config || !config.enabled || config.url === '') {
+        fail('invalid_request', { detail: 'the webhook is switched off or has no URL, so no test notification can be sent' });
+      }
+      return { delivery_id: dispatcher.enqueue(accountId, config.url, 'ping', PING_BODY) };
+    },
+
+    /**
+     * Called inside the publish transaction: the delivery row commits with the publication, so a crash
+     * cannot lose the notification. Sent only when switched on with a URL (spec §6 "when a notification is sent").
+     */
+    notifyPublished(accountId: string, publication: Publication): string | null {
+      const config = repo.getConfig(accountId);
+      if (!config || !config.enabled || config.url === '') return null;
+      return dispatcher.enqueue(accountId, config.url, 'image_pack.published', publishedBody(publication));
+    },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;
+
+const services = new WeakMap<ServiceDeps, WebhookService>();
+
+/** The one webhook service of a running service: created on first use, resumed, stopped on close. */
+export function webhookServiceFor(deps: ServiceDeps): WebhookService {
+  let service = services.get(deps);
+  if (!service) {
+    const created = createWebhookService(deps);
+    services.set(deps, created);
+    deps.lifecycle.onClose(() => created.dispatcher.close());
+    // A restart resumes the deliveries that were pending (DESIGN.md §4).
+    created.dispatcher.resume();
+    service = created;
+  }
+  return service;
+}

@@ -1,0 +1,134 @@
+// The start-up API of the local service: the only module main may import (DESIGN.md §2 rule 1).
+// Used by the CLI, the Electron utilityProcess entry, tests and benchmarks.
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { createAdaptorServer } from '@hono/node-server';
+import type { Server } from 'node:http';
+import { API_SCOPES } from '../src-shared/api.ts';
+import { randomAlphanumeric } from '../src-shared/ids.ts';
+import { createApp } from './app.ts';
+import { createClock } from './clock.ts';
+import { openDatabase } from './db.ts';
+import type { Lifecycle, ServiceDeps } from './deps.ts';
+import { createFaultStore } from './faults.ts';
+import { createFileStore } from './files.ts';
+import { createAdminAuth, createApiKeyAuth } from './http/auth.ts';
+import { fail, languageOf } from './http/errors.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createApiKeysRepo } from './repos/api-keys.ts';
+import { createTurnsRepo } from './repos/turns.ts';
+import { createAccountService } from './services/accounts.ts';
+import { createCreditService } from './services/credits.ts';
+import { createSettingsStore } from './settings.ts';
+
+export interface StartServiceOptions {
+  host?: string;
+  /** 0 picks a free port. Default 8420. */
+  port?: number;
+  dataDir: string;
+  adminToken?: string;
+  /** Create an account with 10000 credits, older than 7 days, and a key with every scope. */
+  seed?: boolean;
+  logLevel?: string;
+  logger?: Logger;
+}
+
+export interface RunningService {
+  baseUrl: string;
+  adminToken: string;
+  accountId?: string;
+  apiKey?: string;
+  close(): Promise<void>;
+}
+
+/** The ready object as the CLI prints it (DESIGN.md §4). */
+export function readyLine(service: RunningService): Record<string, string> {
+  return {
+    event: 'ready',
+    base_url: service.baseUrl,
+    admin_token: service.adminToken,
+    ...(service.accountId ? { account_id: service.accountId } : {}),
+    ...(service.apiKey ? { api_key: service.apiKey } : {}),
+  };
+}
+
+export async function startService(options: StartServiceOptions): Promise<RunningService> {
+  const host = options.host ?? '127.0.0.1';
+  const dataDir = resolve(options.dataDir);
+  const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
+  const db = openDatabase(join(dataDir, 'service.db'));
+  const clock = createClock(db);
+  const settings = createSettingsStore(db);
+  const faults = createFaultStore();
+  const files = createFileStore(dataDir, db);
+  const adminToken = options.adminToken ?? `adm_${randomAlphanumeric(32)}`;
+  const closers: Array<() => void | Promise<void>> = [];
+  const lifecycle: Lifecycle = { onClose: (fn) => void closers.push(fn) };
+
+  // DESIGN.md §3 crash safety: a run cut off by a crash left its reservation pending; refund it now.
+  const turns = createTurnsRepo(db);
+  const refunded = createCreditService(db, clock).refundPendingAfterCrash((turnId) =>
+    turns.finish(turnId, 'failed', 0, null, clock.now()),
+  );
+  if (refunded > 0) logger.warn({ refunded }, 'refunded reservations left pending by an earlier crash');
+
+  const deps: ServiceDeps = {
+    db,
+    clock,
+    logger,
+    settings,
+    faults,
+    dataDir,
+    files,
+    lifecycle,
+    languageOf,
+    fail,
+    requireApiKey: createApiKeyAuth({ keys: createApiKeysRepo(db), clock, faults, settings }),
+    requireAdmin: createAdminAuth(adminToken),
+  };
+  const app = createApp(deps);
+
+  let accountId: string | undefined;
+  let apiKey: string | undefined;
+  if (options.seed) {
+    const accounts = createAccountService(db, clock, () => settings.get().default_rate_limit_per_24h);
+    const account = accounts.create({ credits: 10_000, age_days: 30 });
+    accountId = account.id;
+    apiKey = accounts.createKey(account.id, { name: 'seed', scopes: [...API_SCOPES] }).key;
+  }
+
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
+  // Generations run up to 5 minutes (spec §1): never cut a request off while it waits.
+  server.requestTimeout = 0;
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(options.port ?? 8420, host, () => {
+      server.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  logger.info({ base_url: baseUrl, data_dir: dataDir }, 'local service listening');
+
+  let closing: Promise<void> | null = null;
+  return {
+    baseUrl,
+    adminToken,
+    ...(accountId ? { accountId } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        });
+        for (const fn of closers.reverse()) await fn();
+        db.close();
+        logger.flush();
+      })();
+      return closing;
+    },
+  };
+}
