@@ -1,0 +1,37 @@
+// Checks for image requests of the app's one file protocol (DESIGN.md §2 rule 5), shared by the Electron
+// `studio-image://` handler and the harness's `/studio-image/` route. Runtime-free apart from node:fs/path.
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { ImageKind } from '../../src-shared/ipc/index.ts';
+
+const IMAGE_KINDS: readonly ImageKind[] = ['thumb', 'full'];
+const IMAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The (kind, id) of a request, or null when either is not one the app could have made. */
+export function parseImageRequest(kind: string, id: string): { kind: ImageKind; id: string } | null {
+  if (!(IMAGE_KINDS as readonly string[]).includes(kind)) return null;
+  if (!IMAGE_ID.test(id)) return null;
+  return { kind: kind as ImageKind, id };
+}
+
+/**
+ * The real path of `file` when it lies inside `root` (after resolving symlinks), else null: the core
+ * answers with paths into its cache, and a path anywhere else is never served.
+ */
+export async function fileInside(root: string, file: string): Promise<string | null> {
+  try {
+    const [realRoot, realFile] = await Promise.all([realpath(resolve(root)), realpath(resolve(file))]);
+    const rel = relative(realRoot, realFile);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
+    return realFile;
+  } catch {
+    return null;
+  }
+}
+
+export function imageContentType(path: string): string {
+  if (path.endsWith('.png')) return 'image/png';
+  if (path.endsWith('.webp')) return 'image/webp';
+  if (path.endsWith('.jpg') || path.endsWith('.jpeg')) return 'image/jpeg';
+  return 'application/octet-stream';
+}

@@ -1,0 +1,75 @@
+// The harness's stand-in for the preload: a classic script, served from the harness's own origin (so the
+// renderer's CSP `script-src 'self'` allows it), that defines window.api with the preload's exact shape.
+// Methods and events come from the same contract lists as the preload (DESIGN.md §2 rule 2).
+import { IPC_EVENT_NAMES, IPC_METHODS } from '../../src-shared/ipc/index.ts';
+
+export function harnessClientScript(token: string): string {
+  const channels = Object.fromEntries(Object.entries(IPC_METHODS).map(([name, m]) => [name, m.channel]));
+  return `(() => {
+  'use strict';
+  const token = ${JSON.stringify(token)};
+  const channels = ${JSON.stringify(channels)};
+  const events = ${JSON.stringify(IPC_EVENT_NAMES)};
+  const listeners = new Map(events.map((e) => [e, new Set()]));
+
+  function failure(code, message) {
+    return { ok: false, error: { code, message } };
+  }
+  async function invoke(channel, input) {
+    let response;
+    try {
+      response = await fetch('/ipc/' + encodeURIComponent(channel), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-studio-token': token },
+        body: JSON.stringify(input === undefined ? {} : input),
+      });
+    } catch (err) {
+      return failure('ipc_unavailable', 'The harness is not reachable: ' + String(err));
+    }
+    try {
+      return await response.json();
+    } catch {
+      return failure('ipc_bad_reply', 'The harness answered HTTP ' + response.status + ' without a result.');
+    }
+  }
+
+  let socket = null;
+  let retryMs = 250;
+  function connect() {
+    const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
+    socket = new WebSocket(scheme + location.host + '/events?token=' + encodeURIComponent(token));
+    socket.onopen = () => { retryMs = 250; };
+    socket.onmessage = (message) => {
+      let data;
+      try { data = JSON.parse(message.data); } catch { return; }
+      const set = listeners.get(data.event);
+      if (!set) return;
+      for (const listener of [...set]) {
+        try { listener(data.payload); } catch (err) { console.error(err); }
+      }
+    };
+    socket.onclose = () => {
+      socket = null;
+      setTimeout(connect, retryMs);
+      retryMs = Math.min(retryMs * 2, 5000);
+    };
+  }
+  connect();
+
+  const api = {};
+  for (const [name, channel] of Object.entries(channels)) {
+    api[name] = (input) => invoke(channel, input);
+  }
+  api.on = (event, listener) => {
+    const set = listeners.get(event);
+    if (!set) throw new Error('Unknown event: ' + String(event));
+    if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+    set.add(listener);
+    return () => { set.delete(listener); };
+  };
+  api.imageUrl = (kind, imageId) =>
+    '/studio-image/' + encodeURIComponent(kind) + '/' + encodeURIComponent(imageId) + '?token=' + encodeURIComponent(token);
+  Object.defineProperty(window, 'api', { value: Object.freeze(api), writable: false, configurable: false, enumerable: true });
+})();
+`;
+}

@@ -1,0 +1,235 @@
+// The harness's own transport (token, Host/Origin checks, routing, events, image serving) over real HTTP and
+// WebSocket on loopback. The StudioApp behind it is a small in-test stand-in: these tests are about the
+// harness, and the end-to-end runs (e2e/harness.spec.ts) use the real app.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import type { IpcEventName, IpcEvents, IpcMethodName } from '../../src-shared/ipc/index.ts';
+import type { StudioApp } from '../core/studio-app.ts';
+import { resolveMethodName, startHarnessServer, type HarnessServer } from './harness-server.ts';
+
+class FakeApp implements StudioApp {
+  readonly calls: Array<{ method: IpcMethodName; input: unknown }> = [];
+  readonly files = new Map<string, string>();
+  private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
+  invoke(method: IpcMethodName, input: unknown) {
+    this.calls.push({ method, input });
+    return Promise.resolve({ ok: true as const, value: { echoed: method } });
+  }
+  on<E extends IpcEventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void {
+    const set = this.listeners.get(event) ?? new Set();
+    this.listeners.set(event, set);
+    set.add(listener as (payload: unknown) => void);
+    return () => set.delete(listener as (payload: unknown) => void);
+  }
+  emit<E extends IpcEventName>(event: E, payload: IpcEvents[E]): void {
+    for (const l of this.listeners.get(event) ?? []) l(payload);
+  }
+  listenerCount(): number {
+    return [...this.listeners.values()].reduce((n, s) => n + s.size, 0);
+  }
+  imageFile(kind: 'thumb' | 'full', id: string) {
+    return Promise.resolve(this.files.get(`${kind}/${id}`) ?? null);
+  }
+  close() {
+    return Promise.resolve();
+  }
+}
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function send(port: number, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    if (init.body !== undefined) req.write(init.body);
+    req.end();
+  });
+}
+
+function openSocket(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+let dir: string;
+let app: FakeApp;
+let harness: HarnessServer;
+let focused: boolean | null;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'harness-test-'));
+  mkdirSync(join(dir, 'renderer', 'assets'), { recursive: true });
+  mkdirSync(join(dir, 'data', 'thumbs'), { recursive: true });
+  writeFileSync(
+    join(dir, 'renderer', 'index.html'),
+    '<!doctype html><html><head><title>t</title><script type="module" src="./assets/app.js"></script></head><body></body></html>',
+  );
+  writeFileSync(join(dir, 'renderer', 'assets', 'app.js'), 'console.log(1);');
+  writeFileSync(join(dir, 'secret.txt'), 'outside');
+  app = new FakeApp();
+  focused = null;
+  harness = await startHarnessServer({
+    app,
+    rendererDir: join(dir, 'renderer'),
+    imageRoot: join(dir, 'data'),
+    shellCalls: () => [{ kind: 'notify', title: 'Done', body: 'x' }],
+    setWindowFocused: (f) => {
+      focused = f;
+    },
+  });
+});
+
+afterEach(async () => {
+  await harness.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const tokenHeader = () => ({ 'x-studio-token': harness.token });
+
+describe('browser harness transport', () => {
+  it('prints a loopback URL that carries a long random token', () => {
+    expect(harness.url).toBe(`http://127.0.0.1:${harness.port}/?token=${harness.token}`);
+    expect(harness.token).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('refuses the page without the token (401) and with a wrong one (403)', async () => {
+    expect((await send(harness.port, '/')).status).toBe(401);
+    expect((await send(harness.port, '/?token=' + 'a'.repeat(64))).status).toBe(403);
+    expect((await send(harness.port, '/assets/app.js')).status).toBe(401);
+  });
+
+  it('serves index.html with the client script injected before the bundle, a CSP header and a token cookie', async () => {
+    const page = await send(harness.port, `/?token=${harness.token}`);
+    expect(page.status).toBe(200);
+    expect(page.body.indexOf('<script src="/harness/api.js"></script>')).toBeGreaterThan(0);
+    expect(page.body.indexOf('/harness/api.js')).toBeLessThan(page.body.indexOf('./assets/app.js'));
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const cookie = String(page.headers['set-cookie']);
+    expect(cookie).toContain(`studio_harness_${harness.port}=${harness.token}`);
+    expect(cookie).toContain('HttpOnly');
+    expect(cookie).toContain('SameSite=Strict');
+    // Assets the page loads carry the cookie instead of the query token.
+    const asset = await send(harness.port, '/assets/app.js', { headers: { cookie: `studio_harness_${harness.port}=${harness.token}` } });
+    expect(asset.status).toBe(200);
+    expect(asset.body).toBe('console.log(1);');
+  });
+
+  it('refuses a foreign Host even with the token (DNS rebinding)', async () => {
+    const reply = await send(harness.port, `/?token=${harness.token}`, { headers: { host: `evil.example:${harness.port}` } });
+    expect(reply.status).toBe(403);
+    const otherPort = await send(harness.port, `/?token=${harness.token}`, { headers: { host: `127.0.0.1:${harness.port + 1}` } });
+    expect(otherPort.status).toBe(403);
+    expect((await send(harness.port, `/?token=${harness.token}`, { headers: { host: `localhost:${harness.port}` } })).status).toBe(200);
+  });
+
+  it('refuses a foreign Origin on an IPC call and never reaches the app', async () => {
+    const reply = await send(harness.port, '/ipc/settings:get', {
+      method: 'POST',
+      headers: { ...tokenHeader(), origin: 'https://evil.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(reply.status).toBe(403);
+    expect(app.calls).toEqual([]);
+  });
+
+  it('routes POST /ipc/<channel> and /ipc/<name> to the app with the parsed input', async () => {
+    const byChannel = await send(harness.port, '/ipc/library:star', {
+      method: 'POST',
+      headers: { ...tokenHeader(), origin: harness.origin },
+      body: JSON.stringify({ imageId: 'img_abcdefgh', starred: true }),
+    });
+    expect(byChannel.status).toBe(200);
+    expect(JSON.parse(byChannel.body)).toEqual({ ok: true, value: { echoed: 'libraryStar' } });
+    const byName = await send(harness.port, '/ipc/settingsGet', { method: 'POST', headers: tokenHeader(), body: '' });
+    expect(JSON.parse(byName.body)).toEqual({ ok: true, value: { echoed: 'settingsGet' } });
+    expect(app.calls).toEqual([
+      { method: 'libraryStar', input: { imageId: 'img_abcdefgh', starred: true } },
+      { method: 'settingsGet', input: {} },
+    ]);
+  });
+
+  it('answers an unknown method 404 and a body that is not JSON 400, without calling the app', async () => {
+    const unknown = await send(harness.port, '/ipc/admin:drop-everything', { method: 'POST', headers: tokenHeader(), body: '{}' });
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body).error.code).toBe('unknown_method');
+    const prototypeName = await send(harness.port, '/ipc/constructor', { method: 'POST', headers: tokenHeader(), body: '{}' });
+    expect(prototypeName.status).toBe(404);
+    const notJson = await send(harness.port, '/ipc/settings:get', { method: 'POST', headers: tokenHeader(), body: '{nope' });
+    expect(notJson.status).toBe(400);
+    expect(JSON.parse(notJson.body).error.code).toBe('invalid_input');
+    expect((await send(harness.port, '/ipc/settings:get', { headers: tokenHeader() })).status).toBe(405);
+    expect(app.calls).toEqual([]);
+  });
+
+  it('resolves method names and channels from the contract only', () => {
+    expect(resolveMethodName('generateStart')).toBe('generateStart');
+    expect(resolveMethodName('generate:start')).toBe('generateStart');
+    expect(resolveMethodName('toString')).toBeNull();
+    expect(resolveMethodName('__proto__')).toBeNull();
+  });
+
+  it('forwards app events to WebSocket clients that present the token and their own origin', async () => {
+    const wsUrl = `ws://127.0.0.1:${harness.port}/events`;
+    await expect(openSocket(wsUrl)).rejects.toThrow('HTTP 401');
+    await expect(openSocket(`${wsUrl}?token=${harness.token}`, { origin: 'https://evil.example' })).rejects.toThrow('HTTP 403');
+    await expect(openSocket(`ws://127.0.0.1:${harness.port}/other?token=${harness.token}`)).rejects.toThrow('HTTP 404');
+    const ws = await openSocket(`${wsUrl}?token=${harness.token}`, { origin: harness.origin });
+    const received = new Promise<unknown>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))));
+    app.emit('library:changed', { kind: 'turn', id: 'lt_1' });
+    expect(await received).toEqual({ event: 'library:changed', payload: { kind: 'turn', id: 'lt_1' } });
+    ws.close();
+  });
+
+  it('serves image files only from inside the data folder and only for well-formed requests', async () => {
+    writeFileSync(join(dir, 'data', 'thumbs', 'img_aaaa1111.webp'), 'webp-bytes');
+    app.files.set('thumb/img_aaaa1111', join(dir, 'data', 'thumbs', 'img_aaaa1111.webp'));
+    app.files.set('full/img_bbbb2222', join(dir, 'secret.txt'));
+    const ok = await send(harness.port, `/studio-image/thumb/img_aaaa1111?token=${harness.token}`);
+    expect(ok.status).toBe(200);
+    expect(ok.headers['content-type']).toBe('image/webp');
+    expect(ok.body).toBe('webp-bytes');
+    expect((await send(harness.port, `/studio-image/full/img_bbbb2222?token=${harness.token}`)).status).toBe(404);
+    expect((await send(harness.port, `/studio-image/full/img_none?token=${harness.token}`)).status).toBe(404);
+    expect((await send(harness.port, `/studio-image/secret/img_aaaa1111?token=${harness.token}`)).status).toBe(400);
+    expect((await send(harness.port, `/studio-image/thumb/..%2Fsecret?token=${harness.token}`)).status).toBe(400);
+    expect((await send(harness.port, `/studio-image/thumb/img_aaaa1111`)).status).toBe(401);
+  });
+
+  it('never serves files outside the renderer folder', async () => {
+    expect((await send(harness.port, `/%2e%2e/secret.txt?token=${harness.token}`)).status).toBe(404);
+    expect((await send(harness.port, `/..%2fsecret.txt?token=${harness.token}`)).status).toBe(404);
+    expect((await send(harness.port, `/assets?token=${harness.token}`)).status).toBe(404);
+  });
+
+  it('reports the recording shell calls and sets window focus for tests', async () => {
+    const calls = await send(harness.port, '/harness/shell-calls', { headers: tokenHeader() });
+    expect(JSON.parse(calls.body)).toEqual([{ kind: 'notify', title: 'Done', body: 'x' }]);
+    expect((await send(harness.port, '/harness/window-focus', { method: 'POST', headers: tokenHeader(), body: '{"focused":"no"}' })).status).toBe(400);
+    expect(focused).toBeNull();
+    await send(harness.port, '/harness/window-focus', { method: 'POST', headers: tokenHeader(), body: '{"focused":false}' });
+    expect(focused).toBe(false);
+  });
+
+  it('unsubscribes from the app when closed', async () => {
+    expect(app.listenerCount()).toBeGreaterThan(0);
+    await harness.close();
+    expect(app.listenerCount()).toBe(0);
+    harness = { ...harness, close: () => Promise.resolve() };
+  });
+});

@@ -1,0 +1,331 @@
+// The browser harness's HTTP + WebSocket front (issue 4 item 8): serves the built renderer and routes the real
+// main-process handlers (a StudioApp) in place of Electron IPC. DESIGN.md §2 rule 6: it binds 127.0.0.1,
+// needs a random per-run token on every request, and rejects any request whose Host or Origin is not its own,
+// so no web page in the user's browser can drive it (DNS rebinding, cross-site fetch, cross-site WebSocket).
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { IPC_EVENT_NAMES, IPC_METHODS, methodByChannel, type IpcMethodName } from '../../src-shared/ipc/index.ts';
+import type { StudioApp } from '../core/studio-app.ts';
+import { CONTENT_SECURITY_POLICY } from '../electron/content-security-policy.ts';
+import { fileInside, imageContentType, parseImageRequest } from '../electron/image-request.ts';
+import { harnessClientScript } from './client-script.ts';
+
+export interface HarnessServerOptions {
+  app: StudioApp;
+  /** The built renderer (out/renderer), holding index.html. */
+  rendererDir: string;
+  /** Image files are served only from inside this folder (the app data folder). */
+  imageRoot: string;
+  port?: number;
+  host?: string;
+  /** Defaults to 32 random bytes, hex. */
+  token?: string;
+  /** The recording shell's calls, for GET /harness/shell-calls. */
+  shellCalls?: () => unknown;
+  /** Sets whether the "window" counts as focused (notifications are for the background only). */
+  setWindowFocused?: (focused: boolean) => void;
+}
+
+export interface HarnessServer {
+  /** The URL to open: http://127.0.0.1:P/?token=… */
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_IPC_BODY = 4 * 1024 * 1024;
+const STATIC_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** Resolves a method by its contract name (`generateStart`) or its channel (`generate:start`). */
+export function resolveMethodName(nameOrChannel: string): IpcMethodName | null {
+  if (Object.hasOwn(IPC_METHODS, nameOrChannel)) return nameOrChannel as IpcMethodName;
+  return methodByChannel(nameOrChannel)?.name ?? null;
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function cookieValue(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(text + '\n');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolveBody(null);
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolveBody(size > limit ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export async function startHarnessServer(options: HarnessServerOptions): Promise<HarnessServer> {
+  const { app } = options;
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? randomBytes(32).toString('hex');
+  const rendererDir = resolve(options.rendererDir);
+  const sockets = new Set<WebSocket>();
+  let port = 0;
+  // Cookies are per host, not per port: the port in the name keeps two harnesses from clobbering each other.
+  const cookieName = () => `studio_harness_${port}`;
+  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+
+  /** Host, Origin and token checks shared by HTTP and the WebSocket upgrade; null when allowed. */
+  function refusal(req: IncomingMessage, url: URL): { status: number; reason: string } | null {
+    if (!req.headers.host || !allowedHosts().has(req.headers.host.toLowerCase())) {
+      return { status: 403, reason: 'Forbidden: this harness answers only to its own Host.' };
+    }
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins().has(origin.toLowerCase())) {
+      return { status: 403, reason: 'Forbidden: requests from another origin are refused.' };
+    }
+    const headerToken = req.headers['x-studio-token'];
+    const given =
+      url.searchParams.get('token') ??
+      (typeof headerToken === 'string' ? headerToken : null) ??
+      cookieValue(req.headers.cookie, cookieName());
+    if (given === null) return { status: 401, reason: 'Unauthorized: the harness token is missing (open the URL it printed).' };
+    if (!sameSecret(given, token)) return { status: 403, reason: 'Forbidden: wrong harness token.' };
+    return null;
+  }
+
+  async function serveIndex(res: ServerResponse): Promise<void> {
+    let html: string;
+    try {
+      html = await readFile(resolve(rendererDir, 'index.html'), 'utf8');
+    } catch {
+      sendText(res, 500, `The built renderer is missing (${rendererDir}/index.html): run npm run build.`);
+      return;
+    }
+    // The client runs before the bundle: module scripts are deferred, this classic one is not.
+    const tag = '<script src="/harness/api.js"></script>';
+    const at = html.search(/<script\b|<\/head>/i);
+    html = at >= 0 ? html.slice(0, at) + tag + '\n    ' + html.slice(at) : tag + html;
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'set-cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`,
+    });
+    res.end(html);
+  }
+
+  async function serveStatic(res: ServerResponse, pathname: string): Promise<void> {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      sendText(res, 400, 'Bad path.');
+      return;
+    }
+    const file = resolve(rendererDir, '.' + decoded);
+    const rel = relative(rendererDir, file);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || decoded.includes('\0')) {
+      sendText(res, 404, 'Not found.');
+      return;
+    }
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) throw new Error('not a file');
+    } catch {
+      sendText(res, 404, 'Not found.');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': STATIC_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    createReadStream(file).pipe(res);
+  }
+
+  async function serveImage(res: ServerResponse, kind: string, id: string): Promise<void> {
+    const request = parseImageRequest(kind, id);
+    if (!request) {
+      sendText(res, 400, 'Bad image request: the kind is thumb or full and the id an image id.');
+      return;
+    }
+    const path = await app.imageFile(request.kind, request.id);
+    const file = path === null ? null : await fileInside(options.imageRoot, path);
+    if (file === null) {
+      sendText(res, 404, 'No such image on disk.');
+      return;
+    }
+    res.writeHead(200, { 'content-type': imageContentType(file), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    createReadStream(file).pipe(res);
+  }
+
+  async function serveIpc(req: IncomingMessage, res: ServerResponse, nameOrChannel: string): Promise<void> {
+    const name = resolveMethodName(nameOrChannel);
+    if (name === null) {
+      sendJson(res, 404, { ok: false, error: { code: 'unknown_method', message: `No IPC method named ${nameOrChannel}.` } });
+      return;
+    }
+    const body = await readBody(req, MAX_IPC_BODY);
+    if (body === null) {
+      sendJson(res, 413, { ok: false, error: { code: 'invalid_input', message: 'The request body is too large.' } });
+      return;
+    }
+    let input: unknown = {};
+    if (body.length > 0) {
+      try {
+        input = JSON.parse(body.toString('utf8'));
+      } catch {
+        sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'The request body is not JSON.' } });
+        return;
+      }
+    }
+    // The app parses the input against the contract's schema and never throws; the catch is the last guard.
+    let result: unknown;
+    try {
+      result = await app.invoke(name, input);
+    } catch (err) {
+      result = { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
+    }
+    sendJson(res, 200, result);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://harness.invalid');
+    const refused = refusal(req, url);
+    if (refused) {
+      sendText(res, refused.status, refused.reason);
+      return;
+    }
+    const method = req.method ?? 'GET';
+    const path = url.pathname;
+    const ipc = /^\/ipc\/([^/]+)$/.exec(path);
+    if (ipc) {
+      if (method !== 'POST') return sendText(res, 405, 'IPC calls are POST.');
+      return serveIpc(req, res, decodeURIComponent(ipc[1] ?? ''));
+    }
+    if (method !== 'GET' && method !== 'HEAD' && path !== '/harness/window-focus') return sendText(res, 405, 'Method not allowed.');
+    if (path === '/' || path === '/index.html') return serveIndex(res);
+    if (path === '/harness/api.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(harnessClientScript(token));
+      return;
+    }
+    if (path === '/harness/shell-calls') return sendJson(res, 200, options.shellCalls?.() ?? []);
+    if (path === '/harness/window-focus') {
+      if (method !== 'POST') return sendText(res, 405, 'POST {"focused": boolean}.');
+      const body = await readBody(req, 1024);
+      let focused: unknown;
+      try {
+        focused = (JSON.parse(body?.toString('utf8') ?? '') as { focused?: unknown }).focused;
+      } catch {
+        focused = undefined;
+      }
+      if (typeof focused !== 'boolean') return sendText(res, 400, 'Body must be {"focused": true|false}.');
+      options.setWindowFocused?.(focused);
+      return sendJson(res, 200, { focused });
+    }
+    const image = /^\/studio-image\/([^/]+)\/([^/]+)$/.exec(path);
+    if (image) return serveImage(res, decodeURIComponent(image[1] ?? ''), decodeURIComponent(image[2] ?? ''));
+    return serveStatic(res, path);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendText(res, 500, `Harness error: ${err instanceof Error ? err.message : String(err)}`);
+      else res.destroy();
+    });
+  });
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://harness.invalid');
+    const refused = refusal(req, url) ?? (url.pathname === '/events' ? null : { status: 404, reason: 'Not found.' });
+    if (refused) {
+      socket.end(`HTTP/1.1 ${refused.status} ${refused.status === 401 ? 'Unauthorized' : refused.status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${refused.reason}\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      // The renderer only listens; anything it sends is ignored.
+      ws.on('message', () => undefined);
+      ws.on('error', () => sockets.delete(ws));
+    });
+  });
+
+  const unsubscribes = IPC_EVENT_NAMES.map((event) =>
+    app.on(event, (payload) => {
+      const message = JSON.stringify({ event, payload });
+      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(message);
+    }),
+  );
+
+  await new Promise<void>((resolveListen, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolveListen();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port,
+    token,
+    async close() {
+      for (const off of unsubscribes) off();
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// The preload (DESIGN.md §2): exposes exactly the IPC contract's named functions as window.api, built from
+// IPC_METHODS, plus `on` for the contract's events and `imageUrl` for the app's one file protocol. Nothing
+// else crosses: no ipcRenderer, no event objects (their `sender` would leak ipcRenderer), no Node.
+// Built as CommonJS (out/preload/index.cjs) because a sandboxed preload cannot be an ES module.
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import type { IpcResult } from '../src-shared/ipc/contract.ts';
+import { IPC_EVENT_NAMES, IPC_METHODS, type ImageKind, type IpcEventName, type IpcMethodName, type StudioApi } from '../src-shared/ipc/index.ts';
+
+type MethodFunctions = Omit<StudioApi, 'on' | 'imageUrl'>;
+
+function methodFunctions(): MethodFunctions {
+  const functions: Partial<Record<IpcMethodName, (input: unknown) => Promise<IpcResult<unknown>>>> = {};
+  for (const name of Object.keys(IPC_METHODS) as IpcMethodName[]) {
+    const channel = IPC_METHODS[name].channel;
+    functions[name] = (input: unknown) => ipcRenderer.invoke(channel, input) as Promise<IpcResult<unknown>>;
+  }
+  return functions as MethodFunctions;
+}
+
+const EVENTS: ReadonlySet<string> = new Set(IPC_EVENT_NAMES);
+
+const api = {
+  ...methodFunctions(),
+  on(event: IpcEventName, listener: (payload: never) => void): () => void {
+    if (!EVENTS.has(event)) throw new Error(`Unknown event: ${String(event)}`);
+    if (typeof listener !== 'function') throw new TypeError('listener must be a function');
+    const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload as never);
+    ipcRenderer.on(event, forward);
+    return () => {
+      ipcRenderer.removeListener(event, forward);
+    };
+  },
+  imageUrl(kind: ImageKind, imageId: string): string {
+    return `studio-image://${encodeURIComponent(kind)}/${encodeURIComponent(imageId)}`;
+  },
+} satisfies StudioApi;
+
+contextBridge.exposeInMainWorld('api', api);
