@@ -120,11 +120,13 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     ...(apiKey ? { apiKey } : {}),
     close() {
       closing ??= (async () => {
-        await new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        });
+        // Stop accepting, let closers cut running generations short (they refund and answer 500),
+        // then drop whatever connections remain.
+        const closed = new Promise<void>((done) => server.close(() => done()));
+        server.closeIdleConnections();
         for (const fn of closers.reverse()) await fn();
+        server.closeAllConnections();
+        await closed;
         db.close();
         logger.flush();
       })();

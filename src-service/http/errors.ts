@@ -66,3 +66,11 @@ export function errorResponse(c: Context, error: DomainError): Response {
   headers['Content-Type'] = 'application/json; charset=utf-8';
   return new Response(JSON.stringify(errorBody(error.code, error.params, language, requestId)), { status: error.status, headers });
 }
+
+/** A plain-text failure on /direct with a message of its own (no spec code covers a bad link). */
+export function plainTextError(c: Context, status: number, message: { zh: string; en: string }): Response {
+  return new Response(`${message[languageOf(c)]}\n`, {
+    status,
+    headers: { 'X-Request-Id': requestIdOf(c), 'Content-Type': 'text/plain; charset=utf-8' },
+  });
+}
