@@ -1,5 +1,6 @@
 // Numbered migrations, applied in order by db.ts. Add a module and one line here; never edit an applied one.
 import { migration as m0001 } from './0001-initial.ts';
+import { migration as m0002 } from './0002-packs-webhooks.ts';
 
 export interface Migration {
   version: number;
@@ -9,5 +10,5 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
-  // S2: image packs, publications, webhooks (0002) go here.
+  m0002,
 ];

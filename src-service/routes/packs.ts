@@ -23,9 +23,8 @@ function idempotencyKeyOf(header: string | undefined): string | null {
 
 export function registerPackRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const admin = deps.requireAdmin;
-  const packs = () => createPackService(deps, webhookServiceFor(deps));
-  let service: ReturnType<typeof packs> | null = null;
-  const svc = () => (service ??= packs());
+  const service = createPackService(deps, webhookServiceFor(deps));
+  const svc = () => service;
 
   app.get('/admin/accounts/:id/image-packs', admin, (c) => c.json({ packs: svc().list(c.req.param('id')) }));
   app.post('/admin/accounts/:id/image-packs', admin, async (c) =>

@@ -7,8 +7,8 @@ import { createPackService } from '../services/packs.ts';
 import { webhookServiceFor } from '../services/webhooks.ts';
 
 export function registerPublicationRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
-  let service: ReturnType<typeof createPackService> | null = null;
-  const svc = () => (service ??= createPackService(deps, webhookServiceFor(deps)));
+  const service = createPackService(deps, webhookServiceFor(deps));
+  const svc = () => service;
 
   app.get('/api/v1/image-pack-publications/:id', deps.requireApiKey('documents:read'), (c) => {
     const raw = c.req.param('id');

@@ -9,7 +9,9 @@ const PutWebhookSchema = z.strictObject({ url: z.string().max(2048), enabled: z.
 
 export function registerWebhookAdminRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const admin = deps.requireAdmin;
-  const svc = () => webhookServiceFor(deps);
+  // Created at start-up, so deliveries left pending by the last run resume at once (DESIGN.md §4).
+  const service = webhookServiceFor(deps);
+  const svc = () => service;
 
   app.get('/admin/accounts/:id/webhook', admin, (c) => c.json(svc().get(c.req.param('id'))));
   app.put('/admin/accounts/:id/webhook', admin, async (c) => c.json(svc().put(c.req.param('id'), await readJson(c, PutWebhookSchema))));

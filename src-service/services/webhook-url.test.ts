@@ -66,15 +66,21 @@ describe('webhook URL text rules (spec §6 URL requirements)', () => {
   });
 
   it('accepts explicit loopback URLs only while allow_loopback_webhooks is on', () => {
-    for (const text of ['http://127.0.0.1:4567/hook', 'http://localhost:4567/hook', 'https://127.0.0.1:4567/hook']) {
+    for (const text of ['http://127.0.0.1:4567/hook', 'http://localhost:4567/hook', 'http://LOCALHOST:80/']) {
       expect(checkWebhookUrlText(text, loopback)).toMatchObject({ ok: true, loopback: true });
       expect(checkWebhookUrlText(text, strict).ok).toBe(false);
     }
     expect(checkWebhookUrlText('http://127.0.0.1:4567/hook', strict)).toMatchObject({ ok: false, rule: 'https_only' });
     expect(checkWebhookUrlText('https://127.0.0.1:4567/hook', strict)).toMatchObject({ ok: false, rule: 'no_ip_literal' });
+    // Only http to those two spellings: https to loopback stays refused by the spec's rules.
+    expect(checkWebhookUrlText('https://127.0.0.1:4567/hook', loopback)).toMatchObject({ ok: false, rule: 'no_ip_literal' });
+    expect(checkWebhookUrlText('https://localhost:4567/hook', loopback)).toMatchObject({ ok: false, rule: 'no_localhost' });
   });
 
   it('keeps every other rule while loopback is allowed', () => {
+    expect(checkWebhookUrlText('http://2130706433:4567/', loopback)).toMatchObject({ ok: false, rule: 'https_only' });
+    expect(checkWebhookUrlText('https://2130706433:4567/', loopback)).toMatchObject({ ok: false, rule: 'no_ip_literal' });
+    expect(checkWebhookUrlText('https://0x7f.1:4567/', loopback)).toMatchObject({ ok: false, rule: 'no_ip_literal' });
     expect(checkWebhookUrlText('http://user:pw@127.0.0.1:4567/', loopback)).toMatchObject({ ok: false, rule: 'no_credentials' });
     expect(checkWebhookUrlText('http://10.0.0.1:4567/', loopback)).toMatchObject({ ok: false, rule: 'https_only' });
     expect(checkWebhookUrlText('https://127.0.0.2:4567/', loopback)).toMatchObject({ ok: false, rule: 'no_ip_literal' });

@@ -1,0 +1,266 @@
+// Webhook settings, ping, signing and Regenerate over real HTTP on loopback (spec §6, DESIGN.md §4).
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ID_SHAPES, UUID_V4_PATTERN } from '../../src-shared/ids.ts';
+import { startReceiver, startTestService, waitUntil, sleep, type Receiver, type ReceivedRequest, type TestService } from './packs-webhooks.test-support.ts';
+
+/** Independent check of spec §6 "Signature verification" with node:crypto over the raw bytes received. */
+function verifiesWith(secret: string, req: ReceivedRequest): boolean {
+  const ts = String(req.headers['x-service-timestamp']);
+  const header = String(req.headers['x-service-signature']);
+  const expected = createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${ts}.`), req.body])).digest();
+  return header.split(',').some((part) => {
+    const [scheme, value] = part.trim().split('=');
+    if (scheme !== 'v1' || !value || !/^[0-9a-f]{64}$/.test(value)) return false;
+    return timingSafeEqual(expected, Buffer.from(value, 'hex'));
+  });
+}
+
+let svc: TestService;
+const receivers: Receiver[] = [];
+async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+  const r = await startReceiver(...args);
+  receivers.push(r);
+  return r;
+}
+
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(async () => {
+  await svc.close();
+});
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+  await svc.admin('PUT', '/admin/settings', { allow_loopback_webhooks: true });
+});
+
+async function newAccount(): Promise<string> {
+  const res = await svc.admin('POST', '/admin/accounts', { credits: 0 });
+  expect(res.status).toBe(201);
+  return (res.json as { id: string }).id;
+}
+
+describe('webhook configuration', () => {
+  it('answers an unconfigured webhook as empty and switched off, with no last delivery', async () => {
+    const account = await newAccount();
+    const res = await svc.admin('GET', `/admin/accounts/${account}/webhook`);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ url: '', enabled: false, last_delivery: null });
+  });
+
+  it('creates a whsec_ secret on the first PUT and keeps it on later PUTs', async () => {
+    const account = await newAccount();
+    const first = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: 'https://hooks.example.com/a', enabled: true });
+    expect(first.status).toBe(200);
+    const body = first.json as { url: string; enabled: boolean; secret: string };
+    expect(body.url).toBe('https://hooks.example.com/a');
+    expect(body.enabled).toBe(true);
+    expect(body.secret).toMatch(ID_SHAPES.webhookSecret.pattern);
+    const second = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: '', enabled: false });
+    expect(second.json).toEqual({ url: '', enabled: false, secret: body.secret });
+    const read = await svc.admin('GET', `/admin/accounts/${account}/webhook`);
+    expect(read.json).toEqual({ url: '', enabled: false, last_delivery: null });
+    expect(read.text).not.toContain('whsec_');
+  });
+
+  it('refuses a URL breaking a rule with 400 invalid_webhook_url naming the rule, and keeps the previous configuration', async () => {
+    const account = await newAccount();
+    const saved = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: 'https://hooks.example.com/keep', enabled: true });
+    const secret = (saved.json as { secret: string }).secret;
+    const table: Array<[string, string]> = [
+      ['http://hooks.example.com/x', 'https_only'],
+      ['https://user:pw@hooks.example.com/x', 'no_credentials'],
+      ['https://2130706433/x', 'no_ip_literal'],
+      ['https://[::1]/x', 'no_ip_literal'],
+      ['https://203.0.113.9/x', 'no_ip_literal'],
+      ['https://localhost/x', 'no_localhost'],
+      ['https://app.localhost/x', 'no_localhost'],
+      ['https://printer.local/x', 'no_private_hostname'],
+      ['https://intranet/x', 'no_private_hostname'],
+      ['https://db.internal/x', 'no_private_hostname'],
+      ['not a url', 'not_a_url'],
+    ];
+    for (const [url, rule] of table) {
+      const res = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url, enabled: false }, { 'Accept-Language': 'en' });
+      expect(res.status, url).toBe(400);
+      const error = (res.json as { error: { code: string; message: string; request_id: string } }).error;
+      expect(error.code).toBe('invalid_webhook_url');
+      expect(error.message, url).toContain(rule);
+      expect(error.request_id).toBe(res.headers.get('x-request-id'));
+    }
+    const after = await svc.admin('GET', `/admin/accounts/${account}/webhook`);
+    expect(after.json).toMatchObject({ url: 'https://hooks.example.com/keep', enabled: true });
+    // The secret was not replaced by any refused PUT.
+    const again = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: 'https://hooks.example.com/keep', enabled: true });
+    expect((again.json as { secret: string }).secret).toBe(secret);
+  });
+
+  it('refuses a body that is not {url: string, enabled: boolean} with invalid_request and changes nothing', async () => {
+    const account = await newAccount();
+    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: 'https://hooks.example.com/keep', enabled: true });
+    for (const body of ['{', { url: 'https://hooks.example.com/x' }, { url: 5, enabled: true }, { url: 'https://a.example.com/', enabled: 'yes' }, { url: '', enabled: true, extra: 1 }]) {
+      const res = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, body);
+      expect(res.status).toBe(400);
+      expect((res.json as { error: { code: string } }).error.code).toBe('invalid_request');
+    }
+    expect((await svc.admin('GET', `/admin/accounts/${account}/webhook`)).json).toMatchObject({ url: 'https://hooks.example.com/keep', enabled: true });
+  });
+
+  it('accepts explicit loopback URLs while allow_loopback_webhooks is on and refuses them once it is off', async () => {
+    const account = await newAccount();
+    for (const url of ['http://127.0.0.1:4567/hook', 'http://localhost:4567/hook']) {
+      expect((await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url, enabled: true })).status).toBe(200);
+    }
+    const settings = await svc.admin('PUT', '/admin/settings', { allow_loopback_webhooks: false });
+    expect(settings.json).toMatchObject({ allow_loopback_webhooks: false });
+    const cases: Array<[string, string]> = [
+      ['http://127.0.0.1:4567/hook', 'https_only'],
+      ['http://localhost:4567/hook', 'https_only'],
+      ['https://127.0.0.1:4567/hook', 'no_ip_literal'],
+      ['https://localhost:4567/hook', 'no_localhost'],
+    ];
+    for (const [url, rule] of cases) {
+      const res = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url, enabled: true }, { 'Accept-Language': 'en' });
+      expect(res.status).toBe(400);
+      expect((res.json as { error: { message: string } }).error.message).toContain(rule);
+    }
+  });
+
+  it('answers 404 not_found for an unknown account', async () => {
+    for (const [method, path] of [
+      ['GET', '/admin/accounts/acc_nope/webhook'],
+      ['POST', '/admin/accounts/acc_nope/webhook/regenerate'],
+      ['POST', '/admin/accounts/acc_nope/webhook/ping'],
+    ] as const) {
+      const res = await svc.admin(method, path);
+      expect(res.status).toBe(404);
+      expect((res.json as { error: { code: string } }).error.code).toBe('not_found');
+    }
+    const put = await svc.admin('PUT', '/admin/accounts/acc_nope/webhook', { url: '', enabled: false });
+    expect(put.status).toBe(404);
+  });
+
+  it('needs the admin token', async () => {
+    const res = await fetch(`${svc.service.baseUrl}/admin/accounts/${svc.accountId}/webhook`);
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('ping and signing', () => {
+  it('sends a signed ping whose signature verifies with an independent HMAC over the raw bytes', async () => {
+    const account = await newAccount();
+    const r = await receiver();
+    const put = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    const secret = (put.json as { secret: string }).secret;
+    const ping = await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
+    expect(ping.status).toBe(202);
+    const deliveryId = (ping.json as { delivery_id: string }).delivery_id;
+    expect(deliveryId).toMatch(UUID_V4_PATTERN);
+
+    const [req] = await r.waitFor(1);
+    if (!req) throw new Error('no request');
+    expect(req.method).toBe('POST');
+    expect(req.path).toBe('/hook');
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.headers['user-agent']).toBe('service-webhook/1');
+    expect(req.headers['x-service-event']).toBe('ping');
+    expect(req.headers['x-service-delivery']).toBe(deliveryId);
+    const ts = Number(req.headers['x-service-timestamp']);
+    expect(Number.isInteger(ts)).toBe(true);
+    const clock = (await svc.admin('GET', '/admin/clock')).json as { now: number };
+    expect(Math.abs(clock.now - ts)).toBeLessThanOrEqual(5);
+    expect(req.body.toString('utf8')).toBe('{"event":"ping"}');
+    expect(String(req.headers['x-service-signature'])).toMatch(/^v1=[0-9a-f]{64}$/);
+    expect(verifiesWith(secret, req)).toBe(true);
+    expect(verifiesWith('whsec_00000000000000000000000000000000', req)).toBe(false);
+
+    const state = await waitUntil(async () => {
+      const res = await svc.admin('GET', `/admin/accounts/${account}/webhook`);
+      const body = res.json as { last_delivery: { outcome: string } | null };
+      return body.last_delivery?.outcome === 'succeeded' ? body : null;
+    });
+    expect(state.last_delivery).toMatchObject({ delivery_id: deliveryId, event: 'ping', attempts: 1, outcome: 'succeeded', status: 200 });
+  });
+
+  it('uses the service clock for X-Service-Timestamp', async () => {
+    const account = await newAccount();
+    const r = await receiver();
+    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    const moved = (await svc.admin('POST', '/admin/clock', { advance_s: 3600 })).json as { now: number };
+    await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
+    const [req] = await r.waitFor(1);
+    const ts = Number(req?.headers['x-service-timestamp']);
+    expect(Math.abs(ts - moved.now)).toBeLessThanOrEqual(5);
+    expect(ts - Math.floor(Date.now() / 1000)).toBeGreaterThan(3500);
+  });
+
+  it('refuses a ping while switched off or without a URL, and sends nothing', async () => {
+    const account = await newAccount();
+    const r = await receiver();
+    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: false });
+    const off = await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
+    expect(off.status).toBe(400);
+    expect((off.json as { error: { code: string } }).error.code).toBe('invalid_request');
+    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: '', enabled: true });
+    expect((await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`)).status).toBe(400);
+    await sleep(300);
+    expect(r.requests).toHaveLength(0);
+    expect(((await svc.admin('GET', `/admin/accounts/${account}/webhook`)).json as { last_delivery: unknown }).last_delivery).toBeNull();
+  });
+
+  it('Regenerate switches the secret at once: the next delivery verifies only with the new one', async () => {
+    const account = await newAccount();
+    const r = await receiver();
+    const put = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    const oldSecret = (put.json as { secret: string }).secret;
+    const regen = await svc.admin('POST', `/admin/accounts/${account}/webhook/regenerate`);
+    expect(regen.status).toBe(200);
+    const newSecret = (regen.json as { secret: string }).secret;
+    expect(newSecret).toMatch(ID_SHAPES.webhookSecret.pattern);
+    expect(newSecret).not.toBe(oldSecret);
+    await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
+    const [req] = await r.waitFor(1);
+    if (!req) throw new Error('no request');
+    expect(verifiesWith(newSecret, req)).toBe(true);
+    expect(verifiesWith(oldSecret, req)).toBe(false);
+    // A later PUT keeps the regenerated secret.
+    const again = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    expect((again.json as { secret: string }).secret).toBe(newSecret);
+  });
+
+  it('signs a retry still pending at Regenerate with the new secret', async () => {
+    const account = await newAccount();
+    const r = await receiver((_req, index, res) => {
+      res.writeHead(index === 0 ? 500 : 200).end();
+    });
+    const put = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    const oldSecret = (put.json as { secret: string }).secret;
+    await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
+    const [first] = await r.waitFor(1);
+    if (!first) throw new Error('no request');
+    expect(verifiesWith(oldSecret, first)).toBe(true);
+    const newSecret = ((await svc.admin('POST', `/admin/accounts/${account}/webhook/regenerate`)).json as { secret: string }).secret;
+    const [, second] = await r.waitFor(2);
+    if (!second) throw new Error('no retry');
+    expect(second.headers['x-service-delivery']).toBe(first.headers['x-service-delivery']);
+    expect(verifiesWith(newSecret, second)).toBe(true);
+    expect(verifiesWith(oldSecret, second)).toBe(false);
+  });
+
+  it('stops sending to a saved loopback URL once allow_loopback_webhooks is off: the attempt fails without connecting', async () => {
+    const account = await newAccount();
+    const r = await receiver();
+    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    await svc.admin('PUT', '/admin/settings', { allow_loopback_webhooks: false });
+    const ping = await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
+    expect(ping.status).toBe(202);
+    const state = await waitUntil(async () => {
+      const body = (await svc.admin('GET', `/admin/accounts/${account}/webhook`)).json as { last_delivery: { attempts: number } | null };
+      return body.last_delivery && body.last_delivery.attempts >= 1 ? body : null;
+    });
+    expect(state.last_delivery).toMatchObject({ attempts: 1, outcome: 'pending' });
+    expect(state.last_delivery).not.toHaveProperty('status');
+    expect(r.requests).toHaveLength(0);
+  });
+});
