@@ -108,7 +108,26 @@ export const ok200: Responder = (_req, _i, res) => {
 export async function startReceiver(respond: Responder = ok200): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const waiters: Array<() => boolean> = [];
-  let server: Server;
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const record: ReceivedRequest = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+        at: performance.now(),
+        closedAt: null,
+      };
+      res.on('close', () => {
+        record.closedAt = performance.now();
+      });
+      requests.push(record);
+      receiver.respond(record, requests.length - 1, res);
+      for (const w of waiters.splice(0)) if (!w()) waiters.push(w);
+    });
+  });
   const receiver: Receiver = {
     url: '',
     port: 0,
@@ -135,26 +154,6 @@ export async function startReceiver(respond: Responder = ok200): Promise<Receive
       });
     },
   };
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const record: ReceivedRequest = {
-        method: req.method ?? '',
-        path: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks),
-        at: performance.now(),
-        closedAt: null,
-      };
-      res.on('close', () => {
-        record.closedAt = performance.now();
-      });
-      requests.push(record);
-      receiver.respond(record, requests.length - 1, res);
-      for (const w of waiters.splice(0)) if (!w()) waiters.push(w);
-    });
-  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.port = (server.address() as AddressInfo).port;
   receiver.url = `http://127.0.0.1:${receiver.port}/hook`;
