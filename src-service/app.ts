@@ -29,7 +29,8 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
     '*',
     bodyLimit({
       maxSize: MAX_BODY_BYTES,
-      onError: (c) => errorResponse(c, new DomainError('payload_too_large', { limit: MAX_BODY_BYTES })),
+      // The rest of the body is never read, so the connection cannot be reused: tell the client to close it.
+      onError: (c) => errorResponse(c, new DomainError('payload_too_large', { limit: MAX_BODY_BYTES }, { Connection: 'close' })),
     }),
   );
 

@@ -1,0 +1,69 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests read response bodies field by field */
+// Test helpers: a real service on a loopback port with a fresh data folder, and small HTTP helpers.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { API_SCOPES } from '../src-shared/api.ts';
+import { createLogger } from './logger.ts';
+import { startService, type RunningService } from './start.ts';
+
+export interface TestService extends RunningService {
+  dataDir: string;
+  admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  /** A fresh account (default: 10000 credits, 30 days old) with a key of the given scopes. */
+  account(options?: { credits?: number; age_days?: number; scopes?: string[] }): Promise<{ id: string; key: string; keyId: string }>;
+  api(path: string, init?: { method?: string; key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{
+    status: number;
+    body: any;
+    text: string;
+    headers: Headers;
+  }>;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(options: { dataDir?: string } = {}): Promise<TestService> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const service = await startService({ port: 0, dataDir, adminToken: 'test-admin-token', logger: createLogger('silent') });
+  const admin: TestService['admin'] = async (method, path, body) => {
+    const res = await fetch(service.baseUrl + path, {
+      method,
+      headers: { Authorization: `Bearer ${service.adminToken}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+  };
+  return {
+    ...service,
+    dataDir,
+    admin,
+    async account(opts = {}) {
+      const account = await admin('POST', '/admin/accounts', { credits: opts.credits ?? 10_000, age_days: opts.age_days ?? 30 });
+      const key = await admin('POST', `/admin/accounts/${account.body.id}/api-keys`, { name: 'test', scopes: opts.scopes ?? [...API_SCOPES] });
+      return { id: account.body.id as string, key: key.body.key as string, keyId: key.body.id as string };
+    },
+    async api(path, init = {}) {
+      const headers: Record<string, string> = { ...(init.headers ?? {}) };
+      if (init.key) headers.Authorization = `Bearer ${init.key}`;
+      if (init.body !== undefined || init.raw !== undefined) headers['Content-Type'] ??= 'application/json';
+      const res = await fetch(service.baseUrl + path, {
+        method: init.method ?? (init.body !== undefined || init.raw !== undefined ? 'POST' : 'GET'),
+        headers,
+        redirect: 'manual',
+        ...(init.raw !== undefined ? { body: init.raw } : init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      });
+      const text = await res.text();
+      let body: unknown = null;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = null;
+      }
+      return { status: res.status, body, text, headers: res.headers };
+    },
+    async stop() {
+      await service.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
