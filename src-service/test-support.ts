@@ -53,7 +53,7 @@ export async function startTestService(options: { dataDir?: string } = {}): Prom
         ...(init.raw !== undefined ? { body: init.raw } : init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
       });
       const text = await res.text();
-      let body: unknown = null;
+      let body: unknown;
       try {
         body = JSON.parse(text);
       } catch {

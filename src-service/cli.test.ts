@@ -1,0 +1,137 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests read response bodies field by field */
+// The CLI as a child process (DESIGN.md §4): the ready line, --seed, logs without secrets, clean SIGTERM,
+// and crash safety: kill -9 during a slow generation, restart on the same data, the reservation is refunded.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceReadyLineSchema, type ServiceReadyLine } from '../src-shared/api.ts';
+
+const children: ChildProcessWithoutNullStreams[] = [];
+const dirs: string[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+  dirs.push(dir);
+  return dir;
+}
+
+interface Started {
+  child: ChildProcessWithoutNullStreams;
+  ready: ServiceReadyLine;
+  stdout: () => string;
+  stderr: () => string;
+}
+
+function startCli(args: string[]): Promise<Started> {
+  const child = spawn(process.execPath, ['src-service/cli.ts', ...args], { cwd: process.cwd() });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const newline = out.indexOf('\n');
+      if (newline >= 0) {
+        try {
+          resolve({ child, ready: ServiceReadyLineSchema.parse(JSON.parse(out.slice(0, newline))), stdout: () => out, stderr: () => err });
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${err}`)));
+  });
+}
+
+function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+async function admin(ready: ServiceReadyLine, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(ready.base_url + path, {
+    method,
+    headers: { Authorization: `Bearer ${ready.admin_token}`, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return res.json();
+}
+
+describe('npm run service', () => {
+  it('prints one ready line with a seeded account and key, logs without secrets on stderr, and stops on SIGTERM', async () => {
+    const started = await startCli(['--port', '0', '--seed', '--data', tempDir()]);
+    const { ready } = started;
+    expect(started.stdout().startsWith('{"event":"ready"')).toBe(true);
+    expect(ready.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.api_key).toMatch(/^sk_[A-Za-z0-9]{32}$/);
+    const account = await admin(ready, 'GET', `/admin/accounts/${ready.account_id}`);
+    expect(account.credits).toBe(10_000);
+    expect(Date.now() / 1000 - account.created_at).toBeGreaterThan(7 * 86_400);
+
+    const res = await fetch(`${ready.base_url}/api/v1/generate`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ready.api_key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ prompt: 'a bottle', resolution: '1K' }),
+    });
+    expect(res.status).toBe(200);
+    await fetch(`${ready.base_url}/api/v1/generate`, { method: 'POST', headers: { Authorization: `Bearer ${ready.api_key}` }, body: '{' });
+
+    started.child.kill('SIGTERM');
+    expect(await exited(started.child)).toBe(0);
+    expect(started.stdout().trim().split('\n')).toHaveLength(1);
+    expect(started.stderr()).toContain('"msg":"generation finished"');
+    expect(started.stderr()).not.toContain(ready.api_key);
+    expect(started.stderr()).not.toContain(ready.admin_token);
+  });
+
+  it('refunds a reservation left pending when the process is killed during a generation', async () => {
+    const data = tempDir();
+    const first = await startCli(['--port', '0', '--data', data, '--admin-token', 'crash-test-token']);
+    const account = await admin(first.ready, 'POST', '/admin/accounts', { credits: 1000, age_days: 30 });
+    const key = await admin(first.ready, 'POST', `/admin/accounts/${account.id}/api-keys`, { name: 'k', scopes: ['generate:write'] });
+    await admin(first.ready, 'PUT', '/admin/faults', { generate: { latency_ms: 60_000 } });
+    const pending = fetch(`${first.ready.base_url}/api/v1/generate`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key.key}` },
+      body: JSON.stringify({ prompt: 'slow', n: 4, resolution: '2K' }),
+    }).catch((error: unknown) => error);
+    let during: any;
+    for (let i = 0; i < 100; i++) {
+      during = await admin(first.ready, 'GET', `/admin/accounts/${account.id}`);
+      if (during.reserved > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(during).toMatchObject({ credits: 936, reserved: 64 });
+
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    expect(await pending).toBeInstanceOf(Error);
+
+    const second = await startCli(['--port', '0', '--data', data, '--admin-token', 'crash-test-token']);
+    const after = await admin(second.ready, 'GET', `/admin/accounts/${account.id}`);
+    expect(after).toMatchObject({ credits: 1000, reserved: 0 });
+    expect(second.stderr()).toContain('refunded reservations left pending');
+    // the key still works after the restart
+    const res = await fetch(`${second.ready.base_url}/api/v1/generate`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key.key}` },
+      body: JSON.stringify({ prompt: 'x', resolution: '1K' }),
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it('exits with a clear message on an unknown flag', async () => {
+    const child = spawn(process.execPath, ['src-service/cli.ts', '--prot', '1'], { cwd: process.cwd() });
+    children.push(child);
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    expect(await exited(child)).toBe(2);
+    expect(err).toMatch(/--prot/);
+  });
+});
