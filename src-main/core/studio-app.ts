@@ -4,6 +4,7 @@
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { ImageKind, IpcEventName, IpcEvents, IpcMethodName } from '../../src-shared/ipc/index.ts';
 import type { DesktopShell } from '../desktop-shell.ts';
+import type { GenerationPolicy } from './generation.ts';
 
 export interface StudioAppOptions {
   /** The app data folder: library database, image cache, settings. */
@@ -17,13 +18,23 @@ export interface StudioAppOptions {
   /** Overrides for tests: the secret store backend ("keychain" by default) and its service name. */
   secretStore?: 'keychain' | 'memory';
   keychainService?: string;
+  /** Test and benchmark knobs; the app never sets these. */
+  testing?: {
+    /** Shorter timeouts and back-off for tests (e.g. a generate timeout of 2 s against the latency fault). */
+    generation?: Partial<GenerationPolicy>;
+    /** Leave downloads pending (to prove they resume at the next start). */
+    pauseDownloads?: boolean;
+    downloadConcurrency?: number;
+  };
 }
+
+export type LocalServiceStatus = { status: 'starting' | 'running' | 'restarting' | 'stopped' | 'failed'; baseUrl: string | null; error: string | null };
 
 export interface LocalServiceHost {
   start(): Promise<{ baseUrl: string; adminToken: string }>;
   stop(): Promise<void>;
   /** Called when the service dies unexpectedly; the host restarts it. */
-  onStatus(listener: (status: { status: 'starting' | 'running' | 'restarting' | 'stopped' | 'failed'; baseUrl: string | null; error: string | null }) => void): void;
+  onStatus(listener: (status: LocalServiceStatus) => void): void;
 }
 
 export interface StudioApp {
@@ -34,4 +45,12 @@ export interface StudioApp {
   /** The file behind an image URL of the app's protocol (thumbnail or full PNG), or null. */
   imageFile(kind: ImageKind, imageId: string): Promise<string | null>;
   close(): Promise<void>;
+}
+
+/** What createStudioApp returns: the seam plus waits that tests and benchmarks use. */
+export interface CoreStudioApp extends StudioApp {
+  /** Resolves when no download is queued or running. */
+  whenDownloadsIdle(): Promise<void>;
+  /** Resolves when no generation is running. */
+  whenGenerationsSettled(): Promise<void>;
 }

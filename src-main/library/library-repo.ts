@@ -232,6 +232,11 @@ export class LibraryRepo {
     return rows.map((r) => this.toTurn(r));
   }
 
+  /** How many turns retried this one. */
+  turnsRetrying(turnId: string): number {
+    return num((this.db.prepare('SELECT COUNT(*) AS n FROM turns WHERE retry_of = ?').get(turnId) as Row).n);
+  }
+
   turnsWithStatus(status: TurnStatus): TurnRecord[] {
     const rows = this.db.prepare('SELECT * FROM turns WHERE status = ? ORDER BY started_at').all(status) as Row[];
     return rows.map((r) => this.toTurn(r));

@@ -66,3 +66,18 @@ export const settingsMethods = {
   keyClear: method<SettingsState>()('key:clear', z.object({ environment: EnvironmentSchema })),
   keyTest: method<ConnectionTest>()('key:test', z.object({ environment: EnvironmentSchema })),
 };
+
+/**
+ * The settings file main keeps in the data folder (`settings.json`). It never holds a secret: keys live in
+ * the keychain. `local` remembers which local-service account and key the app seeded (ids only).
+ */
+export const StoredSettingsSchema = z.object({
+  version: z.literal(1).default(1),
+  language: z.enum(LANGUAGES).default('zh'),
+  environment: EnvironmentSchema.default('local'),
+  remoteBaseUrl: z.string().nullable().default(null),
+  local: z
+    .object({ accountId: z.string().nullable().default(null), keyId: z.string().nullable().default(null) })
+    .default({ accountId: null, keyId: null }),
+});
+export type StoredSettings = z.infer<typeof StoredSettingsSchema>;

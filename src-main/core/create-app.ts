@@ -1,0 +1,157 @@
+// createStudioApp: wires the main-process core (keychain, environments, API client, library, downloads,
+// generation runner, local console, inspector, IPC handlers) for either host (Electron shell or harness).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IpcEventName, IpcEvents } from '../../src-shared/ipc/index.ts';
+import type { Language } from '../../src-shared/language.ts';
+import { Environments } from '../environments/environments.ts';
+import { SettingsStore } from '../environments/settings-store.ts';
+import { Downloader } from '../files/downloader.ts';
+import { cacheDirs, existingCachePath } from '../files/image-cache.ts';
+import { createInspectorHandlers } from '../inspector/handlers.ts';
+import { dispatch } from '../ipc/dispatch.ts';
+import { createIpcHandlers } from '../ipc/handlers.ts';
+import { openLibraryDatabase } from '../library/database.ts';
+import { LibraryRepo } from '../library/library-repo.ts';
+import { LocalConsole } from '../local-console/local-console.ts';
+import { openSecretStore } from '../secrets/secret-store.ts';
+import type { StudioContext } from './context.ts';
+import { GenerationRunner } from './generation.ts';
+import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
+
+export const DEFAULT_KEYCHAIN_SERVICE = 'Image Studio';
+
+export async function createStudioApp(options: StudioAppOptions): Promise<CoreStudioApp> {
+  const { dataDir, shell } = options;
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = await openSecretStore({ backend: options.secretStore ?? 'keychain', service: options.keychainService ?? DEFAULT_KEYCHAIN_SERVICE });
+  const settings = new SettingsStore(dataDir);
+  const db = openLibraryDatabase(join(dataDir, 'library.db'));
+  const repo = new LibraryRepo(db);
+  const dirs = cacheDirs(dataDir);
+  const language = (): Language => settings.get().language;
+
+  const listeners = new Map<IpcEventName, Set<(payload: never) => void>>();
+  const emit = <E extends IpcEventName>(event: E, payload: IpcEvents[E]): void => {
+    for (const listener of listeners.get(event) ?? []) {
+      try {
+        (listener as (p: IpcEvents[E]) => void)(payload);
+      } catch {
+        // A faulty listener must not break the core.
+      }
+    }
+  };
+
+  const environments = new Environments({
+    settings,
+    secrets,
+    localService: options.localService,
+    onServiceStatus: (s) => emit('service:status', { status: s.status, baseUrl: s.baseUrl, error: s.error }),
+  });
+  const testing = options.testing ?? {};
+  const downloader = new Downloader({
+    repo,
+    dirs,
+    clientFor: (env) => environments.client(env, language()),
+    onProgress: (p) => emit('download:progress', p),
+    onDone: (id) => emit('library:changed', { kind: 'image', id }),
+    ...(testing.downloadConcurrency ? { concurrency: testing.downloadConcurrency } : {}),
+  });
+  const runner = new GenerationRunner({
+    db,
+    repo,
+    shell,
+    language,
+    environment: () => settings.get().environment,
+    clientFor: (env, overrides) => environments.client(env, language(), overrides),
+    onProgress: (p) => emit('generation:progress', p),
+    onTurnChanged: (id) => emit('library:changed', { kind: 'turn', id }),
+    onImagesReady: (turn) => {
+      if (!testing.pauseDownloads) downloader.enqueue(repo.pendingDownloads().filter((d) => d.turnId === turn.id));
+    },
+    ...(testing.generation ? { policy: testing.generation } : {}),
+  });
+  runner.recoverInterrupted();
+  const localConsole = new LocalConsole({ environments, settings, secrets, shell, repo, language });
+
+  const context: StudioContext = {
+    dataDir,
+    db,
+    secrets,
+    shell,
+    emit,
+    settings,
+    language,
+    localAdminClient: () => environments.localAdmin(),
+    localAdmin: async () => {
+      const admin = environments.localAdmin();
+      const accountId = settings.get().local.accountId;
+      const token = environments.localAdminToken();
+      return admin && accountId && token ? { baseUrl: admin.baseUrl, adminToken: token, accountId } : null;
+    },
+    currentApi: async () => {
+      const env = settings.get().environment;
+      const baseUrl = environments.baseUrl(env);
+      if (!baseUrl) return null;
+      return { baseUrl, apiKey: await secrets.get(`env:${env}:api-key`) };
+    },
+  };
+  const inspector = createInspectorHandlers(context);
+  const { ready: _ready, close: closeInspector, ...inspectorHandlers } = inspector;
+
+  const handlers = createIpcHandlers({
+    settings,
+    secrets,
+    environments,
+    runner,
+    repo,
+    dirs,
+    shell,
+    localConsole,
+    inspector: inspectorHandlers,
+    emit,
+    language,
+    externalUrlAllowed: (url) => {
+      const origin = new URL(url).origin;
+      return (['local', 'remote'] as const).some((env) => {
+        const base = environments.baseUrl(env);
+        return base !== null && new URL(base).origin === origin;
+      });
+    },
+  });
+
+  // The Local environment works with no set-up (issue 4 §2). A service that cannot start leaves the app
+  // usable with Remote; its status says why.
+  await environments.startLocal().catch(() => undefined);
+  if (!testing.pauseDownloads) downloader.resumePending();
+
+  let closed = false;
+  return {
+    invoke: (method, input) => dispatch(handlers, method, input, language()),
+    on: (event, listener) => {
+      let set = listeners.get(event);
+      if (!set) {
+        set = new Set();
+        listeners.set(event, set);
+      }
+      set.add(listener as (payload: never) => void);
+      return () => set.delete(listener as (payload: never) => void);
+    },
+    imageFile: async (kind, imageId) => {
+      const image = repo.getImage(imageId);
+      if (!image || image.download !== 'done') return null;
+      return existingCachePath(dirs, kind, image.id);
+    },
+    whenDownloadsIdle: () => downloader.whenIdle(),
+    whenGenerationsSettled: () => runner.settle(),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      downloader.close();
+      await runner.close();
+      await closeInspector().catch(() => undefined);
+      await environments.stop().catch(() => undefined);
+      db.close();
+    },
+  };
+}

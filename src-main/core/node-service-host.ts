@@ -1,0 +1,138 @@
+// The bundled local service as a child process of plain Node (harness, tests, benchmarks): runs
+// `node src-service/cli.ts --port 0 --data DIR`, reads its ready line (DESIGN.md §4), restarts it when it
+// dies. The Electron shell uses a utilityProcess host with the same interface.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { randomAlphanumeric } from '../../src-shared/ids.ts';
+import { ServiceReadyLineSchema } from '../../src-shared/api.ts';
+import type { LocalServiceHost, LocalServiceStatus } from './studio-app.ts';
+
+export interface NodeServiceHostOptions {
+  /** The service's data folder (the app uses `<dataDir>/local-service`). */
+  dataDir: string;
+  nodePath?: string;
+  cliPath?: string;
+  /** Kept across restarts so the admin client stays valid. */
+  adminToken?: string;
+  /** How many unexpected exits in a row are restarted before giving up. */
+  maxRestarts?: number;
+  restartDelayMs?: number;
+}
+
+const DEFAULT_CLI = fileURLToPath(new URL('../../src-service/cli.ts', import.meta.url));
+
+export class NodeLocalServiceHost implements LocalServiceHost {
+  private readonly options: Required<NodeServiceHostOptions>;
+  private child: ChildProcess | null = null;
+  private listeners: Array<(s: LocalServiceStatus) => void> = [];
+  private stopping = false;
+  private restarts = 0;
+  private port = 0;
+  private baseUrl: string | null = null;
+  private stderrTail: string[] = [];
+
+  constructor(options: NodeServiceHostOptions) {
+    this.options = {
+      nodePath: process.execPath,
+      cliPath: DEFAULT_CLI,
+      adminToken: `adm_${randomAlphanumeric(32)}`,
+      maxRestarts: 5,
+      restartDelayMs: 500,
+      ...options,
+    };
+  }
+
+  onStatus(listener: (status: LocalServiceStatus) => void): void {
+    this.listeners.push(listener);
+  }
+
+  private status(status: LocalServiceStatus): void {
+    for (const l of this.listeners) l(status);
+  }
+
+  /** The child's pid (tests kill it to prove the restart). */
+  get pid(): number | null {
+    return this.child?.pid ?? null;
+  }
+
+  async start(): Promise<{ baseUrl: string; adminToken: string }> {
+    this.stopping = false;
+    const baseUrl = await this.spawnOnce();
+    return { baseUrl, adminToken: this.options.adminToken };
+  }
+
+  private spawnOnce(): Promise<string> {
+    const { nodePath, cliPath, dataDir, adminToken } = this.options;
+    const args = [cliPath, '--host', '127.0.0.1', '--port', String(this.port), '--data', dataDir, '--admin-token', adminToken];
+    const child = spawn(nodePath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } });
+    this.child = child;
+    this.stderrTail = [];
+    createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
+      this.stderrTail.push(line);
+      if (this.stderrTail.length > 20) this.stderrTail.shift();
+    });
+    return new Promise((resolve, reject) => {
+      let ready = false;
+      createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+        if (ready || !line.startsWith('{"event":"ready"')) return;
+        const parsed = ServiceReadyLineSchema.safeParse(JSON.parse(line));
+        if (!parsed.success) return;
+        ready = true;
+        this.baseUrl = parsed.data.base_url;
+        this.port = Number(new URL(parsed.data.base_url).port);
+        this.restarts = 0;
+        resolve(parsed.data.base_url);
+      });
+      child.on('error', (error) => {
+        if (!ready) reject(error);
+      });
+      child.on('exit', (code, signal) => {
+        if (this.child === child) this.child = null;
+        const why = `the local service exited (${signal ?? `code ${code}`})${this.stderrTail.length ? `: ${this.stderrTail.slice(-3).join(' | ')}` : ''}`;
+        if (!ready) {
+          reject(new Error(why));
+          return;
+        }
+        if (!this.stopping) void this.restart(why);
+      });
+    });
+  }
+
+  private async restart(why: string): Promise<void> {
+    if (this.restarts >= this.options.maxRestarts) {
+      this.status({ status: 'failed', baseUrl: null, error: why });
+      return;
+    }
+    this.restarts++;
+    this.status({ status: 'restarting', baseUrl: this.baseUrl, error: why });
+    await new Promise((r) => setTimeout(r, this.options.restartDelayMs * this.restarts));
+    if (this.stopping) return;
+    try {
+      const baseUrl = await this.spawnOnce();
+      this.status({ status: 'running', baseUrl, error: null });
+    } catch (error) {
+      // The old port may be taken now; take any free one.
+      this.port = 0;
+      void this.restart(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    if (!child || child.exitCode !== null) {
+      this.status({ status: 'stopped', baseUrl: null, error: null });
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+    this.status({ status: 'stopped', baseUrl: null, error: null });
+  }
+}

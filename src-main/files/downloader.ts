@@ -1,0 +1,184 @@
+// Downloads of generated images (spec §4.2, DESIGN.md §3): GET /api/file/<name> with the key, then the
+// 302's direct link WITHOUT the key; stream to a temp file, check the PNG's size against the Image, rename
+// into the cache, make a WebP thumbnail. Rows stay `pending` until done, so a quit resumes at next start.
+import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import sharp from 'sharp';
+import type { DownloadProgress } from '../../src-shared/ipc/index.ts';
+import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
+import { NetworkError, headerValue } from '../api/http.ts';
+import { openDirectLink, type ServiceClient } from '../api/service-client.ts';
+import type { LibraryRepo, PendingDownload } from '../library/library-repo.ts';
+import { cachePath, isSafeImageId, type CacheDirs } from './image-cache.ts';
+import { pngSize } from './png.ts';
+
+export const THUMBNAIL_LONG_SIDE = 512;
+
+export interface DownloaderDeps {
+  repo: LibraryRepo;
+  dirs: CacheDirs;
+  clientFor: (environment: EnvironmentName) => Promise<ServiceClient>;
+  onProgress: (progress: DownloadProgress) => void;
+  onDone: (imageId: string) => void;
+  concurrency?: number;
+}
+
+/** Why a download stopped: `retry_later` leaves the row pending for the next start. */
+class DownloadFailure extends Error {
+  readonly final: boolean;
+  constructor(message: string, final: boolean) {
+    super(message);
+    this.final = final;
+  }
+}
+
+export async function makeThumbnail(source: string, target: string): Promise<void> {
+  const tmp = `${target}.tmp`;
+  await sharp(source)
+    .resize(THUMBNAIL_LONG_SIDE, THUMBNAIL_LONG_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .webp({ quality: 82 })
+    .toFile(tmp);
+  renameSync(tmp, target);
+}
+
+export class Downloader {
+  private readonly deps: DownloaderDeps;
+  private readonly concurrency: number;
+  private readonly queue: PendingDownload[] = [];
+  private readonly queued = new Set<string>();
+  private active = 0;
+  private readonly controllers = new Set<AbortController>();
+  private idleWaiters: Array<() => void> = [];
+  private closed = false;
+
+  constructor(deps: DownloaderDeps) {
+    this.deps = deps;
+    this.concurrency = deps.concurrency ?? 3;
+    for (const dir of [deps.dirs.full, deps.dirs.thumb, deps.dirs.tmp]) mkdirSync(dir, { recursive: true });
+  }
+
+  enqueue(items: PendingDownload[]): void {
+    for (const item of items) {
+      if (this.queued.has(item.id) || !isSafeImageId(item.id)) continue;
+      this.queued.add(item.id);
+      this.queue.push(item);
+    }
+    this.pump();
+  }
+
+  /** Downloads left unfinished by an earlier run. */
+  resumePending(): void {
+    this.enqueue(this.deps.repo.pendingDownloads());
+  }
+
+  /** Resolves when nothing is queued or running (tests, benchmarks). */
+  whenIdle(): Promise<void> {
+    if (this.active === 0 && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  close(): void {
+    this.closed = true;
+    this.queue.length = 0;
+    for (const c of this.controllers) c.abort(new NetworkError('cancelled', 'the app is closing'));
+  }
+
+  private pump(): void {
+    while (!this.closed && this.active < this.concurrency && this.queue.length > 0) {
+      const item = this.queue.shift() as PendingDownload;
+      this.active++;
+      void this.run(item).finally(() => {
+        this.active--;
+        this.queued.delete(item.id);
+        this.pump();
+        if (this.active === 0 && this.queue.length === 0) {
+          const waiters = this.idleWaiters;
+          this.idleWaiters = [];
+          for (const w of waiters) w();
+        }
+      });
+    }
+  }
+
+  private async run(item: PendingDownload): Promise<void> {
+    const { repo, onProgress } = this.deps;
+    const base = { imageId: item.id, turnId: item.turnId };
+    try {
+      await this.download(item);
+      repo.setDownload(item.id, 'done');
+      onProgress({ ...base, receivedBytes: 0, totalBytes: null, state: 'done' });
+      this.deps.onDone(item.id);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const final = error instanceof DownloadFailure ? error.final : false;
+      if (this.closed) return; // stays pending: resumed at next start
+      if (final) repo.setDownload(item.id, 'failed', message);
+      onProgress({ ...base, receivedBytes: 0, totalBytes: null, state: 'failed', error: message });
+    }
+  }
+
+  private async download(item: PendingDownload): Promise<void> {
+    const { dirs } = this.deps;
+    const fullPath = cachePath(dirs, 'full', item.id);
+    const thumbPath = cachePath(dirs, 'thumb', item.id);
+    if (!fullPath || !thumbPath) throw new DownloadFailure('unsafe image id', true);
+    let client: ServiceClient;
+    try {
+      client = await this.deps.clientFor(item.environment);
+    } catch (error) {
+      throw new DownloadFailure(error instanceof Error ? error.message : String(error), false);
+    }
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    const tmp = join(dirs.tmp, `${item.id}.part`);
+    try {
+      const located = await client.fileLocation(item.filename, controller.signal);
+      if (!located.ok) {
+        if (located.kind === 'network') throw new DownloadFailure(located.message, false);
+        const retryable = located.error.status === 429 || located.error.status === 503 || (located.error.status ?? 0) >= 500;
+        if (located.error.status === 404) this.deps.repo.setMissing(item.id);
+        throw new DownloadFailure(`${located.error.code}: ${located.error.message}`, !retryable);
+      }
+      // DESIGN.md §3: the direct link is fetched without the Authorization header.
+      const response = await openDirectLink(located.value, controller.signal);
+      if (response.statusCode !== 200) {
+        response.resume();
+        throw new DownloadFailure(`direct link answered HTTP ${response.statusCode}`, false);
+      }
+      const lengthHeader = headerValue(response.headers, 'content-length');
+      const totalBytes = lengthHeader ? Number(lengthHeader) : null;
+      let received = 0;
+      let head = Buffer.alloc(0);
+      let lastEmit = 0;
+      const meter = new Transform({
+        transform: (chunk: Buffer, _enc, done) => {
+          received += chunk.length;
+          if (head.length < 24) head = Buffer.concat([head, chunk.subarray(0, 24 - head.length)]);
+          const now = Date.now();
+          if (now - lastEmit >= 100) {
+            lastEmit = now;
+            this.deps.onProgress({ imageId: item.id, turnId: item.turnId, receivedBytes: received, totalBytes, state: 'downloading' });
+          }
+          done(null, chunk);
+        },
+      });
+      await pipeline(response, meter, createWriteStream(tmp));
+      if (!response.complete) throw new DownloadFailure('the connection closed before the file was complete', false);
+      const size = pngSize(head);
+      if (!size) throw new DownloadFailure('the file is not a PNG', true);
+      if (size.width !== item.width || size.height !== item.height) {
+        throw new DownloadFailure(`the PNG is ${size.width}×${size.height}, the service said ${item.width}×${item.height}`, true);
+      }
+      renameSync(tmp, fullPath);
+      await makeThumbnail(fullPath, thumbPath);
+    } catch (error) {
+      rmSync(tmp, { force: true });
+      if (error instanceof DownloadFailure) throw error;
+      throw new DownloadFailure(error instanceof Error ? error.message : String(error), false);
+    } finally {
+      this.controllers.delete(controller);
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// One entry for every IPC call (Electron ipcMain and the harness alike): find the method, parse the input
+// with the contract's schema, run the handler, and answer with an IpcResult. It never throws, and a reply
+// that would carry a key or webhook secret is replaced by an error (DESIGN.md §2 rule 3).
+import type { z } from 'zod';
+import type { IpcResult, MethodOutput } from '../../src-shared/ipc/contract.ts';
+import { IPC_METHODS, type IpcMethodName, type IpcMethods } from '../../src-shared/ipc/index.ts';
+import type { Language } from '../../src-shared/language.ts';
+import { StudioError } from '../core/errors.ts';
+
+export type IpcHandler<K extends IpcMethodName> = (input: z.output<IpcMethods[K]['input']>) => Promise<MethodOutput<IpcMethods[K]>>;
+export type IpcHandlers = { [K in IpcMethodName]: IpcHandler<K> };
+
+/** Shapes of secrets (DESIGN.md §3 ids): an API key or a webhook signing secret. */
+export const SECRET_PATTERN = /sk_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{16,}|adm_[A-Za-z0-9]{16,}/;
+
+function fieldOf(issue: z.core.$ZodIssue): string {
+  return issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)';
+}
+
+export function invalidInput(error: z.ZodError, language: Language): IpcResult<never> {
+  const first = error.issues[0];
+  const field = first ? fieldOf(first) : '(input)';
+  const why = first?.message ?? 'invalid';
+  return {
+    ok: false,
+    error: {
+      code: 'invalid_input',
+      message: language === 'en' ? `Invalid input: ${field}: ${why}. Nothing was changed.` : `输入无效：${field}：${why}。未做任何更改。`,
+      details: { field, issues: error.issues.map((i) => ({ field: fieldOf(i), message: i.message })) },
+    },
+  };
+}
+
+export async function dispatch(handlers: IpcHandlers, method: string, input: unknown, language: Language): Promise<IpcResult<unknown>> {
+  const result = await run(handlers, method, input, language);
+  if (SECRET_PATTERN.test(JSON.stringify(result))) {
+    return { ok: false, error: { code: 'secret_blocked', message: 'The reply held a secret and was not sent to the window.' } };
+  }
+  return result;
+}
+
+async function run(handlers: IpcHandlers, method: string, input: unknown, language: Language): Promise<IpcResult<unknown>> {
+  if (!Object.hasOwn(IPC_METHODS, method)) {
+    return { ok: false, error: { code: 'unknown_method', message: `Unknown IPC method ${method}.` } };
+  }
+  const name = method as IpcMethodName;
+  const parsed = IPC_METHODS[name].input.safeParse(input ?? {});
+  if (!parsed.success) return invalidInput(parsed.error, language);
+  try {
+    const handler = handlers[name] as (input: unknown) => Promise<unknown>;
+    const value = await handler(parsed.data);
+    return { ok: true, value: value === undefined ? null : value };
+  } catch (error) {
+    if (error instanceof StudioError) return { ok: false, error: error.toIpc() };
+    const e = error as { code?: unknown; message?: unknown; status?: unknown; requestId?: unknown };
+    // Inspector errors are values with a stable code too.
+    if (typeof e?.code === 'string' && typeof e.message === 'string') {
+      return {
+        ok: false,
+        error: {
+          code: e.code,
+          message: e.message,
+          ...(typeof e.status === 'number' ? { status: e.status } : {}),
+          ...(typeof e.requestId === 'string' ? { requestId: e.requestId } : {}),
+        },
+      };
+    }
+    return { ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+  }
+}

@@ -1,0 +1,179 @@
+// Handlers for every method of the IPC contract (src-shared/ipc). Inputs arrive parsed (dispatch.ts);
+// handlers delegate to the services and never return a key, secret or admin token.
+import type { SettingsState } from '../../src-shared/ipc/settings.ts';
+import { StudioError, studioError } from '../core/errors.ts';
+import type { GenerationRunner } from '../core/generation.ts';
+import type { DesktopShell } from '../desktop-shell.ts';
+import type { Environments } from '../environments/environments.ts';
+import type { SettingsStore } from '../environments/settings-store.ts';
+import { existingCachePath, type CacheDirs } from '../files/image-cache.ts';
+import type { InspectorHandlers } from '../inspector/handlers.ts';
+import { isValidCursor, type LibraryRepo } from '../library/library-repo.ts';
+import type { LocalConsole } from '../local-console/local-console.ts';
+import { problemText, type SecretStore } from '../secrets/secret-store.ts';
+import type { Emit } from '../core/context.ts';
+import type { IpcHandlers } from './dispatch.ts';
+import type { Language } from '../../src-shared/language.ts';
+
+export interface HandlerServices {
+  settings: SettingsStore;
+  secrets: SecretStore;
+  environments: Environments;
+  runner: GenerationRunner;
+  repo: LibraryRepo;
+  dirs: CacheDirs;
+  shell: DesktopShell;
+  localConsole: LocalConsole;
+  inspector: Omit<InspectorHandlers, 'ready' | 'close'>;
+  emit: Emit;
+  language: () => Language;
+  /** http(s) URLs the app itself made and may open in the browser. */
+  externalUrlAllowed: (url: string) => boolean;
+}
+
+export async function settingsState(s: Pick<HandlerServices, 'settings' | 'secrets' | 'environments'>): Promise<SettingsState> {
+  const stored = s.settings.get();
+  const local = s.environments.localState;
+  const status = s.secrets.status();
+  return {
+    language: stored.language,
+    environment: stored.environment,
+    environments: {
+      local: { ...(await s.environments.info('local')), serviceStatus: local.status, serviceError: local.error },
+      remote: await s.environments.info('remote'),
+    },
+    keychain: { available: status.available, backend: status.backend, problem: problemText(status, stored.language) },
+  };
+}
+
+export function createIpcHandlers(s: HandlerServices): IpcHandlers {
+  const state = () => settingsState(s);
+  const changed = async (): Promise<SettingsState> => {
+    s.emit('settings:changed', {});
+    return state();
+  };
+  const notFound = (what: string, id: string): never => {
+    throw studioError('not_found', { zh: `找不到${what} ${id}。`, en: `No ${what} ${id}.` }, s.language(), { id });
+  };
+  const fullPath = (imageId: string): string => {
+    const image = s.repo.getImage(imageId) ?? notFound('image', imageId);
+    const file = image.download === 'done' ? existingCachePath(s.dirs, 'full', image.id) : null;
+    if (!file) {
+      throw studioError('file_not_ready', { zh: '该图片尚未下载完成。', en: 'This image has not finished downloading.' }, s.language(), { imageId });
+    }
+    return file;
+  };
+
+  return {
+    ...s.inspector,
+
+    // ---- settings and environments ----
+    settingsGet: state,
+    settingsSetLanguage: async ({ language }) => {
+      s.settings.update((d) => void (d.language = language));
+      return changed();
+    },
+    environmentSelect: async ({ environment }) => {
+      s.settings.update((d) => void (d.environment = environment));
+      return changed();
+    },
+    environmentSetRemote: async ({ baseUrl }) => {
+      await s.environments.setRemoteBaseUrl(baseUrl);
+      return changed();
+    },
+    keySet: async ({ environment, key, memoryOnly }) => {
+      await s.environments.setKey(environment, key, memoryOnly ?? false);
+      return changed();
+    },
+    keyClear: async ({ environment }) => {
+      await s.environments.clearKey(environment);
+      return changed();
+    },
+    keyTest: async ({ environment }) => {
+      const started = Date.now();
+      const client = await s.environments.client(environment, s.language());
+      const result = await client.testKey();
+      const latencyMs = Date.now() - started;
+      if (result.ok) return { ok: true, latencyMs, error: null };
+      if (result.kind === 'network') return { ok: false, latencyMs, error: { code: 'service_unreachable', message: result.message } };
+      return { ok: false, latencyMs, error: result.error };
+    },
+
+    // ---- generation ----
+    generateStart: (input) => s.runner.start(input),
+    generateCancel: async ({ turnId }) => s.runner.cancel(turnId),
+    generateRetry: ({ turnId }) => s.runner.retry(turnId),
+    generateRunning: async () => s.runner.runningTurns(),
+
+    // ---- library and files ----
+    libraryGallery: async ({ filters, cursor, limit }) => {
+      if (!isValidCursor(cursor)) throw new StudioError('invalid_input', s.language() === 'en' ? 'Invalid input: cursor.' : '输入无效：cursor。', { details: { field: 'cursor' } });
+      return s.repo.gallery(filters, cursor, limit);
+    },
+    libraryListTurns: async ({ sessionId }) => {
+      if (!s.repo.sessionRow(sessionId)) notFound('session', sessionId);
+      return s.repo.listTurns(sessionId);
+    },
+    libraryGetTurn: async ({ turnId }) => s.repo.getTurn(turnId) ?? notFound('turn', turnId),
+    libraryGetImage: async ({ imageId }) => s.repo.imageDetail(imageId) ?? notFound('image', imageId),
+    libraryStar: async ({ imageId, starred }) => {
+      if (!s.repo.setStarred(imageId, starred)) notFound('image', imageId);
+      s.emit('library:changed', { kind: 'image', id: imageId });
+      return s.repo.getImage(imageId) ?? notFound('image', imageId);
+    },
+    libraryRenameSession: async ({ sessionId, title }) => {
+      if (!s.repo.renameSession(sessionId, title)) notFound('session', sessionId);
+      s.emit('library:changed', { kind: 'session', id: sessionId });
+      return s.repo.sessionSummary(sessionId) ?? notFound('session', sessionId);
+    },
+    filesExport: async ({ imageId }) => {
+      const file = fullPath(imageId);
+      const image = s.repo.getImage(imageId);
+      const target = await s.shell.showSaveDialog({
+        title: s.language() === 'en' ? 'Export image' : '导出图片',
+        defaultPath: image?.filename ?? `${imageId}.png`,
+        filters: [{ name: 'PNG', extensions: ['png'] }],
+      });
+      if (!target) return { path: null };
+      const { copyFile } = await import('node:fs/promises');
+      await copyFile(file, target);
+      return { path: target };
+    },
+    filesStartDrag: async ({ imageIds }) => {
+      const files = imageIds.map(fullPath);
+      const icon = existingCachePath(s.dirs, 'thumb', imageIds[0] as string) ?? (files[0] as string);
+      s.shell.startDrag(files, icon);
+      return { started: true };
+    },
+    shellOpenExternal: async ({ url }) => {
+      const parsed = new URL(url);
+      if ((parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || !s.externalUrlAllowed(url)) {
+        throw studioError('link_not_allowed', { zh: '只能打开应用自己生成的 http(s) 链接。', en: 'Only http(s) links the app itself made can be opened.' }, s.language());
+      }
+      await s.shell.openExternal(url);
+      return { opened: true };
+    },
+
+    // ---- local console ----
+    localStatus: () => s.localConsole.status(),
+    localTopUp: ({ credits }) => s.localConsole.topUp(credits),
+    localUpdateAccount: (input) => s.localConsole.updateAccount(input),
+    localCreateKey: async (input) => {
+      const result = await s.localConsole.createKey(input);
+      if (result.usedByApp) s.emit('settings:changed', {});
+      return result;
+    },
+    localRevokeKey: ({ keyId }) => s.localConsole.revokeKey(keyId),
+    localSetKeyRateLimit: ({ keyId, ratePer24h }) => s.localConsole.setKeyRateLimit(keyId, ratePer24h),
+    localSetFaults: (faults) => s.localConsole.setFaults(faults),
+    localAdvanceClock: ({ seconds }) => s.localConsole.advanceClock(seconds),
+    localSetSettings: (settings) => s.localConsole.setSettings(settings),
+    localWebhookSet: ({ url, enabled }) => s.localConsole.webhookSet(url, enabled),
+    localWebhookRegenerate: () => s.localConsole.webhookRegenerate(),
+    localWebhookPing: () => s.localConsole.webhookPing(),
+    localPackCreate: ({ styleCode, imageIds }) => s.localConsole.packCreate(styleCode, imageIds),
+    localPackUpdate: (input) => s.localConsole.packUpdate(input),
+    localPackPublish: ({ packId, idempotencyKey }) => s.localConsole.packPublish(packId, idempotencyKey),
+    localDeleteImage: ({ imageId }) => s.localConsole.deleteImage(imageId),
+  };
+}
