@@ -63,6 +63,7 @@ export function createWebhooksRepo(db: DatabaseSync) {
     getDelivery: db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?'),
     pending: db.prepare("SELECT * FROM webhook_deliveries WHERE outcome = 'pending' ORDER BY seq"),
     last: db.prepare('SELECT * FROM webhook_deliveries WHERE account_id = ? ORDER BY seq DESC LIMIT 1'),
+    recent: db.prepare('SELECT * FROM webhook_deliveries WHERE account_id = ? ORDER BY seq DESC LIMIT ?'),
     recordAttempt: db.prepare(
       `UPDATE webhook_deliveries SET attempts = ?, outcome = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?
        WHERE id = ?`,
@@ -97,6 +98,9 @@ export function createWebhooksRepo(db: DatabaseSync) {
     lastDelivery(accountId: string): DeliveryRow | null {
       const r = statements.last.get(accountId) as Raw | undefined;
       return r ? toDelivery(r) : null;
+    },
+    recentDeliveries(accountId: string, limit: number): DeliveryRow[] {
+      return (statements.recent.all(accountId, limit) as Raw[]).map(toDelivery);
     },
     recordAttempt(
       id: string,

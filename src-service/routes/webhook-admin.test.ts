@@ -262,5 +262,47 @@ describe('ping and signing', () => {
     expect(state.last_delivery).toMatchObject({ attempts: 1, outcome: 'pending' });
     expect(state.last_delivery).not.toHaveProperty('status');
     expect(r.requests).toHaveLength(0);
+    const list = await svc.admin('GET', `/admin/accounts/${account}/webhook/deliveries?limit=5`);
+    expect((list.json as { deliveries: Array<{ error?: string }> }).deliveries[0]?.error).toContain('https_only');
+  });
+
+  it('sends no further retries once the webhook is switched off', async () => {
+    const account = await newAccount();
+    const r = await receiver((_req, _i, res) => res.writeHead(500).end());
+    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
+    await r.waitFor(1);
+    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: false });
+    const last = await waitUntil(async () => {
+      const body = (await svc.admin('GET', `/admin/accounts/${account}/webhook`)).json as { last_delivery: { outcome: string } | null };
+      return body.last_delivery?.outcome === 'failed' ? body.last_delivery : null;
+    });
+    expect(last).toMatchObject({ attempts: 1, outcome: 'failed', status: 500 });
+    expect(r.requests).toHaveLength(1);
+  });
+});
+
+describe('recent deliveries (console addition)', () => {
+  it('lists deliveries newest first with their last error, and keeps last_delivery to the DESIGN.md §4 fields', async () => {
+    const account = await newAccount();
+    const r = await receiver((_req, index, res) => res.writeHead(index === 0 ? 418 : 200).end());
+    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    const first = ((await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`)).json as { delivery_id: string }).delivery_id;
+    await r.waitFor(1);
+    await sleep(100);
+    const second = ((await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`)).json as { delivery_id: string }).delivery_id;
+    await r.waitFor(2);
+    const list = await waitUntil(async () => {
+      const body = (await svc.admin('GET', `/admin/accounts/${account}/webhook/deliveries`)).json as {
+        deliveries: Array<{ delivery_id: string; outcome: string; status?: number; error?: string; created_at: number }>;
+      };
+      return body.deliveries.length === 2 && body.deliveries[0]?.outcome === 'succeeded' ? body.deliveries : null;
+    });
+    expect(list.map((d) => d.delivery_id)).toEqual([second, first]);
+    expect(list[1]).toMatchObject({ outcome: 'pending', status: 418, error: 'HTTP 418' });
+    const last = ((await svc.admin('GET', `/admin/accounts/${account}/webhook`)).json as { last_delivery: Record<string, unknown> }).last_delivery;
+    expect(Object.keys(last).sort()).toEqual(['at', 'attempts', 'delivery_id', 'event', 'outcome', 'status']);
+    expect((await svc.admin('GET', `/admin/accounts/${account}/webhook/deliveries?limit=0`)).status).toBe(400);
+    expect((await svc.admin('GET', `/admin/accounts/${account}/webhook/deliveries?limit=1`)).json).toMatchObject({ deliveries: [{ delivery_id: second }] });
   });
 });

@@ -5,7 +5,7 @@ import type { Publication } from '../../src-shared/api.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { createAccountsRepo } from '../repos/accounts.ts';
-import { createWebhooksRepo, type WebhookConfigRow } from '../repos/webhooks.ts';
+import { createWebhooksRepo, type DeliveryRow, type WebhookConfigRow } from '../repos/webhooks.ts';
 import { createDispatcher, type Dispatcher, type ResolveHost } from './dispatcher.ts';
 import { checkWebhookUrlText } from './webhook-url.ts';
 
@@ -18,8 +18,14 @@ export interface LastDeliveryView {
   status?: number;
   /** Unix seconds (service clock) of the last attempt, or of the creation while none was made. */
   at: number;
-  /** Why the last attempt failed (not in DESIGN.md §4's shape; extra, for the app's console). */
+}
+
+/** One row of GET /admin/accounts/:id/webhook/deliveries (an addition for the app's console). */
+export interface DeliveryView extends LastDeliveryView {
+  /** Why the last attempt failed, when it did. */
   error?: string;
+  /** Unix seconds (service clock) when the delivery was created. */
+  created_at: number;
 }
 
 export interface WebhookView {
@@ -53,23 +59,19 @@ export function createWebhookService(deps: Pick<ServiceDeps, 'db' | 'clock' | 's
     if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}` });
   };
 
+  // DESIGN.md §4: exactly {delivery_id, event, attempts, outcome, status?, at}.
+  const lastView = (row: DeliveryRow): LastDeliveryView => ({
+    delivery_id: row.id,
+    event: row.event,
+    attempts: row.attempts,
+    outcome: row.outcome,
+    ...(row.lastStatus !== null ? { status: row.lastStatus } : {}),
+    at: Math.floor(row.updatedAt / 1000),
+  });
+
   function view(accountId: string, config: WebhookConfigRow | null): WebhookView {
     const last = repo.lastDelivery(accountId);
-    return {
-      url: config?.url ?? '',
-      enabled: config?.enabled ?? false,
-      last_delivery: last
-        ? {
-            delivery_id: last.id,
-            event: last.event,
-            attempts: last.attempts,
-            outcome: last.outcome,
-            ...(last.lastStatus !== null ? { status: last.lastStatus } : {}),
-            at: Math.floor(last.updatedAt / 1000),
-            ...(last.lastError !== null ? { error: last.lastError } : {}),
-          }
-        : null,
-    };
+    return { url: config?.url ?? '', enabled: config?.enabled ?? false, last_delivery: last ? lastView(last) : null };
   }
 
   return {
@@ -78,6 +80,16 @@ export function createWebhookService(deps: Pick<ServiceDeps, 'db' | 'clock' | 's
     get(accountId: string): WebhookView {
       mustHaveAccount(accountId);
       return view(accountId, repo.getConfig(accountId));
+    },
+
+    /** The most recent deliveries, newest first, with why each last failed. */
+    deliveries(accountId: string, limit = 20): DeliveryView[] {
+      mustHaveAccount(accountId);
+      return repo.recentDeliveries(accountId, limit).map((row) => ({
+        ...lastView(row),
+        ...(row.lastError !== null ? { error: row.lastError } : {}),
+        created_at: Math.floor(row.createdAt / 1000),
+      }));
     },
 
     /** PUT: a refused URL changes nothing (DESIGN.md §4); the secret is created on the first save. */
