@@ -324,6 +324,15 @@ describe('GET /api/v1/image-pack-publications/:id', () => {
     expect(res.json).toMatchObject({ version: 1, style_code: 'SPRING-01', images: [images[0]] });
   });
 
+  it('leaves out an image cleaned up after publishing, since its file is gone', async () => {
+    const { accountId, key, images } = await accountWithImages(2);
+    const pack = await createPack(accountId, images.map((i) => i.id));
+    const publication = ((await publish(pack.pack_id)).json as { publication: Publication }).publication;
+    expect((await svc.admin('DELETE', `/admin/images/${images[0]?.id}`)).status).toBe(204);
+    const res = await svc.api('GET', `/api/v1/image-pack-publications/${publication.id}`, { key });
+    expect(res.json).toEqual({ ...publication, images: [images[1]] });
+  });
+
   it('answers 403 insufficient_scope without documents:read, and 401 without a key', async () => {
     const { accountId, images } = await accountWithImages(1, ['assets:read']);
     const pack = await createPack(accountId, [images[0]?.id ?? '']);

@@ -232,6 +232,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   return {
     enqueue(accountId, url, event, body) {
+      // The delivery keeps the URL it was created for; the secret is read fresh at every attempt.
       const id = newDeliveryId();
       const at = Date.now();
       repo.insertDelivery({ id, accountId, event, url, body, nextAttemptAt: at, now: now() });
