@@ -33,7 +33,7 @@ const dataDir = values.data ?? mkdtempSync(join(tmpdir(), 'studio-harness-'));
 try {
   const harness = await runHarness(
     { root: process.cwd(), port, dataDir, host: values.host, ...(values['memory-keys'] ? { secretStore: 'memory' as const } : {}) },
-    await loadHarnessCore(),
+    loadHarnessCore(),
   );
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,0 +1,44 @@
+// `studio-image://<kind>/<id>`: the one protocol through which the renderer reads files (DESIGN.md §2 rule 5).
+// Registered as a privileged standard, secure scheme before `ready`; handled after it with the core's
+// imageFile and a check that the file lies inside the app's data folder.
+import { pathToFileURL } from 'node:url';
+import { net, protocol } from 'electron';
+import type { StudioApp } from '../core/studio-app.ts';
+import { fileInside, imageContentType, parseImageRequest } from './image-request.ts';
+
+export const IMAGE_SCHEME = 'studio-image';
+
+/** Must run before app `ready`. */
+export function registerImageScheme(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: IMAGE_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, corsEnabled: false } },
+  ]);
+}
+
+export function handleImageProtocol(app: StudioApp, dataDir: string): void {
+  protocol.handle(IMAGE_SCHEME, async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return new Response('Method not allowed', { status: 405 });
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return new Response('Bad image URL', { status: 400 });
+    }
+    let id: string;
+    try {
+      id = decodeURIComponent(url.pathname.replace(/^\//, ''));
+    } catch {
+      return new Response('Bad image URL', { status: 400 });
+    }
+    const parsed = parseImageRequest(url.hostname, id);
+    if (!parsed) return new Response('Bad image request: the kind is thumb or full and the id an image id.', { status: 400 });
+    const path = await app.imageFile(parsed.kind, parsed.id);
+    const file = path === null ? null : await fileInside(dataDir, path);
+    if (file === null) return new Response('No such image on disk.', { status: 404 });
+    const response = await net.fetch(pathToFileURL(file).href);
+    return new Response(response.body, {
+      status: response.status,
+      headers: { 'content-type': imageContentType(file), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    });
+  });
+}

@@ -1,0 +1,113 @@
+// Electron main entry (out/main/index.js). Wires the main-process core (createStudioApp) to Electron: the
+// window and its security, IPC with sender checks, the image protocol, the menu, the DesktopShell, and the
+// bundled local service in a utilityProcess. Everything else in main runs in plain Node behind these seams.
+import { join } from 'node:path';
+import { app, BrowserWindow, ipcMain, Menu, shell } from 'electron';
+import { IPC_EVENT_NAMES } from '../../src-shared/ipc/index.ts';
+import type { Language } from '../../src-shared/language.ts';
+import { createStudioApp } from '../core/create-app.ts';
+import type { StudioApp } from '../core/studio-app.ts';
+import { ElectronDesktopShell } from './electron-shell.ts';
+import { ExternalLinks } from './external-links.ts';
+import { handleImageProtocol, registerImageScheme } from './image-protocol.ts';
+import { registerIpcHandlers } from './ipc-handlers.ts';
+import { menuTemplate } from './menu.ts';
+import type { TrustedRenderer } from './sender-policy.ts';
+import { UtilityServiceHost } from './utility-service-host.ts';
+import { createMainWindow } from './window.ts';
+
+const outDir = join(import.meta.dirname, '..');
+const rendererDir = join(outDir, 'renderer');
+const devServerUrl = !app.isPackaged ? (process.env.ELECTRON_RENDERER_URL ?? null) : null;
+const trusted: TrustedRenderer = { indexFile: join(rendererDir, 'index.html'), devServerUrl };
+const appIcon = join(app.getAppPath(), 'resources', 'icon.png');
+
+let mainWindow: BrowserWindow | null = null;
+let studio: StudioApp | null = null;
+let quitting = false;
+
+// Every renderer is sandboxed, whatever a future window forgets to set.
+app.enableSandbox();
+// Tests (e2e/electron.spec.ts) run on a throwaway data folder; a packaged app ignores this.
+if (!app.isPackaged && process.env.STUDIO_USER_DATA_DIR) app.setPath('userData', process.env.STUDIO_USER_DATA_DIR);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  registerImageScheme();
+  app.on('second-instance', () => {
+    if (!mainWindow) return;
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
+  });
+  app.whenReady().then(start, (err: unknown) => fatal(err));
+}
+
+function fatal(err: unknown): void {
+  process.stderr.write(`Image Studio could not start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  app.exit(1);
+}
+
+async function start(): Promise<void> {
+  const dataDir = app.getPath('userData');
+  const links = new ExternalLinks();
+  const desktopShell = new ElectronDesktopShell({ window: () => mainWindow, links, fallbackIcon: appIcon });
+  const localService = new UtilityServiceHost({ entry: join(import.meta.dirname, 'service.js'), dataDir: join(dataDir, 'local-service') });
+
+  const studioApp = await createStudioApp({ dataDir, shell: desktopShell, localService });
+  studio = studioApp;
+  registerIpcHandlers(ipcMain, studioApp, trusted);
+  handleImageProtocol(studioApp, dataDir);
+  // Main → renderer events go to the app window only; they never carry secrets (contract).
+  for (const event of IPC_EVENT_NAMES) {
+    studioApp.on(event, (payload) => {
+      if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(event, payload);
+    });
+  }
+
+  const applyMenu = async () => {
+    const settings = await studioApp.invoke('settingsGet', {});
+    const language: Language = settings.ok ? (settings.value as { language: Language }).language : 'zh';
+    const template = menuTemplate(language, process.platform, {
+      openDataFolder: () => void shell.openPath(dataDir),
+      openLogsFolder: () => void shell.openPath(app.getPath('logs')),
+      about: () => app.showAboutPanel(),
+    }, { developer: !app.isPackaged });
+    Menu.setApplicationMenu(Menu.buildFromTemplate(template));
+  };
+  await applyMenu();
+  studioApp.on('settings:changed', () => void applyMenu());
+
+  openWindow(links, desktopShell);
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) openWindow(links, desktopShell);
+  });
+}
+
+function openWindow(links: ExternalLinks, desktopShell: ElectronDesktopShell): void {
+  mainWindow = createMainWindow({
+    preload: join(outDir, 'preload', 'index.cjs'),
+    icon: appIcon,
+    trusted,
+    rendererDir,
+    links,
+    openExternal: (url) => desktopShell.openIfRegistered(url),
+  });
+  mainWindow.on('closed', () => {
+    mainWindow = null;
+  });
+  if (devServerUrl) void mainWindow.loadURL(devServerUrl);
+  else void mainWindow.loadFile(trusted.indexFile);
+}
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+// Close the core (library database, downloads, the local service) before the process goes.
+app.on('before-quit', (event) => {
+  if (quitting || !studio) return;
+  event.preventDefault();
+  quitting = true;
+  studio.close().finally(() => app.quit());
+});

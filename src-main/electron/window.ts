@@ -1,0 +1,79 @@
+// The app window and its security (issue 4 item 7): sandboxed renderer with context isolation and no Node,
+// CSP header, navigation and new windows blocked (http(s) links the app made open in the browser instead),
+// webviews refused, every permission request denied, file:// limited to the built renderer's folder.
+import { BrowserWindow, session, type Session } from 'electron';
+import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
+import type { ExternalLinks } from './external-links.ts';
+import { isRendererAsset, isTrustedRendererUrl, type TrustedRenderer } from './sender-policy.ts';
+
+export interface WindowOptions {
+  preload: string;
+  icon: string;
+  trusted: TrustedRenderer;
+  rendererDir: string;
+  links: ExternalLinks;
+  openExternal: (url: string) => void;
+}
+
+let sessionHardened = false;
+
+/** Session-wide rules; applied once to the default session the window uses. */
+export function hardenSession(target: Session, rendererDir: string): void {
+  if (sessionHardened) return;
+  sessionHardened = true;
+  target.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
+  target.setPermissionCheckHandler(() => false);
+  target.setDevicePermissionHandler(() => false);
+  target.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+  // A file:// page may otherwise read any file:// URL; the renderer needs only its own folder.
+  target.webRequest.onBeforeRequest({ urls: ['file://*/*'] }, (details, callback) => {
+    callback({ cancel: !isRendererAsset(details.url, rendererDir) });
+  });
+}
+
+export function createMainWindow(options: WindowOptions): BrowserWindow {
+  hardenSession(session.defaultSession, options.rendererDir);
+  const win = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    minWidth: 960,
+    minHeight: 600,
+    show: false,
+    title: 'Image Studio',
+    icon: options.icon,
+    backgroundColor: '#1e1e1e',
+    webPreferences: {
+      preload: options.preload,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+      navigateOnDragDrop: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+
+  const contents = win.webContents;
+  const leave = (url: string) => {
+    if (options.links.isAllowed(url)) options.openExternal(url);
+  };
+  contents.on('will-navigate', (event, url) => {
+    if (isTrustedRendererUrl(url, options.trusted) && url.split('#')[0] === contents.getURL().split('#')[0]) return;
+    event.preventDefault();
+    leave(url);
+  });
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    leave(url);
+    return { action: 'deny' };
+  });
+  return win;
+}
