@@ -62,6 +62,7 @@ function post(
   body: Buffer,
   pinned: { address: string; family: number } | null,
   signal: AbortSignal,
+  timeoutMs: number,
 ): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let settled = false;
@@ -93,7 +94,7 @@ function post(
     const timer = setTimeout(() => {
       finish({ ok: false, status: null, error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`, connected: true });
       req.destroy();
-    }, ATTEMPT_TIMEOUT_MS);
+    }, Math.max(0, timeoutMs));
     const onAbort = (): void => {
       finish({ ok: false, status: null, error: 'service stopping', connected: false });
       req.destroy();
@@ -154,10 +155,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (text.loopback) return { kind: 'send', url: text.url, pinned: null, secret: config.secret };
     const hostname = text.url.hostname.replace(/\.$/, '');
     let addresses: Array<{ address: string; family: number }>;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      addresses = await resolve(hostname);
+      // The lookup is part of the attempt's 8 s (a hanging resolver must not stall the delivery).
+      addresses = await Promise.race([
+        resolve(hostname),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), ATTEMPT_TIMEOUT_MS);
+        }),
+      ]);
     } catch (error) {
       return { kind: 'fail', error: `cannot resolve ${hostname}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    } finally {
+      clearTimeout(timer);
     }
     if (addresses.length === 0) return { kind: 'fail', error: `cannot resolve ${hostname}` };
     for (const a of addresses) {
@@ -174,6 +184,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     const row = repo.getDelivery(id);
     if (!row || row.outcome !== 'pending' || closed) return;
     const number = row.attempts + 1;
+    const startedAt = Date.now();
     const plan = await prepare(row);
     if (closed) return;
 
@@ -203,7 +214,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         body,
       });
       if (closed) return;
-      result = await post(plan.url, headers, body, plan.pinned, controller.signal);
+      result = await post(plan.url, headers, body, plan.pinned, controller.signal, ATTEMPT_TIMEOUT_MS - (Date.now() - startedAt));
       // Cut by close(): the row stays as it was, so the next start makes this attempt again.
       if (closed) return;
     }
