@@ -61,7 +61,7 @@ export const settingsMethods = {
   environmentSetRemote: method<SettingsState>()('environment:set-remote', z.object({ baseUrl: HttpUrl })),
   keySet: method<SettingsState>()(
     'key:set',
-    z.object({ environment: EnvironmentSchema, key: z.string().trim().regex(/^sk_\S+$/, 'an API key starts with sk_'), memoryOnly: z.boolean().optional() }),
+    z.object({ environment: EnvironmentSchema, key: z.string().trim().regex(/^sk_\S+$/, 'not an API key (keys begin with the letters sk and an underscore)'), memoryOnly: z.boolean().optional() }),
   ),
   keyClear: method<SettingsState>()('key:clear', z.object({ environment: EnvironmentSchema })),
   keyTest: method<ConnectionTest>()('key:test', z.object({ environment: EnvironmentSchema })),
