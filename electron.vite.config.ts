@@ -38,7 +38,8 @@ const config: UserConfig = {
     root: resolve('src-renderer'),
     plugins: [react()],
     build: {
-      outDir: resolve('out/renderer'),
+      // The harness builds into a side folder and swaps it in, so a running harness never serves half a build.
+      outDir: resolve(process.env.STUDIO_RENDERER_OUT_DIR ?? 'out/renderer'),
       rolldownOptions: { input: { index: resolve('src-renderer/index.html') } },
     },
   },

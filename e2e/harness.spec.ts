@@ -72,8 +72,10 @@ test('the harness refuses requests without its token or from another Host or Ori
   expect(await rawRequest(`${harness.origin}/harness/shell-calls`, { 'x-studio-token': harness.token })).toBe(200);
 });
 
-test('a generation runs through the real core: events over the socket, images, drag-out and export', async ({ page, harness }) => {
+test('a generation runs through the real core: events over the socket, images, drag-out, export, notification', async ({ page, harness }) => {
   await page.goto(harness.url);
+  // The "window" is in the background, so the finished generation must notify.
+  await harness.setWindowFocused(false);
   const outcome = await page.evaluate(async () => {
     type R = { ok: boolean; value?: unknown; error?: { code: string; message: string } };
     const api = (globalThis as unknown as { api: Record<string, (i: unknown) => Promise<R>> & { on(e: string, l: (p: unknown) => void): () => void; imageUrl(k: string, id: string): string } }).api;
@@ -117,6 +119,7 @@ test('a generation runs through the real core: events over the socket, images, d
   const calls = await harness.shellCalls();
   const drag = calls.find((c) => c.kind === 'startDrag');
   expect(drag?.kind === 'startDrag' && drag.files[0]?.startsWith(harness.dataDir)).toBe(true);
+  expect(calls.filter((c) => c.kind === 'notify')).toHaveLength(1);
   const save = calls.find((c) => c.kind === 'showSaveDialog');
   expect(save).toBeDefined();
   const exportedPath = (outcome.exported as { value: { path: string } }).value.path;

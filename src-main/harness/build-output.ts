@@ -2,7 +2,7 @@
 // (which serves out/renderer) and by `npm start` (which launches out/main). Two runs at once (several test
 // workers, several people) take turns through a lock folder, so one build never erases another's output.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type BuildTarget = 'main' | 'preload' | 'renderer';
@@ -93,15 +93,37 @@ export function buildIfStale(root: string, targets: BuildTarget[]): Promise<numb
     // Another run may have built it while this one waited for the lock.
     const stale = staleTargets(root, targets);
     if (stale.length === 0) return Promise.resolve(0);
-    return new Promise<number>((resolveBuild) => {
-      const cli = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
-      const child = spawn(process.execPath, [cli, 'build'], {
-        cwd: root,
-        stdio: ['ignore', process.stderr, process.stderr],
-        env: { ...process.env, STUDIO_BUILD_TARGETS: stale.join(',') },
-      });
-      child.on('error', () => resolveBuild(1));
-      child.on('exit', (code) => resolveBuild(code ?? 1));
+    // The renderer alone is built beside out/renderer and swapped in: a harness serving it meanwhile sees
+    // either the old build or the new one, never an emptied folder.
+    const sideDir = stale.length === 1 && stale[0] === 'renderer' ? join(root, 'out', `.renderer-build-${process.pid}`) : null;
+    return runElectronVite(root, stale, sideDir).then((code) => {
+      if (code === 0 && sideDir) swapIn(sideDir, join(root, 'out', 'renderer'));
+      else if (sideDir) rmSync(sideDir, { recursive: true, force: true });
+      return code;
     });
   });
+}
+
+function runElectronVite(root: string, targets: BuildTarget[], rendererOutDir: string | null): Promise<number> {
+  return new Promise<number>((resolveBuild) => {
+    const cli = join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
+    const child = spawn(process.execPath, [cli, 'build'], {
+      cwd: root,
+      stdio: ['ignore', process.stderr, process.stderr],
+      env: {
+        ...process.env,
+        STUDIO_BUILD_TARGETS: targets.join(','),
+        ...(rendererOutDir ? { STUDIO_RENDERER_OUT_DIR: rendererOutDir } : {}),
+      },
+    });
+    child.on('error', () => resolveBuild(1));
+    child.on('exit', (code) => resolveBuild(code ?? 1));
+  });
+}
+
+function swapIn(built: string, target: string): void {
+  const old = `${target}.old-${process.pid}`;
+  if (existsSync(target)) renameSync(target, old);
+  renameSync(built, target);
+  rmSync(old, { recursive: true, force: true });
 }
