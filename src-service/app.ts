@@ -1,7 +1,7 @@
 // The HTTP app: request ids, body limit, routes (ours and S2's), and one error rendering (spec §7).
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv, ServiceDeps } from './deps.ts';
+import { MAX_BODY_BYTES } from './http/body.ts';
 import { DomainError, errorResponse, requestIdOf } from './http/errors.ts';
 import { newId } from '../src-shared/ids.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
@@ -12,8 +12,7 @@ import { registerPackRoutes } from './routes/packs.ts';
 import { registerPublicationRoutes } from './routes/publications.ts';
 import { registerWebhookAdminRoutes } from './routes/webhook-admin.ts';
 
-/** Largest request body accepted; a generate body is at most a 4000-character prompt and a few ids. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -25,14 +24,16 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
     c.header('X-Request-Id', id);
     await next();
   });
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: MAX_BODY_BYTES,
-      // The rest of the body is never read, so the connection cannot be reused: tell the client to close it.
-      onError: (c) => errorResponse(c, new DomainError('payload_too_large', { limit: MAX_BODY_BYTES }, { Connection: 'close' })),
-    }),
-  );
+  // A declared length over the limit is refused before anything is read; an undeclared (chunked) body is
+  // capped while it is read (http/body.ts). The rest of the body is never read, so the connection cannot be
+  // reused: Connection: close tells the client.
+  app.use('*', async (c, next) => {
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+      return errorResponse(c, new DomainError('payload_too_large', { limit: MAX_BODY_BYTES }, { Connection: 'close' }));
+    }
+    await next();
+  });
 
   registerGenerateRoutes(app, deps);
   registerFileRoutes(app, deps);

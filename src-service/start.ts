@@ -12,7 +12,7 @@ import { openDatabase } from './db.ts';
 import type { Lifecycle, ServiceDeps } from './deps.ts';
 import { createFaultStore } from './faults.ts';
 import { createFileStore } from './files.ts';
-import { createAdminAuth, createApiKeyAuth } from './http/auth.ts';
+import { createAdminAuth, createApiKeyAuth, createRateLimiter } from './http/auth.ts';
 import { fail, languageOf } from './http/errors.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createApiKeysRepo } from './repos/api-keys.ts';
@@ -72,6 +72,15 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   );
   if (refunded > 0) logger.warn({ refunded }, 'refunded reservations left pending by an earlier crash');
 
+  const keys = createApiKeysRepo(db);
+  const limiter = createRateLimiter(keys, clock, db);
+  const flushTimer = setInterval(() => limiter.flush(), 1000);
+  flushTimer.unref();
+  lifecycle.onClose(() => {
+    clearInterval(flushTimer);
+    limiter.flush();
+  });
+
   const deps: ServiceDeps = {
     db,
     clock,
@@ -83,7 +92,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     lifecycle,
     languageOf,
     fail,
-    requireApiKey: createApiKeyAuth({ keys: createApiKeysRepo(db), clock, faults, settings }),
+    requireApiKey: createApiKeyAuth({ keys, clock, faults, settings, limiter }),
     requireAdmin: createAdminAuth(adminToken),
   };
   const app = createApp(deps);

@@ -2,6 +2,7 @@
 // banned, auth_unavailable as an injectable fault, and the per-key rolling 24-hour rate limit counted on every
 // authenticated request. Order follows DESIGN.md §3: auth (401/403/503) before the rate limit (429).
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { DatabaseSync } from 'node:sqlite';
 import type { MiddlewareHandler } from 'hono';
 import type { ApiScope } from '../../src-shared/api.ts';
 import type { Clock } from '../clock.ts';
@@ -9,6 +10,7 @@ import type { AppEnv } from '../deps.ts';
 import type { FaultStore } from '../faults.ts';
 import type { ApiKeysRepo } from '../repos/api-keys.ts';
 import type { SettingsStore } from '../settings.ts';
+import { transaction } from '../db.ts';
 import { fail } from './errors.ts';
 
 const WINDOW_MINUTES = 24 * 60;
@@ -24,24 +26,49 @@ function bearerToken(header: string | undefined): string | null | undefined {
 }
 
 export interface RateLimiter {
-  /** Counts one request of the key; throws 429 rate_limited with Retry-After when over. */
+  /** Whether the key is at its limit in the rolling 24 hours, and when a request will next be allowed. */
   check(keyId: string, limit: number): { over: boolean; retryAfterS: number };
   record(keyId: string): void;
+  /** Writes the counts not yet in SQLite. */
+  flush(): void;
 }
 
-export function createRateLimiter(keys: ApiKeysRepo, clock: Clock): RateLimiter {
-  let sincePrune = 0;
-  return {
+interface KeyWindow {
+  /** One-minute buckets, oldest first. */
+  buckets: Array<{ minute: number; count: number }>;
+  total: number;
+}
+
+/**
+ * The rolling window per key, held in memory (loaded from SQLite on first use) and written behind to SQLite
+ * about once a second: counting is on the hot path of every authenticated request.
+ */
+export function createRateLimiter(keys: ApiKeysRepo, clock: Clock, db?: DatabaseSync): RateLimiter {
+  const windows = new Map<string, KeyWindow>();
+  let unsaved = new Map<string, Map<number, number>>();
+
+  const windowOf = (keyId: string, after: number): KeyWindow => {
+    let w = windows.get(keyId);
+    if (!w) {
+      const buckets = keys.bucketsSince(keyId, after);
+      w = { buckets, total: buckets.reduce((sum, b) => sum + b.count, 0) };
+      windows.set(keyId, w);
+    }
+    // Buckets that left the window stop counting.
+    while (w.buckets.length > 0 && (w.buckets[0]?.minute ?? Infinity) <= after) w.total -= w.buckets.shift()?.count ?? 0;
+    return w;
+  };
+
+  const limiter: RateLimiter = {
     check(keyId, limit) {
       const now = clock.now();
-      const minute = Math.floor(now / 60_000);
-      const after = minute - WINDOW_MINUTES;
-      const used = keys.usageSince(keyId, after);
-      if (used < limit) return { over: false, retryAfterS: 0 };
+      const after = Math.floor(now / 60_000) - WINDOW_MINUTES;
+      const w = windowOf(keyId, after);
+      if (w.total < limit) return { over: false, retryAfterS: 0 };
       // The window rolls: find the bucket whose departure brings the count below the limit.
-      let remaining = used;
+      let remaining = w.total;
       let leavesAt = now + 60_000;
-      for (const bucket of keys.bucketsSince(keyId, after)) {
+      for (const bucket of w.buckets) {
         remaining -= bucket.count;
         leavesAt = (bucket.minute + WINDOW_MINUTES) * 60_000;
         if (remaining < limit) break;
@@ -50,13 +77,28 @@ export function createRateLimiter(keys: ApiKeysRepo, clock: Clock): RateLimiter 
     },
     record(keyId) {
       const minute = Math.floor(clock.now() / 60_000);
-      keys.recordUse(keyId, minute);
-      if (++sincePrune >= 5000) {
-        sincePrune = 0;
-        keys.pruneUsage(minute - WINDOW_MINUTES);
-      }
+      const w = windowOf(keyId, minute - WINDOW_MINUTES);
+      const last = w.buckets.at(-1);
+      if (last && last.minute === minute) last.count++;
+      else w.buckets.push({ minute, count: 1 });
+      w.total++;
+      let perKey = unsaved.get(keyId);
+      if (!perKey) unsaved.set(keyId, (perKey = new Map()));
+      perKey.set(minute, (perKey.get(minute) ?? 0) + 1);
+    },
+    flush() {
+      if (unsaved.size === 0) return;
+      const batch = unsaved;
+      unsaved = new Map();
+      const write = (): void => {
+        for (const [keyId, perMinute] of batch) for (const [minute, count] of perMinute) keys.addUse(keyId, minute, count);
+        keys.pruneUsage(Math.floor(clock.now() / 60_000) - WINDOW_MINUTES);
+      };
+      if (db) transaction(db, write);
+      else write();
     },
   };
+  return limiter;
 }
 
 export function createApiKeyAuth(options: {
@@ -64,9 +106,10 @@ export function createApiKeyAuth(options: {
   clock: Clock;
   faults: FaultStore;
   settings: SettingsStore;
+  limiter?: RateLimiter;
 }): (scope: ApiScope) => MiddlewareHandler<AppEnv> {
   const { keys, clock, faults, settings } = options;
-  const limiter = createRateLimiter(keys, clock);
+  const limiter = options.limiter ?? createRateLimiter(keys, clock);
   return (scope) => async (c, next) => {
     const token = bearerToken(c.req.header('authorization'));
     if (token === undefined) fail('unauthorized');

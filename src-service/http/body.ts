@@ -1,11 +1,15 @@
 // Reading JSON bodies for the admin API: a body that is not JSON, or fails its schema, is invalid_request
 // naming what is wrong; nothing is changed (DESIGN.md §5).
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import { fail } from './errors.ts';
 
+/** Largest request body accepted; a generate body is at most a 4000-character prompt and a few ids. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 export async function readJson<T extends z.ZodType>(c: Context, schema: T, emptyAs: unknown = undefined): Promise<z.infer<T>> {
-  const text = await c.req.text();
+  const text = await readBodyText(c);
   let value: unknown = emptyAs;
   if (text.trim() !== '' || emptyAs === undefined) {
     try {
@@ -21,4 +25,22 @@ export async function readJson<T extends z.ZodType>(c: Context, schema: T, empty
     fail('invalid_request', { detail: `${field ? `${field}: ` : ''}${issue?.message ?? 'invalid body'}` });
   }
   return parsed.data;
+}
+
+/**
+ * The raw request body as text, read straight from Node's IncomingMessage when the app runs on
+ * @hono/node-server (no web-stream conversion on the hot path), else through the Fetch API.
+ * The body-limit middleware has already refused oversized declared lengths; this caps undeclared ones.
+ */
+export async function readBodyText(c: Context, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || incoming.readableEnded || typeof incoming.on !== 'function') return c.req.text();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes) fail('payload_too_large', { limit: maxBytes }, { Connection: 'close' });
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }

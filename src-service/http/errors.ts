@@ -13,7 +13,12 @@ export class DomainError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, params: ErrorParams = {}, headers: Record<string, string> = {}) {
+    // A domain error is an answer, not a bug: skip the stack trace, which costs more than the answer itself
+    // on hot 4xx paths.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`${code}`);
+    Error.stackTraceLimit = limit;
     this.name = 'DomainError';
     this.code = code;
     this.params = params;

@@ -29,9 +29,8 @@ export function createApiKeysRepo(db: DatabaseSync) {
   const revoke = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const setLimit = db.prepare('UPDATE api_keys SET rate_limit_per_24h = ? WHERE id = ?');
   const bump = db.prepare(
-    'INSERT INTO key_usage (key_id, minute, count) VALUES (?, ?, 1) ON CONFLICT(key_id, minute) DO UPDATE SET count = count + 1',
+    'INSERT INTO key_usage (key_id, minute, count) VALUES (?, ?, ?) ON CONFLICT(key_id, minute) DO UPDATE SET count = count + excluded.count',
   );
-  const windowSum = db.prepare('SELECT COALESCE(SUM(count), 0) AS total FROM key_usage WHERE key_id = ? AND minute > ?');
   const windowBuckets = db.prepare('SELECT minute, count FROM key_usage WHERE key_id = ? AND minute > ? ORDER BY minute');
   const prune = db.prepare('DELETE FROM key_usage WHERE minute <= ?');
   return {
@@ -53,12 +52,8 @@ export function createApiKeysRepo(db: DatabaseSync) {
     setRateLimit(id: string, limit: number | null): void {
       setLimit.run(limit, id);
     },
-    recordUse(keyId: string, minute: number): void {
-      bump.run(keyId, minute);
-    },
-    /** Requests counted in buckets newer than `afterMinute`. */
-    usageSince(keyId: string, afterMinute: number): number {
-      return (windowSum.get(keyId, afterMinute) as { total: number }).total;
+    addUse(keyId: string, minute: number, count: number): void {
+      bump.run(keyId, minute, count);
     },
     bucketsSince(keyId: string, afterMinute: number): Array<{ minute: number; count: number }> {
       return windowBuckets.all(keyId, afterMinute) as Array<{ minute: number; count: number }>;
