@@ -54,6 +54,12 @@ describe('preload bridge', () => {
     }
   });
 
+  it('sends {} for a call without input, as the harness does', async () => {
+    invoked.length = 0;
+    await api.settingsGet!();
+    expect(invoked).toEqual([{ channel: 'settings:get', input: {} }]);
+  });
+
   it('delivers event payloads without the Electron event object, and unsubscribes', () => {
     const seen: unknown[] = [];
     const off = api.on!('library:changed', (...args: unknown[]) => seen.push(args)) as () => void;

@@ -12,7 +12,8 @@ function methodFunctions(): MethodFunctions {
   const functions: Partial<Record<IpcMethodName, (input: unknown) => Promise<IpcResult<unknown>>>> = {};
   for (const name of Object.keys(IPC_METHODS) as IpcMethodName[]) {
     const channel = IPC_METHODS[name].channel;
-    functions[name] = (input: unknown) => ipcRenderer.invoke(channel, input) as Promise<IpcResult<unknown>>;
+    // Like the harness's client: a call without input sends {} (every contract input is an object).
+    functions[name] = (input: unknown) => ipcRenderer.invoke(channel, input === undefined ? {} : input) as Promise<IpcResult<unknown>>;
   }
   return functions as MethodFunctions;
 }

@@ -15,7 +15,6 @@ export interface HarnessOptions {
   root: string;
   port: number;
   dataDir: string;
-  host?: string;
   secretStore?: 'keychain' | 'memory';
 }
 
@@ -87,7 +86,6 @@ export async function runHarness(options: HarnessOptions, core: HarnessCore): Pr
       rendererDir,
       imageRoot: dataDir,
       port: options.port,
-      ...(options.host ? { host: options.host } : {}),
       shellCalls: () => shell.calls,
       setWindowFocused: (focused) => {
         shell.focused = focused;
@@ -102,6 +100,7 @@ export async function runHarness(options: HarnessOptions, core: HarnessCore): Pr
   const serviceUrl = service.baseUrl();
   if (serviceUrl) ready.service_url = serviceUrl;
   process.stdout.write(JSON.stringify(ready) + '\n');
+  process.stderr.write(`harness: open ${server.url} in a browser on this machine (data in ${dataDir}).\n`);
 
   let stopping: Promise<void> | null = null;
   return {
