@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
+import type { SessionSummary } from '../../src-shared/ipc/library.ts';
 import type { GalleryPage, GenerationProgress, IpcEventName, IpcMethodName, LocalConsoleState, SettingsState, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../desktop-shell.ts';
+import { AdminClient } from '../local-console/admin-client.ts';
 import { openSecretStore } from '../secrets/secret-store.ts';
 import { createStudioApp } from './create-app.ts';
 import { NodeLocalServiceHost } from './node-service-host.ts';
@@ -32,11 +34,13 @@ interface Opened {
 
 const EVENTS: IpcEventName[] = ['generation:progress', 'download:progress', 'library:changed', 'service:status', 'inspector:delivery', 'settings:changed'];
 
+const ADMIN_TOKEN = `adm_${'T'.repeat(32)}`;
+
 async function open(options: { dataDir?: string; keychainService?: string; testing?: StudioAppOptions['testing'] } = {}): Promise<Opened> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'studio-core-'));
   const keychainService = options.keychainService ?? `image-studio-test-${randomUUID()}`;
   const shell = new RecordingShell(() => join(dataDir, 'exported.png'));
-  const host = new NodeLocalServiceHost({ dataDir: join(dataDir, 'local-service'), restartDelayMs: 100 });
+  const host = new NodeLocalServiceHost({ dataDir: join(dataDir, 'local-service'), restartDelayMs: 100, adminToken: ADMIN_TOKEN });
   const app = await createStudioApp({
     dataDir,
     shell,
@@ -362,6 +366,43 @@ describe('main core against the real local service', () => {
     }
   });
 
+  it('marks a reference the service reports missing, found through the file endpoint', async () => {
+    const first = await generate(o, { prompt: 'to be deleted', model: 'nano-banana-2', resolution: '1K', n: 2 });
+    const [gone, kept] = first.images.map((i) => i.id) as [string, string];
+    const settings = await o.ok<SettingsState>('settingsGet', {});
+    // Deleted behind the app's back (e.g. on the website), so only the service knows.
+    await new AdminClient(settings.environments.local.baseUrl as string, ADMIN_TOKEN).request('DELETE', `/admin/images/${gone}`);
+    const turn = await generate(o, { prompt: 'reuse', ref_image_ids: [kept, gone], model: 'nano-banana-2', resolution: '1K' }, first.sessionId);
+    expect(turn.error?.code).toBe('reference_image_missing');
+    expect(turn.error?.details?.missingImageIds).toEqual([gone]);
+    expect((await o.ok<{ image: { missing: boolean } }>('libraryGetImage', { imageId: gone })).image.missing).toBe(true);
+    expect((await o.ok<{ image: { missing: boolean } }>('libraryGetImage', { imageId: kept })).image.missing).toBe(false);
+  });
+
+  it('notifies the OS when a generation ends while the window is in the background', async () => {
+    o.shell.focused = false;
+    try {
+      await generate(o, { prompt: 'background run', model: 'nano-banana-2', resolution: '1K' });
+    } finally {
+      o.shell.focused = true;
+    }
+    const notes = o.shell.calls.filter((c) => c.kind === 'notify');
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ kind: 'notify', title: '生成完成' });
+  });
+
+  it('lists sessions newest first, including ones whose turns produced no image', async () => {
+    const page = await o.ok<{ sessions: SessionSummary[]; nextCursor: string | null }>('librarySessions', { cursor: null, limit: 200 });
+    const updated = page.sessions.map((x) => x.updatedAt);
+    expect([...updated].sort((a, b) => b - a)).toEqual(updated);
+    expect(page.sessions.some((x) => x.imageCount === 0 && x.turnCount > 0)).toBe(true);
+    const renamed = await o.ok<SessionSummary>('libraryRenameSession', { sessionId: page.sessions[0]?.id, title: '  春季新品  ' });
+    expect(renamed).toMatchObject({ title: '春季新品', localTitle: '春季新品' });
+    const paged = await o.ok<{ sessions: SessionSummary[]; nextCursor: string | null }>('librarySessions', { cursor: null, limit: 1 });
+    const rest = await o.ok<{ sessions: SessionSummary[] }>('librarySessions', { cursor: paged.nextCursor, limit: 200 });
+    expect([...paged.sessions, ...rest.sessions].map((x) => x.id)).toEqual(page.sessions.map((x) => x.id));
+  });
+
   it('restarts the local service when it dies and keeps working', async () => {
     const pid = o.host.pid as number;
     const statuses: string[] = [];
@@ -377,10 +418,48 @@ describe('main core against the real local service', () => {
   });
 });
 
+describe('429 rate_limited back-off', () => {
+  it('doubles the wait with each rate-limited retry and allows a retry only once the wait has passed', async () => {
+    let now = Date.now();
+    const day = 86_400_000;
+    const o = await open({ testing: { generation: { rateLimitBaseMs: 100 * day, rateLimitMaxMs: 1000 * day }, now: () => now } });
+    try {
+      const keyId = (await o.ok<LocalConsoleState>('localStatus', {})).keys.find((k) => k.usedByApp)?.id as string;
+      await o.ok('localSetKeyRateLimit', { keyId, ratePer24h: 1 });
+      // The fresh key's one request of the window; the next one is over the limit.
+      expect((await generate(o, { prompt: 'allowed', model: 'nano-banana-2', resolution: '1K' })).status).toBe('succeeded');
+      const first = await generate(o, { prompt: 'limited', model: 'nano-banana-2', resolution: '1K' });
+      expect(first.error?.code).toBe('rate_limited');
+      expect((first.retryAt as number) - now).toBe(100 * day);
+      now += 100 * day - 1000;
+      const early = await o.call('generateRetry', { turnId: first.id });
+      expect(early.ok ? null : early.error.code).toBe('retry_too_early');
+      now += 1001;
+      const { turnId } = await o.ok<{ turnId: string }>('generateRetry', { turnId: first.id });
+      await o.app.whenGenerationsSettled();
+      const second = await o.ok<TurnRecord>('libraryGetTurn', { turnId });
+      expect(second.retryOf).toBe(first.id);
+      expect(second.error?.code).toBe('rate_limited');
+      expect((second.retryAt as number) - now).toBe(200 * day);
+      await o.ok('localSetKeyRateLimit', { keyId, ratePer24h: 1_000_000 });
+      now += 200 * day;
+      const { turnId: thirdId } = await o.ok<{ turnId: string }>('generateRetry', { turnId: second.id });
+      await o.app.whenGenerationsSettled();
+      expect((await o.ok<TurnRecord>('libraryGetTurn', { turnId: thirdId })).status).toBe('succeeded');
+    } finally {
+      await o.app.close();
+    }
+  });
+});
+
 describe('downloads left unfinished', () => {
   it('resume at the next start', async () => {
     const first = await open({ testing: { pauseDownloads: true } });
     const turn = await generate(first, { prompt: 'resume me', model: 'nano-banana-2', resolution: '1K', n: 2 });
+    // A run still waiting when the app quits is not resent at the next start: its outcome is unknown.
+    await first.ok('localSetFaults', { generate: { latency_ms: 1000 } });
+    const { turnId: cutOff } = await first.ok<{ turnId: string }>('generateStart', { request: { prompt: 'cut off', model: 'nano-banana-2', resolution: '1K' } });
+    await new Promise((r) => setTimeout(r, 200));
     expect(turn.images.map((i) => i.download)).toEqual(['pending', 'pending']);
     expect(await first.app.imageFile('full', turn.images[0]?.id as string)).toBeNull();
     await first.app.close();
@@ -392,7 +471,11 @@ describe('downloads left unfinished', () => {
       for (const image of after.images) expect(existsSync((await second.app.imageFile('thumb', image.id)) as string)).toBe(true);
       // The same account was kept, not seeded again.
       const state = await second.ok<LocalConsoleState>('localStatus', {});
+      // The cut-off run was refunded by the service when it stopped (DESIGN.md §3 crash safety).
       expect(state.account.credits).toBe(10_000 - 24);
+      const interrupted = await second.ok<TurnRecord>('libraryGetTurn', { turnId: cutOff });
+      expect(interrupted.status).toBe('outcome_unknown');
+      expect(interrupted.outcomeNote).toMatch(/应用被关闭/);
     } finally {
       await second.app.close();
     }

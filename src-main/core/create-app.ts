@@ -66,10 +66,12 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     clientFor: (env, overrides) => environments.client(env, language(), overrides),
     onProgress: (p) => emit('generation:progress', p),
     onTurnChanged: (id) => emit('library:changed', { kind: 'turn', id }),
+    onImageChanged: (id) => emit('library:changed', { kind: 'image', id }),
     onImagesReady: (turn) => {
       if (!testing.pauseDownloads) downloader.enqueue(repo.pendingDownloads().filter((d) => d.turnId === turn.id));
     },
     ...(testing.generation ? { policy: testing.generation } : {}),
+    ...(testing.now ? { now: testing.now } : {}),
   });
   runner.recoverInterrupted();
   const localConsole = new LocalConsole({ environments, settings, secrets, shell, repo, language });

@@ -45,6 +45,7 @@ export interface GenerationDeps {
   onProgress: (progress: GenerationProgress) => void;
   onTurnChanged: (turnId: string) => void;
   onImagesReady: (turn: TurnRecord) => void;
+  onImageChanged?: (imageId: string) => void;
   policy?: Partial<GenerationPolicy>;
   now?: () => number;
 }
@@ -172,9 +173,6 @@ export class GenerationRunner {
       });
     }
     const code = turn.error?.code ?? '';
-    if (this.running.size > 0 && [...this.running.keys()].some((id) => repo.getTurn(id)?.retryOf === turnId)) {
-      refuse('retry_not_allowed', { zh: '该生成已在重试中。', en: 'This generation is already being retried.' });
-    }
     if (repo.turnsRetrying(turnId) > 0) {
       refuse('retry_not_allowed', { zh: '该生成已经重试过了。', en: 'This generation was already retried.' });
     }
@@ -286,7 +284,11 @@ export class GenerationRunner {
         }
         const patch: Parameters<LibraryRepo['updateTurn']>[1] = { status: 'failed', error: localizeError(error, language), requestId: error.requestId ?? null };
         if (error.code === 'rate_limited') patch.retryAt = this.now() + this.backoffMs(turnId, result.retryAfterS);
-        if (error.code === 'reference_image_missing') this.markMissingReferences(request, error);
+        if (error.code === 'reference_image_missing') {
+          const missing = await this.findMissingReferences(client, request).catch(() => []);
+          patch.error = { ...(patch.error as IpcError), details: { ...error.details, missingImageIds: missing } };
+          for (const id of missing) this.deps.onImageChanged?.(id);
+        }
         this.finish(turnId, patch);
         return;
       }
@@ -310,9 +312,23 @@ export class GenerationRunner {
     return Math.min(this.policy.rateLimitMaxMs, Math.max(backoff, (retryAfterS ?? 0) * 1000));
   }
 
-  private markMissingReferences(request: GenerateRequest, error: IpcError): void {
-    // The error names the missing image in its params only as text; mark the ids that appear in it.
-    for (const id of request.ref_image_ids ?? []) if (error.message.includes(id)) this.deps.repo.setMissing(id);
+  /**
+   * spec §4.1 rule 4: a deleted reference answers reference_image_missing, and the error names no field.
+   * We find which by asking the file endpoint for each reference we know (404 = gone); never by reading
+   * the message. Returns the ids found missing.
+   */
+  private async findMissingReferences(client: ServiceClient, request: GenerateRequest): Promise<string[]> {
+    const missing: string[] = [];
+    for (const id of request.ref_image_ids ?? []) {
+      const image = this.deps.repo.getImage(id);
+      if (!image) continue;
+      const answer = await client.fileLocation(image.filename);
+      if (!answer.ok && answer.kind === 'http' && answer.error.status === 404) {
+        this.deps.repo.setMissing(id);
+        missing.push(id);
+      }
+    }
+    return missing;
   }
 
   private recordSuccess(turnId: string, result: GenerateResult, requestId: string | null): void {

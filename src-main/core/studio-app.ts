@@ -25,6 +25,8 @@ export interface StudioAppOptions {
     /** Leave downloads pending (to prove they resume at the next start). */
     pauseDownloads?: boolean;
     downloadConcurrency?: number;
+    /** The clock of the generation runner (back-off waits), so a test can pass a wait without sleeping. */
+    now?: () => number;
   };
 }
 

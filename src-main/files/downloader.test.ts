@@ -30,8 +30,14 @@ describe('downloads follow the redirect without the key', () => {
     const name = req.url?.split('/').pop() ?? '';
     res.writeHead(302, { location: `${directUrl}/direct/${name}?expires=9999999999&sig=abc` }).end();
   });
+  let failNext = 0;
   const direct = createServer((req, res) => {
     directSeen.push(req.headers);
+    if (failNext > 0) {
+      failNext--;
+      res.writeHead(503).end('busy');
+      return;
+    }
     res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(png.length) }).end(png);
   });
 
@@ -60,6 +66,7 @@ describe('downloads follow the redirect without the key', () => {
       clientFor: async () => new ServiceClient({ environment: 'remote', baseUrl: apiUrl, apiKey: KEY, language: 'en' }),
       onProgress: (p) => events.push(p),
       onDone: () => undefined,
+      retryDelaysMs: [50],
     });
     return { repo, dirs, events, downloader };
   }
@@ -90,6 +97,17 @@ describe('downloads follow the redirect without the key', () => {
     expect(events.at(-1)).toMatchObject({ state: 'failed' });
     expect(events.at(-1)?.error).toMatch(/1376×768.*1024×1024/);
     expect(() => readFileSync(cachePath(dirs, 'full', 'img_AAAAAAAA') as string)).toThrow();
+  });
+
+  it('retries a transient failure in the same run, and keeps the row pending while it waits', async () => {
+    const { repo, events, downloader } = setup(1376, 768);
+    failNext = 1;
+    downloader.resumePending();
+    await downloader.whenIdle();
+    expect(events.at(-1)).toMatchObject({ state: 'failed' });
+    expect(repo.getImage('img_AAAAAAAA')?.download).toBe('pending');
+    for (let i = 0; i < 50 && repo.getImage('img_AAAAAAAA')?.download !== 'done'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(repo.getImage('img_AAAAAAAA')?.download).toBe('done');
   });
 
   it('maps ids to cache paths only inside the cache', () => {

@@ -23,6 +23,8 @@ export interface DownloaderDeps {
   onProgress: (progress: DownloadProgress) => void;
   onDone: (imageId: string) => void;
   concurrency?: number;
+  /** Waits before retrying a transient failure in this run; after them the row stays pending for the next start. */
+  retryDelaysMs?: number[];
 }
 
 /** Why a download stopped: `retry_later` leaves the row pending for the next start. */
@@ -52,10 +54,13 @@ export class Downloader {
   private readonly controllers = new Set<AbortController>();
   private idleWaiters: Array<() => void> = [];
   private closed = false;
+  private readonly attempts = new Map<string, number>();
+  private readonly retryDelaysMs: number[];
 
   constructor(deps: DownloaderDeps) {
     this.deps = deps;
     this.concurrency = deps.concurrency ?? 3;
+    this.retryDelaysMs = deps.retryDelaysMs ?? [2_000, 10_000, 30_000];
     for (const dir of [deps.dirs.full, deps.dirs.thumb, deps.dirs.tmp]) mkdirSync(dir, { recursive: true });
   }
 
@@ -116,6 +121,14 @@ export class Downloader {
       if (this.closed) return; // stays pending: resumed at next start
       if (final) repo.setDownload(item.id, 'failed', message);
       onProgress({ ...base, receivedBytes: 0, totalBytes: null, state: 'failed', error: message });
+      const attempt = this.attempts.get(item.id) ?? 0;
+      const delay = this.retryDelaysMs[attempt];
+      if (!final && delay !== undefined) {
+        this.attempts.set(item.id, attempt + 1);
+        setTimeout(() => {
+          if (!this.closed) this.enqueue([item]);
+        }, delay).unref();
+      }
     }
   }
 

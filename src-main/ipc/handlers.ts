@@ -110,6 +110,10 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
       if (!isValidCursor(cursor)) throw new StudioError('invalid_input', s.language() === 'en' ? 'Invalid input: cursor.' : '输入无效：cursor。', { details: { field: 'cursor' } });
       return s.repo.gallery(filters, cursor, limit);
     },
+    librarySessions: async ({ cursor, limit }) => {
+      if (!isValidCursor(cursor)) throw new StudioError('invalid_input', s.language() === 'en' ? 'Invalid input: cursor.' : '输入无效：cursor。', { details: { field: 'cursor' } });
+      return s.repo.listSessions(cursor, limit);
+    },
     libraryListTurns: async ({ sessionId }) => {
       if (!s.repo.sessionRow(sessionId)) notFound('session', sessionId);
       return s.repo.listTurns(sessionId);

@@ -55,6 +55,11 @@ export const libraryMethods = {
     'library:gallery',
     z.object({ filters: GalleryFiltersSchema, cursor: z.string().nullable(), limit: z.number().int().min(1).max(200) }),
   ),
+  /** Sessions newest first (by last activity), turns without images included; `limit` counts sessions. */
+  librarySessions: method<{ sessions: SessionSummary[]; nextCursor: string | null }>()(
+    'library:sessions',
+    z.object({ cursor: z.string().nullable(), limit: z.number().int().min(1).max(200) }),
+  ),
   libraryListTurns: method<TurnRecord[]>()('library:list-turns', z.object({ sessionId: z.string() })),
   libraryGetTurn: method<TurnRecord>()('library:get-turn', z.object({ turnId: z.string() })),
   libraryGetImage: method<ImageDetail>()('library:get-image', z.object({ imageId: z.string() })),
