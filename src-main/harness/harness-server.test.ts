@@ -215,6 +215,8 @@ describe('browser harness transport', () => {
     expect((await send(harness.port, `/%2e%2e/secret.txt?token=${harness.token}`)).status).toBe(404);
     expect((await send(harness.port, `/..%2fsecret.txt?token=${harness.token}`)).status).toBe(404);
     expect((await send(harness.port, `/assets?token=${harness.token}`)).status).toBe(404);
+    expect((await send(harness.port, `/missing.js?token=${harness.token}`)).status).toBe(404);
+    expect((await send(harness.port, `/favicon.ico?token=${harness.token}`)).status).toBe(204);
   });
 
   it('reports the recording shell calls and sets window focus for tests', async () => {
