@@ -14,7 +14,7 @@ import { registerIpcHandlers } from './ipc-handlers.ts';
 import { menuTemplate } from './menu.ts';
 import type { TrustedRenderer } from './sender-policy.ts';
 import { UtilityServiceHost } from './utility-service-host.ts';
-import { createMainWindow } from './window.ts';
+import { createMainWindow, lockDownAllWebContents } from './window.ts';
 
 const outDir = join(import.meta.dirname, '..');
 const rendererDir = join(outDir, 'renderer');
@@ -28,6 +28,7 @@ let quitting = false;
 
 // Every renderer is sandboxed, whatever a future window forgets to set.
 app.enableSandbox();
+lockDownAllWebContents(app);
 // Tests (e2e/electron.spec.ts) run on a throwaway data folder; a packaged app ignores this.
 if (!app.isPackaged && process.env.STUDIO_USER_DATA_DIR) app.setPath('userData', process.env.STUDIO_USER_DATA_DIR);
 

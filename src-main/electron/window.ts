@@ -1,7 +1,7 @@
 // The app window and its security (issue 4 item 7): sandboxed renderer with context isolation and no Node,
 // CSP header, navigation and new windows blocked (http(s) links the app made open in the browser instead),
 // webviews refused, every permission request denied, file:// limited to the built renderer's folder.
-import { BrowserWindow, session, type Session } from 'electron';
+import { BrowserWindow, session, type App, type Session } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
 import type { ExternalLinks } from './external-links.ts';
 import { isRendererAsset, isTrustedRendererUrl, type TrustedRenderer } from './sender-policy.ts';
@@ -18,15 +18,18 @@ export interface WindowOptions {
 let sessionHardened = false;
 
 /** Session-wide rules; applied once to the default session the window uses. */
-export function hardenSession(target: Session, rendererDir: string): void {
+export function hardenSession(target: Session, rendererDir: string, options: { cspHeader: boolean }): void {
   if (sessionHardened) return;
   sessionHardened = true;
   target.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
   target.setPermissionCheckHandler(() => false);
   target.setDevicePermissionHandler(() => false);
-  target.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
-  });
+  // Not over the dev server, whose hot-reload preamble is an inline script; the <meta> CSP still applies.
+  if (options.cspHeader) {
+    target.webRequest.onHeadersReceived((details, callback) => {
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    });
+  }
   // A file:// page may otherwise read any file:// URL; the renderer needs only its own folder.
   target.webRequest.onBeforeRequest({ urls: ['file://*/*'] }, (details, callback) => {
     callback({ cancel: !isRendererAsset(details.url, rendererDir) });
@@ -34,7 +37,7 @@ export function hardenSession(target: Session, rendererDir: string): void {
 }
 
 export function createMainWindow(options: WindowOptions): BrowserWindow {
-  hardenSession(session.defaultSession, options.rendererDir);
+  hardenSession(session.defaultSession, options.rendererDir, { cspHeader: !options.trusted.devServerUrl });
   const win = new BrowserWindow({
     width: 1440,
     height: 900,
@@ -76,4 +79,15 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     return { action: 'deny' };
   });
   return win;
+}
+
+/**
+ * Defence in depth for any web contents the app ever gets (a future window, a devtools-opened page): no new
+ * windows, no webviews, no navigation. The main window adds its own handlers on top.
+ */
+export function lockDownAllWebContents(app: App): void {
+  app.on('web-contents-created', (_event, contents) => {
+    contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
 }
