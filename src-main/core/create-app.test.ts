@@ -99,6 +99,10 @@ describe('main core against the real local service', () => {
     expect(settings.environments.local).toMatchObject({ keySet: true, serviceStatus: 'running' });
     expect(settings.environments.local.keyMasked).toMatch(/^••••[A-Za-z0-9]{4}$/);
     expect(readFileSync(join(o.dataDir, 'settings.json'), 'utf8')).not.toContain('sk_');
+    const test = await o.ok<{ ok: boolean; error: unknown }>('keyTest', { environment: 'local' });
+    expect(test).toMatchObject({ ok: true, error: null });
+    const remote = await o.call('keyTest', { environment: 'remote' });
+    expect(remote.ok ? null : remote.error.code).toBe('no_base_url');
     const store = await openSecretStore({ service: o.keychainService });
     if (store.status().backend === 'keychain') {
       expect(settings.keychain).toEqual({ available: true, backend: 'keychain', problem: null });
@@ -471,6 +475,8 @@ describe('downloads left unfinished', () => {
       for (const image of after.images) expect(existsSync((await second.app.imageFile('thumb', image.id)) as string)).toBe(true);
       // The same account was kept, not seeded again.
       const state = await second.ok<LocalConsoleState>('localStatus', {});
+      // With a real keychain the seeded key survives the restart: no second key is made.
+      if ((await second.ok<SettingsState>('settingsGet', {})).keychain.backend === 'keychain') expect(state.keys).toHaveLength(1);
       // The cut-off run was refunded by the service when it stopped (DESIGN.md §3 crash safety).
       expect(state.account.credits).toBe(10_000 - 24);
       const interrupted = await second.ok<TurnRecord>('libraryGetTurn', { turnId: cutOff });

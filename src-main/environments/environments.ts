@@ -105,7 +105,8 @@ export class Environments {
       }
     }
     const storedKey = await secrets.get(keyAccount('local'));
-    if (accountId && storedKey && settings.get().local.keyId) return;
+    // A key the user entered or created for Local is kept; only a missing one is replaced.
+    if (accountId && storedKey) return;
     if (!accountId) {
       const account = await admin.request<{ id: string }>('POST', '/admin/accounts', { credits: LOCAL_SEED.credits, age_days: LOCAL_SEED.ageDays });
       accountId = account.id;
