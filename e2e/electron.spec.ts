@@ -93,13 +93,22 @@ test.describe('Electron app', () => {
     expect(outcome.error).toBeUndefined();
     expect(outcome.turn?.status).toBe('succeeded');
     const imageId = outcome.turn?.images[0]?.id ?? '';
+    // Loaded the way the renderer shows images: an <img> on the studio-image:// protocol.
     const size = await page.evaluate(async (id) => {
       const api = (globalThis as unknown as { api: { imageUrl(k: string, i: string): string } }).api;
-      const res = await fetch(api.imageUrl('full', id));
-      return { status: res.status, type: res.headers.get('content-type'), bytes: (await res.arrayBuffer()).byteLength };
+      const Img = (globalThis as unknown as { Image: new () => { src: string; naturalWidth: number; onload: () => void; onerror: () => void } }).Image;
+      const load = (kind: string) =>
+        new Promise<number>((resolve) => {
+          const img = new Img();
+          img.onload = () => resolve(img.naturalWidth);
+          img.onerror = () => resolve(-1);
+          img.src = api.imageUrl(kind, id);
+        });
+      return { full: await load('full'), thumb: await load('thumb'), bogus: await load('../../etc') };
     }, imageId);
-    expect(size.status).toBe(200);
-    expect(size.type).toBe('image/png');
-    expect(size.bytes).toBeGreaterThan(1000);
+    expect(size.full).toBeGreaterThan(512);
+    expect(size.thumb).toBeGreaterThan(0);
+    expect(size.thumb).toBeLessThanOrEqual(512);
+    expect(size.bogus).toBe(-1);
   });
 });

@@ -1,8 +1,10 @@
 // `studio-image://<kind>/<id>`: the one protocol through which the renderer reads files (DESIGN.md §2 rule 5).
 // Registered as a privileged standard, secure scheme before `ready`; handled after it with the core's
 // imageFile and a check that the file lies inside the app's data folder.
-import { pathToFileURL } from 'node:url';
-import { net, protocol } from 'electron';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { protocol } from 'electron';
 import type { StudioApp } from '../core/studio-app.ts';
 import { fileInside, imageContentType, parseImageRequest } from './image-request.ts';
 
@@ -35,10 +37,10 @@ export function handleImageProtocol(app: StudioApp, dataDir: string): void {
     const path = await app.imageFile(parsed.kind, parsed.id);
     const file = path === null ? null : await fileInside(dataDir, path);
     if (file === null) return new Response('No such image on disk.', { status: 404 });
-    const response = await net.fetch(pathToFileURL(file).href);
-    return new Response(response.body, {
-      status: response.status,
-      headers: { 'content-type': imageContentType(file), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
-    });
+    // Streamed directly, not through net.fetch(file://): the session refuses file:// outside the renderer.
+    const { size } = await stat(file);
+    const headers = { 'content-type': imageContentType(file), 'content-length': String(size), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
+    if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+    return new Response(Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>, { status: 200, headers });
   });
 }
