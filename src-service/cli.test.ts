@@ -126,6 +126,25 @@ describe('npm run service', () => {
     expect(res.status).toBe(200);
   });
 
+  it('runs the utilityProcess entry under plain Node with the same flags and ready line', async () => {
+    const child = spawn(process.execPath, ['src-service/utility-entry.ts', '--port', '0', '--seed', '--data', tempDir()], { cwd: process.cwd() });
+    children.push(child);
+    const line = await new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+      });
+    });
+    const ready = ServiceReadyLineSchema.parse(JSON.parse(line));
+    expect(ready.api_key).toMatch(/^sk_/);
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exit = new Promise<[number | null, string | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+    child.kill('SIGTERM');
+    expect(await exit, err).toEqual([0, null]);
+  });
+
   it('exits with a clear message on an unknown flag', async () => {
     const child = spawn(process.execPath, ['src-service/cli.ts', '--prot', '1'], { cwd: process.cwd() });
     children.push(child);

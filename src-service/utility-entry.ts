@@ -2,7 +2,7 @@
 // Options come from argv (the CLI's flags); the ready object goes to the parent over parentPort when there
 // is one, else to stdout like the CLI. `electron` may not be imported here, so parentPort is typed locally.
 import { parseServiceArgs } from './cli-options.ts';
-import { readyLine, startService } from './start.ts';
+import { readyLine, startService, type RunningService } from './start.ts';
 
 interface ParentPortLike {
   postMessage(message: unknown): void;
@@ -10,23 +10,32 @@ interface ParentPortLike {
 }
 
 const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
+let service: RunningService | null = null;
+let stopRequested = false;
+
+function stop(): void {
+  if (stopRequested && service === null) return;
+  stopRequested = true;
+  if (!service) return; // still starting: main() stops it as soon as it is up
+  service.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+}
+
+// Handlers go in before the ready message: a parent may ask to stop the moment it reads it.
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+parentPort?.on('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'stop') stop();
+});
 
 async function main(): Promise<void> {
-  const service = await startService(parseServiceArgs(process.argv.slice(2)));
+  service = await startService(parseServiceArgs(process.argv.slice(2)));
+  if (stopRequested) return stop();
   const ready = readyLine(service);
   if (parentPort) parentPort.postMessage(ready);
   else process.stdout.write(`${JSON.stringify(ready)}\n`);
-  const stop = (): void => {
-    service.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-  parentPort?.on('message', (event) => {
-    if ((event.data as { type?: string } | null)?.type === 'stop') stop();
-  });
 }
 
 main().catch((error: unknown) => {

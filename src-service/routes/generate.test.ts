@@ -1,4 +1,6 @@
 // POST /api/v1/generate over real HTTP: validation order, billing, warnings, sessions, concurrency.
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GENERATE_400_CODES } from '../../src-shared/errors.ts';
 import { ID_SHAPES } from '../../src-shared/ids.ts';
@@ -240,6 +242,40 @@ describe('billing and warnings', () => {
     expect(refused).toHaveLength(15);
     expect(refused.every((r) => r.body.error.code === 'insufficient_credits')).toBe(true);
     expect(await balance(a.id)).toEqual({ credits: 0, reserved: 0 });
+  });
+});
+
+describe('auto model choice (spec §4.1, DESIGN.md §3), seen through what is billed', () => {
+  it('picks nano-banana-2 by default, gpt-image-2 for text in the image, and a model that fits the references', async () => {
+    const a = await svc.account({ credits: 10_000 });
+    // nano-banana-2 defaults to 2K: 16 credits
+    expect((await svc.api('/api/v1/generate', { key: a.key, body: { prompt: 'a bottle on a table' } })).body.credits_charged).toBe(16);
+    // gpt-image-2, quality omitted = medium: 15 credits
+    expect((await svc.api('/api/v1/generate', { key: a.key, body: { prompt: 'a bottle with the slogan "FRESH"' } })).body.credits_charged).toBe(15);
+    // 15 references exceed nano-banana-2's 14: gpt-image-2 at 15 + 1 per reference
+    const made = await svc.api('/api/v1/generate', { key: a.key, body: { prompt: 'x', resolution: '1K', n: 4 } });
+    const ids: string[] = made.body.images.map((i: { id: string }) => i.id);
+    for (let i = 0; i < 3; i++) {
+      const more = await svc.api('/api/v1/generate', { key: a.key, body: { prompt: 'x', resolution: '1K', n: 4 } });
+      ids.push(...more.body.images.map((img: { id: string }) => img.id));
+    }
+    const res = await svc.api('/api/v1/generate', { key: a.key, body: { ref_image_ids: ids.slice(0, 15) } });
+    expect(res.status).toBe(200);
+    expect(res.body.credits_charged).toBe(15 + 15);
+  });
+});
+
+describe('sessions', () => {
+  it("titles an automatically created session 'API generation'", async () => {
+    const a = await svc.account();
+    const res = await svc.api('/api/v1/generate', { key: a.key, body: { prompt: 'x', resolution: '1K' } });
+    const db = new DatabaseSync(join(svc.dataDir, 'service.db'), { readOnly: true });
+    try {
+      const row = db.prepare('SELECT title, account_id FROM sessions WHERE id = ?').get(res.body.session_id) as { title: string; account_id: string };
+      expect(row).toEqual({ title: 'API generation', account_id: a.id });
+    } finally {
+      db.close();
+    }
   });
 });
 
