@@ -18,11 +18,20 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   // spec §7: every response, success or failure, carries X-Request-Id (req_ + 20).
+  // Request lines are debug-level (`--log-level debug`): the 4xx path must stay cheap under load.
+  const logRequests = deps.logger.isLevelEnabled('debug');
   app.use('*', async (c, next) => {
     const id = newId('request');
+    const started = logRequests ? performance.now() : 0;
     c.set('requestId', id);
     c.header('X-Request-Id', id);
     await next();
+    if (logRequests) {
+      deps.logger.debug(
+        { request_id: id, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
+    }
   });
   // A declared length over the limit is refused before anything is read; an undeclared (chunked) body is
   // capped while it is read (http/body.ts). The rest of the body is never read, so the connection cannot be

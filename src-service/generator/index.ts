@@ -22,10 +22,31 @@ export function imageSize(ratio: Ratio, resolution: Resolution): { width: number
   return PIXEL_SIZES[ratio][resolution];
 }
 
+/**
+ * At most this many images render at once across all requests: one turn's n=4 runs fully in parallel, while
+ * many concurrent 4K requests queue instead of multiplying memory (a 4K frame is ~50 MB while it is encoded).
+ */
+export const MAX_PARALLEL_RENDERS = 4;
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function withRenderSlot<T>(fn: () => Promise<T>): Promise<T> {
+  // A released slot passes straight to the next waiter, so the count never exceeds the limit.
+  if (running >= MAX_PARALLEL_RENDERS) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await fn();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
 /** Renders image `index` of the job to `outputPath`. */
 export async function renderTurnImage(job: GenerationJob, index: number, outputPath: string): Promise<RenderedImage> {
   const { width, height } = imageSize(job.ratio, job.resolution);
-  await renderImage(
+  await withRenderSlot(() => renderImage(
     {
       width,
       height,
@@ -36,6 +57,6 @@ export async function renderTurnImage(job: GenerationJob, index: number, outputP
       downgraded: job.downgraded,
     },
     outputPath,
-  );
+  ));
   return { index, width, height };
 }
