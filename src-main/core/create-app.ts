@@ -129,7 +129,11 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
 
   let closed = false;
   return {
-    invoke: (method, input) => dispatch(handlers, method, input, language()),
+    invoke: (method, input) =>
+      dispatch(handlers, method, input, language(), () => {
+        const token = environments.localAdminToken();
+        return token ? [...secrets.knownValues(), token] : secrets.knownValues();
+      }),
     on: (event, listener) => {
       let set = listeners.get(event);
       if (!set) {

@@ -10,8 +10,15 @@ import { StudioError } from '../core/errors.ts';
 export type IpcHandler<K extends IpcMethodName> = (input: z.output<IpcMethods[K]['input']>) => Promise<MethodOutput<IpcMethods[K]>>;
 export type IpcHandlers = { [K in IpcMethodName]: IpcHandler<K> };
 
-/** Shapes of secrets (DESIGN.md §3 ids): an API key or a webhook signing secret. */
-export const SECRET_PATTERN = /sk_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{16,}|adm_[A-Za-z0-9]{16,}/;
+/** Shapes of secrets (DESIGN.md §3 ids): an API key, a webhook signing secret, an admin token. */
+export const SECRET_PATTERN = /\b(?:sk_[A-Za-z0-9]{32}|whsec_[A-Za-z0-9]{32}|adm_[A-Za-z0-9]{32})\b/;
+
+/** True when the text holds a secret: one of the exact values main knows, or anything shaped like one. */
+export function holdsSecret(text: string, known: Iterable<string>): boolean {
+  if (SECRET_PATTERN.test(text)) return true;
+  for (const secret of known) if (secret.length >= 8 && text.includes(secret)) return true;
+  return false;
+}
 
 function fieldOf(issue: z.core.$ZodIssue): string {
   return issue.path.length > 0 ? issue.path.map(String).join('.') : '(input)';
@@ -31,9 +38,15 @@ export function invalidInput(error: z.ZodError, language: Language): IpcResult<n
   };
 }
 
-export async function dispatch(handlers: IpcHandlers, method: string, input: unknown, language: Language): Promise<IpcResult<unknown>> {
+export async function dispatch(
+  handlers: IpcHandlers,
+  method: string,
+  input: unknown,
+  language: Language,
+  knownSecrets: () => Iterable<string> = () => [],
+): Promise<IpcResult<unknown>> {
   const result = await run(handlers, method, input, language);
-  if (SECRET_PATTERN.test(JSON.stringify(result))) {
+  if (holdsSecret(JSON.stringify(result), knownSecrets())) {
     return { ok: false, error: { code: 'secret_blocked', message: 'The reply held a secret and was not sent to the window.' } };
   }
   return result;

@@ -21,6 +21,8 @@ export interface SecretStore {
   /** Whether this entry lives only in memory for this run. */
   isMemoryOnly(account: SecretAccount): boolean;
   status(): SecretStoreStatus;
+  /** Every secret value this process has read or stored (deleted ones too), so replies can be checked for them. */
+  knownValues(): ReadonlySet<string>;
 }
 
 export function problemText(status: SecretStoreStatus, language: Language): string | null {
@@ -31,6 +33,7 @@ export function problemText(status: SecretStoreStatus, language: Language): stri
 export class MemorySecretStore implements SecretStore {
   private readonly entries = new Map<string, string>();
   private readonly why: SecretStoreStatus;
+  private readonly seen = new Set<string>();
 
   constructor(why: SecretStoreStatus = { available: false, backend: 'memory', problem: null }) {
     this.why = why;
@@ -40,6 +43,7 @@ export class MemorySecretStore implements SecretStore {
   }
   set(account: SecretAccount, secret: string): Promise<void> {
     this.entries.set(account, secret);
+    this.seen.add(secret);
     return Promise.resolve();
   }
   delete(account: SecretAccount): Promise<void> {
@@ -51,6 +55,9 @@ export class MemorySecretStore implements SecretStore {
   }
   status(): SecretStoreStatus {
     return this.why;
+  }
+  knownValues(): ReadonlySet<string> {
+    return this.seen;
   }
 }
 
@@ -68,6 +75,7 @@ export class KeytarSecretStore implements SecretStore {
   private readonly keytar: KeytarApi;
   private readonly service: string;
   private readonly memory = new Map<string, string>();
+  private readonly seen = new Set<string>();
 
   constructor(keytar: KeytarApi, service: string) {
     this.keytar = keytar;
@@ -76,9 +84,12 @@ export class KeytarSecretStore implements SecretStore {
   async get(account: SecretAccount): Promise<string | null> {
     const held = this.memory.get(account);
     if (held !== undefined) return held;
-    return this.keytar.getPassword(this.service, account);
+    const stored = await this.keytar.getPassword(this.service, account);
+    if (stored !== null) this.seen.add(stored);
+    return stored;
   }
   async set(account: SecretAccount, secret: string, options: { memoryOnly?: boolean } = {}): Promise<void> {
+    this.seen.add(secret);
     if (options.memoryOnly) {
       this.memory.set(account, secret);
       // A memory-only key replaces a stored one; leaving the old one would bring it back next run.
@@ -97,6 +108,9 @@ export class KeytarSecretStore implements SecretStore {
   }
   status(): SecretStoreStatus {
     return { available: true, backend: 'keychain', problem: null };
+  }
+  knownValues(): ReadonlySet<string> {
+    return this.seen;
   }
 }
 
