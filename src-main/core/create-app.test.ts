@@ -20,6 +20,17 @@ import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
 
 /** Every reply and event the renderer could see, scanned for secrets at the end. */
 const rendererSaw: unknown[] = [];
+/** The real secret values these tests handled (keys, webhook secrets), which must appear in none of them. */
+const secretsUsed = new Set<string>();
+
+async function collectSecrets(o: { keychainService: string; shell: RecordingShell }): Promise<void> {
+  const store = await openSecretStore({ service: o.keychainService });
+  for (const account of ['env:local:api-key', 'env:remote:api-key', 'inspector:webhook-secret']) {
+    const value = await store.get(account);
+    if (value) secretsUsed.add(value);
+  }
+  if (o.shell.clipboard) secretsUsed.add(o.shell.clipboard);
+}
 
 interface Opened {
   app: CoreStudioApp;
@@ -85,6 +96,7 @@ describe('main core against the real local service', () => {
     o = await open();
   });
   afterAll(async () => {
+    await collectSecrets(o);
     await o.app.close();
   });
 
@@ -323,7 +335,11 @@ describe('main core against the real local service', () => {
     expect(turn.status).toBe('succeeded');
     expect(turn.images.every((i) => i.download === 'done')).toBe(true);
     await o.ok('localWebhookSet', { url: '', enabled: false });
-    await o.ok('localWebhookRegenerate', {});
+    secretsUsed.add(o.shell.clipboard);
+    const regenerated = await o.ok<LocalConsoleState>('localWebhookRegenerate', {});
+    expect(regenerated.webhook.secretStored).toBe(true);
+    expect(await o.ok<{ secretStored: boolean }>('inspectorStatus', {})).toMatchObject({ secretStored: true });
+    await collectSecrets(o);
     const packImage = turn.images[0]?.id as string;
     const pack = await o.ok<{ packId: string; imageIds: string[] }>('localPackCreate', { styleCode: 'SS26', imageIds: [packImage] });
     expect(pack.imageIds).toEqual([packImage]);
@@ -346,6 +362,7 @@ describe('main core against the real local service', () => {
     const remoteKey = `sk_${'R'.repeat(32)}`;
     try {
       await o.ok('environmentSetRemote', { baseUrl: remoteUrl });
+      secretsUsed.add(remoteKey);
       await o.ok('keySet', { environment: 'remote', key: remoteKey });
       await o.ok('environmentSelect', { environment: 'remote' });
       const turn = await generate(o, { prompt: 'remote run', model: 'nano-banana-2' });
@@ -491,11 +508,17 @@ describe('downloads left unfinished', () => {
 describe('what the renderer receives', () => {
   it('never contains an API key or webhook secret in any reply or event of these tests', () => {
     expect(rendererSaw.length).toBeGreaterThan(50);
+    // Keys of both environments, console-created keys and webhook secrets were all in play.
+    expect([...secretsUsed].filter((v) => v.startsWith('sk_')).length).toBeGreaterThanOrEqual(3);
+    expect([...secretsUsed].some((v) => v.startsWith('whsec_'))).toBe(true);
     for (const item of rendererSaw) {
       const text = JSON.stringify(item);
+      for (const secret of secretsUsed) expect(text).not.toContain(secret);
+      expect(text).not.toContain(ADMIN_TOKEN);
+      // No key text at all, not even its prefix (masks are ••••abcd).
       expect(text).not.toContain('sk_');
-      expect(text).not.toContain('whsec_');
-      expect(text).not.toMatch(/adm_[A-Za-z0-9]{8}/);
+      // A webhook secret's prefix may appear in the inspector's mask (`whsec_…abcd`), never secret characters.
+      expect(text).not.toMatch(/whsec_[A-Za-z0-9]{5}/);
     }
   });
 });

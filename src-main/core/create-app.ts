@@ -74,7 +74,19 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     ...(testing.now ? { now: testing.now } : {}),
   });
   runner.recoverInterrupted();
-  const localConsole = new LocalConsole({ environments, settings, secrets, shell, repo, language });
+  let inspectorRegenerate: () => Promise<unknown> = async () => undefined;
+  const localConsole = new LocalConsole({
+    environments,
+    settings,
+    secrets,
+    shell,
+    repo,
+    language,
+    regenerateWebhookSecret: () => inspectorRegenerate(),
+    // The inspector reads the secret from the store when it has none cached; a changed one it learns through
+    // its own connect/regenerate paths.
+    adoptWebhookSecret: (secret) => secrets.set('inspector:webhook-secret', secret),
+  });
 
   const context: StudioContext = {
     dataDir,
@@ -100,6 +112,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
   };
   const inspector = createInspectorHandlers(context);
   const { ready: _ready, close: closeInspector, ...inspectorHandlers } = inspector;
+  inspectorRegenerate = () => inspector.inspectorRegenerateLocal({});
 
   const handlers = createIpcHandlers({
     settings,

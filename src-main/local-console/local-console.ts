@@ -31,6 +31,13 @@ export interface LocalConsoleDeps {
   shell: DesktopShell;
   repo: LibraryRepo;
   language: () => Language;
+  /**
+   * The inspector keeps the webhook signing secret (with its history of replaced ones); regenerating goes
+   * through it so its copy never goes stale.
+   */
+  regenerateWebhookSecret: () => Promise<unknown>;
+  /** Hands a secret the service returned to whoever keeps it (the inspector). */
+  adoptWebhookSecret: (secret: string) => Promise<void>;
 }
 
 export class LocalConsole {
@@ -171,14 +178,13 @@ export class LocalConsole {
     const { admin, accountId } = this.admin();
     const result = await admin.request<{ secret?: string }>('PUT', `${this.account(accountId)}/webhook`, { url, enabled });
     // The signing secret goes to the keychain for the inspector, never to the renderer.
-    if (result.secret) await this.deps.secrets.set('inspector:webhook-secret', result.secret);
+    if (result.secret && result.secret !== (await this.deps.secrets.get('inspector:webhook-secret'))) await this.deps.adoptWebhookSecret(result.secret);
     return this.status();
   }
 
   async webhookRegenerate(): Promise<LocalConsoleState> {
-    const { admin, accountId } = this.admin();
-    const result = await admin.request<{ secret: string }>('POST', `${this.account(accountId)}/webhook/regenerate`);
-    await this.deps.secrets.set('inspector:webhook-secret', result.secret);
+    this.admin();
+    await this.deps.regenerateWebhookSecret();
     return this.status();
   }
 
