@@ -14,6 +14,8 @@ import { cachePath, isSafeImageId, type CacheDirs } from './image-cache.ts';
 import { pngSize } from './png.ts';
 
 export const THUMBNAIL_LONG_SIDE = 512;
+/** No byte for this long ends a download attempt. */
+const STALL_MS = 60_000;
 
 export interface DownloaderDeps {
   repo: LibraryRepo;
@@ -166,8 +168,13 @@ export class Downloader {
       let received = 0;
       let head = Buffer.alloc(0);
       let lastEmit = 0;
+      // A transfer that stalls is given up (and retried later); a slow but moving one is not.
+      let stall = setTimeout(() => controller.abort(new NetworkError('timeout', 'the download stalled')), STALL_MS);
+      response.on('close', () => clearTimeout(stall));
       // Observe chunks for the header check and progress; the pipe itself carries the bytes.
       response.on('data', (chunk: Buffer) => {
+        clearTimeout(stall);
+        stall = setTimeout(() => controller.abort(new NetworkError('timeout', 'the download stalled')), STALL_MS);
         received += chunk.length;
         if (head.length < 24) head = Buffer.concat([head, chunk.subarray(0, 24 - head.length)]);
         const now = Date.now();
