@@ -1,11 +1,13 @@
 // The start-up API of the local service: the only module main may import (DESIGN.md §2 rule 1).
 // Used by the CLI, the Electron utilityProcess entry, tests and benchmarks.
+import { readdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import type { DatabaseSync } from 'node:sqlite';
 import { join, resolve } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
 import { API_SCOPES } from '../src-shared/api.ts';
-import { randomAlphanumeric } from '../src-shared/ids.ts';
+import { isFilename, randomAlphanumeric } from '../src-shared/ids.ts';
 import { createApp } from './app.ts';
 import { createClock } from './clock.ts';
 import { openDatabase } from './db.ts';
@@ -52,6 +54,18 @@ export function readyLine(service: RunningService): Record<string, string> {
   };
 }
 
+function removeOrphanFiles(db: DatabaseSync, dir: string): number {
+  const known = new Set((db.prepare('SELECT filename FROM images').all() as Array<{ filename: string }>).map((r) => r.filename));
+  let removed = 0;
+  for (const name of readdirSync(dir)) {
+    if (isFilename(name) && !known.has(name)) {
+      rmSync(join(dir, name), { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
 export async function startService(options: StartServiceOptions): Promise<RunningService> {
   const host = options.host ?? '127.0.0.1';
   const dataDir = resolve(options.dataDir);
@@ -70,7 +84,11 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const refunded = createCreditService(db, clock).refundPendingAfterCrash((turnId) =>
     turns.finish(turnId, 'failed', 0, null, clock.now()),
   );
-  if (refunded > 0) logger.warn({ refunded }, 'refunded reservations left pending by an earlier crash');
+  if (refunded > 0) {
+    // The cut-off runs may have left PNG files that no image row points to.
+    const removed = removeOrphanFiles(db, files.dir);
+    logger.warn({ refunded, orphan_files_removed: removed }, 'refunded reservations left pending by an earlier crash');
+  }
 
   const keys = createApiKeysRepo(db);
   const limiter = createRateLimiter(keys, clock, db);

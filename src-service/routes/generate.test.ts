@@ -279,6 +279,24 @@ describe('sessions', () => {
   });
 });
 
+describe('ledger', () => {
+  it('keeps every balance equal to the sum of its ledger rows, with no reservation left pending', async () => {
+    // runs after the billing tests above on the same database
+    const db = new DatabaseSync(join(svc.dataDir, 'service.db'), { readOnly: true });
+    try {
+      const mismatched = db
+        .prepare('SELECT a.id, a.credits, COALESCE(SUM(l.amount), 0) AS total FROM accounts a LEFT JOIN ledger l ON l.account_id = a.id GROUP BY a.id HAVING a.credits != total')
+        .all();
+      expect(mismatched).toEqual([]);
+      expect(db.prepare("SELECT COUNT(*) AS n FROM reservations WHERE status = 'pending'").get()).toEqual({ n: 0 });
+      const accounts = (db.prepare('SELECT COUNT(*) AS n FROM accounts').get() as { n: number }).n;
+      expect(accounts).toBeGreaterThan(10);
+    } finally {
+      db.close();
+    }
+  });
+});
+
 describe('routing errors carry the spec §7 body', () => {
   it('answers 405 method_not_allowed for a wrong method', async () => {
     const res = await svc.api('/api/v1/generate', { method: 'GET' });
