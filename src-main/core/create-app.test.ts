@@ -473,6 +473,33 @@ describe('429 rate_limited back-off', () => {
   });
 });
 
+describe('429 new_user_daily_limit', () => {
+  it('records when the new account may spend again and refuses a retry before then', async () => {
+    let now = Date.now();
+    const o = await open({ testing: { pauseDownloads: true, now: () => now } });
+    try {
+      await o.ok('localUpdateAccount', { ageDays: 1 });
+      const request = { prompt: 'big spender', model: 'gpt-image-2', quality: 'high', resolution: '1K', n: 4 };
+      for (let i = 0; i < 10; i++) expect((await generate(o, request)).creditsCharged).toBe(200);
+      const capped = await generate(o, request);
+      expect(capped.error).toMatchObject({ code: 'new_user_daily_limit', status: 429 });
+      const retryAfterS = capped.error?.details?.retryAfterS as number;
+      expect(retryAfterS).toBeGreaterThan(0);
+      expect(capped.retryAt).toBe(now + retryAfterS * 1000);
+      const early = await o.call('generateRetry', { turnId: capped.id });
+      expect(early.ok ? null : early.error.code).toBe('retry_too_early');
+      // The day passes on both clocks: the service's window and the app's wait.
+      await o.ok('localAdvanceClock', { seconds: retryAfterS + 1 });
+      now += (retryAfterS + 1) * 1000;
+      const { turnId } = await o.ok<{ turnId: string }>('generateRetry', { turnId: capped.id });
+      await o.app.whenGenerationsSettled();
+      expect((await o.ok<TurnRecord>('libraryGetTurn', { turnId })).status).toBe('succeeded');
+    } finally {
+      await o.app.close();
+    }
+  });
+});
+
 describe('downloads left unfinished', () => {
   it('resume at the next start', async () => {
     const first = await open({ testing: { pauseDownloads: true } });

@@ -204,7 +204,18 @@ export class GenerationRunner {
     } else if (code === 'auth_unavailable' || code === 'service_unreachable') {
       // Safe: nothing was run or charged.
     } else if (code === 'new_user_daily_limit') {
-      refuse('retry_not_allowed', { zh: '新账户的 24 小时消费上限已满，请明天再来。', en: 'The new account’s 24-hour spending cap is reached; come back tomorrow.' });
+      // spec §7: come back the next day; the turn records when (Retry-After).
+      const waitMs = (turn.retryAt ?? 0) - this.now();
+      if (waitMs > 0) {
+        refuse(
+          'retry_too_early',
+          {
+            zh: `新账户的 24 小时消费上限已满，请在 ${Math.ceil(waitMs / 3_600_000)} 小时后再试。`,
+            en: `The new account’s 24-hour spending cap is reached; try again in ${Math.ceil(waitMs / 3_600_000)} h.`,
+          },
+          { retryAt: turn.retryAt, waitMs },
+        );
+      }
     } else {
       refuse('retry_not_allowed', {
         zh: '同样的请求会得到同样的回答，请先修改请求（见错误说明）。',
@@ -284,6 +295,7 @@ export class GenerationRunner {
         }
         const patch: Parameters<LibraryRepo['updateTurn']>[1] = { status: 'failed', error: localizeError(error, language), requestId: error.requestId ?? null };
         if (error.code === 'rate_limited') patch.retryAt = this.now() + this.backoffMs(turnId, result.retryAfterS);
+        if (error.code === 'new_user_daily_limit') patch.retryAt = this.now() + (result.retryAfterS ?? 86_400) * 1000;
         if (error.code === 'reference_image_missing') {
           const missing = await this.findMissingReferences(client, request).catch(() => []);
           patch.error = { ...(patch.error as IpcError), details: { ...error.details, missingImageIds: missing } };

@@ -52,8 +52,9 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
     s.emit('settings:changed', {});
     return state();
   };
-  const notFound = (what: string, id: string): never => {
-    throw studioError('not_found', { zh: `找不到${what} ${id}。`, en: `No ${what} ${id}.` }, s.language(), { id });
+  const WHAT = { image: '图片', session: '会话', turn: '生成记录' } as const;
+  const notFound = (what: keyof typeof WHAT, id: string): never => {
+    throw studioError('not_found', { zh: `找不到${WHAT[what]} ${id}。`, en: `No ${what} ${id}.` }, s.language(), { id });
   };
   const fullPath = (imageId: string): string => {
     const image = s.repo.getImage(imageId) ?? notFound('image', imageId);
