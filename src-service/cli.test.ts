@@ -126,6 +126,37 @@ describe('npm run service', () => {
     expect(res.status).toBe(200);
   });
 
+  it('on SIGTERM during a slow generation, refunds it, answers 500 and exits cleanly', async () => {
+    const data = tempDir();
+    const first = await startCli(['--port', '0', '--data', data, '--admin-token', 'stop-test-token']);
+    const account = await admin(first.ready, 'POST', '/admin/accounts', { credits: 100, age_days: 30 });
+    const key = await admin(first.ready, 'POST', `/admin/accounts/${account.id}/api-keys`, { name: 'k', scopes: ['generate:write'] });
+    await admin(first.ready, 'PUT', '/admin/faults', { generate: { latency_ms: 60_000 } });
+    const pending = fetch(`${first.ready.base_url}/api/v1/generate`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key.key}` },
+      body: JSON.stringify({ prompt: 'slow', resolution: '1K' }),
+    }).then(
+      (res) => res.status,
+      (error: unknown) => error,
+    );
+    for (let i = 0; i < 100; i++) {
+      if ((await admin(first.ready, 'GET', `/admin/accounts/${account.id}`)).reserved > 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const started = Date.now();
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const outcome = await pending;
+    expect(outcome === 500 || outcome instanceof Error).toBe(true);
+
+    const second = await startCli(['--port', '0', '--data', data, '--admin-token', 'stop-test-token']);
+    expect(await admin(second.ready, 'GET', `/admin/accounts/${account.id}`)).toMatchObject({ credits: 100, reserved: 0 });
+    // refunded at stop, so start-up found nothing pending
+    expect(second.stderr()).not.toContain('refunded reservations left pending');
+  });
+
   it('runs the utilityProcess entry under plain Node with the same flags and ready line', async () => {
     const child = spawn(process.execPath, ['src-service/utility-entry.ts', '--port', '0', '--seed', '--data', tempDir()], { cwd: process.cwd() });
     children.push(child);
