@@ -15,7 +15,7 @@ import type { DesktopShell } from '../desktop-shell.ts';
 import { transaction, type LibraryDatabase } from '../library/database.ts';
 import type { LibraryRepo } from '../library/library-repo.ts';
 import { StudioError, say, studioError } from './errors.ts';
-import { CANCELLED_NOTE, UNREACHABLE_ERROR, notifyDone, outcomeUnknownNote } from './notes.ts';
+import { CANCELLED_BEFORE_RESEND_NOTE, CANCELLED_NOTE, UNREACHABLE_ERROR, notifyDone, outcomeUnknownNote } from './notes.ts';
 
 export interface GenerationPolicy {
   /** Deadline of one generate call (spec §1: runs take up to 5 minutes). */
@@ -288,7 +288,7 @@ export class GenerationRunner {
           try {
             await sleep(waitMs, undefined, { signal });
           } catch {
-            this.finish(turnId, { status: 'cancelled', error, requestId: error.requestId ?? null, outcomeNote: null });
+            this.finish(turnId, { status: 'cancelled', error, requestId: error.requestId ?? null, outcomeNote: say(CANCELLED_BEFORE_RESEND_NOTE, language) });
             return;
           }
           continue;

@@ -19,6 +19,12 @@ export const CANCELLED_NOTE: Bilingual = {
   en: 'You stopped waiting. The request was already sent, so the service may still finish the run and charge for it; its images will not appear here automatically. Check “Recent conversations” on the service’s website.',
 };
 
+/** Cancelled while waiting to resend after 503: the service ran nothing, so nothing was charged. */
+export const CANCELLED_BEFORE_RESEND_NOTE: Bilingual = {
+  zh: '已在等待重试时取消。认证服务当时不可用，服务端没有运行这次生成，也没有扣费。',
+  en: 'Cancelled while waiting to retry. The authentication service was unavailable, so the service ran nothing and charged nothing.',
+};
+
 export const UNREACHABLE_ERROR: Bilingual = {
   zh: '无法连接到服务，请求没有发出，也没有扣费。检查网络或服务地址后可以重试。',
   en: 'The service could not be reached; the request was not sent and nothing was charged. Check the network or the base URL, then retry.',

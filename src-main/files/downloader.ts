@@ -64,6 +64,8 @@ export class Downloader {
     this.deps = deps;
     this.concurrency = deps.concurrency ?? 3;
     this.retryDelaysMs = deps.retryDelaysMs ?? [2_000, 10_000, 30_000];
+    // Partial files of an earlier run are useless: every resumed download starts over.
+    rmSync(deps.dirs.tmp, { recursive: true, force: true });
     for (const dir of [deps.dirs.full, deps.dirs.thumb, deps.dirs.tmp]) mkdirSync(dir, { recursive: true });
   }
 
