@@ -23,7 +23,7 @@ export interface EnvironmentInfo {
   name: EnvironmentName;
   baseUrl: string | null;
   keySet: boolean;
-  /** e.g. `sk_…Ab3d`; null when no key is set. */
+  /** The last four characters behind dots, e.g. `••••Ab3d` (no prefix, so no reply ever holds key text); null when no key is set. */
   keyMasked: string | null;
   keyInMemoryOnly: boolean;
 }
