@@ -84,6 +84,93 @@ export function createGenerateService(deps: ServiceDeps) {
     return Math.max(1, Math.ceil((at - now) / 1000));
   }
 
+  /** The run after the reservation: settle on success (net of a partial), refund all on failure. */
+  async function runTurn(
+    turnId: string,
+    accountId: string,
+    job: GenerationJob,
+    estimate: Parameters<typeof chargeForProduced>[0],
+    quality: string | undefined,
+    language: Language,
+  ): Promise<Omit<GenerateResult, 'ok' | 'turn_id' | 'session_id'>> {
+    const started = performance.now();
+    const plan = faults.takeGenerate();
+    const written: string[] = [];
+    try {
+      if (plan.latencyMs > 0) await sleep(plan.latencyMs, stopping.signal);
+      if (plan.fail) throw new RunFailed('fault: whole run failed');
+      const produce = Math.min(estimate.n, plan.produce ?? estimate.n);
+      if (produce === 0) throw new RunFailed('fault: no image produced');
+      const downgraded = plan.downgrade;
+      // allSettled: when one image fails, the others must finish writing before their files are removed.
+      const settled = await Promise.allSettled(
+        Array.from({ length: produce }, async (_, index) => {
+          const filename = newFilename();
+          const path = files.pathFor(filename);
+          written.push(path);
+          const rendered = await renderTurnImage({ ...job, downgraded }, index, path);
+          return { id: newId('image'), filename, ...rendered };
+        }),
+      );
+      const made = settled.map((result) => {
+        if (result.status === 'rejected') throw result.reason;
+        return result.value;
+      });
+      if (stopping.signal.aborted) throw new RunFailed('service stopping');
+
+      const warnings: GenerationWarning[] = [];
+      if (quality !== undefined && !MODELS[job.model].supportsQuality) {
+        warnings.push(warningFor({ feature: 'quality', model: job.model, quality }, language));
+      }
+      if (downgraded) {
+        warnings.push(warningFor({ feature: 'resolution', requested: job.resolution, native: NATIVE_BELOW[job.resolution] }, language));
+      }
+      if (produce < estimate.n) warnings.push(warningFor({ feature: 'n', requested: estimate.n, produced: produce }, language));
+
+      const charged = chargeForProduced(estimate, produce);
+      transaction(db, () => {
+        const now = clock.now();
+        for (const image of made) {
+          images.insert({
+            id: image.id,
+            account_id: accountId,
+            turn_id: turnId,
+            idx: image.index,
+            filename: image.filename,
+            width: image.width,
+            height: image.height,
+            created_at: now,
+          });
+        }
+        credits.close(turnId, charged);
+        turns.finish(turnId, 'succeeded', charged, JSON.stringify(warnings), now);
+      });
+      logger.info({ turn_id: turnId, model: job.model, n: estimate.n, produced: produce, charged }, 'generation finished');
+      return {
+        credits_charged: charged,
+        duration_ms: Math.round(performance.now() - started),
+        warnings,
+        images: made.map((image) => ({
+          id: image.id,
+          filename: image.filename,
+          url: `/api/file/${image.filename}`,
+          width: image.width,
+          height: image.height,
+        })),
+      };
+    } catch (error) {
+      // spec §4.1 billing rule 2: whole run failed → full refund, 500 internal_error.
+      transaction(db, () => {
+        credits.close(turnId, 0);
+        turns.finish(turnId, 'failed', 0, null, clock.now());
+      });
+      await Promise.all(written.map((path) => rm(path, { force: true })));
+      if (!(error instanceof RunFailed)) logger.error({ err: error, turn_id: turnId }, 'generation failed');
+      else logger.warn({ turn_id: turnId, reason: error.message }, 'generation failed');
+      throw new DomainError('internal_error');
+    }
+  }
+
   return {
     async generate(accountId: string, bodyText: string, language: Language): Promise<GenerateResult> {
       const parsed = parseJsonBody(bodyText);
@@ -137,7 +224,7 @@ export function createGenerateService(deps: ServiceDeps) {
         return { sessionId: session, referencePaths: paths };
       });
 
-      const run = this.run(turnId, accountId, {
+      const run = runTurn(turnId, accountId, {
         turnId,
         model,
         ratio,
@@ -153,87 +240,6 @@ export function createGenerateService(deps: ServiceDeps) {
       } finally {
         inFlight.delete(run);
       }
-    },
-
-    async run(
-      turnId: string,
-      accountId: string,
-      job: GenerationJob,
-      estimate: Parameters<typeof chargeForProduced>[0],
-      quality: string | undefined,
-      language: Language,
-    ): Promise<Omit<GenerateResult, 'ok' | 'turn_id' | 'session_id'>> {
-      const started = performance.now();
-      const plan = faults.takeGenerate();
-      const written: string[] = [];
-      try {
-        if (plan.latencyMs > 0) await sleep(plan.latencyMs, stopping.signal);
-        if (plan.fail) throw new RunFailed('fault: whole run failed');
-        const produce = Math.min(estimate.n, plan.produce ?? estimate.n);
-        if (produce === 0) throw new RunFailed('fault: no image produced');
-        const downgraded = plan.downgrade;
-        const made = await Promise.all(
-          Array.from({ length: produce }, async (_, index) => {
-            const filename = newFilename();
-            const path = files.pathFor(filename);
-            written.push(path);
-            const rendered = await renderTurnImage({ ...job, downgraded }, index, path);
-            return { id: newId('image'), filename, ...rendered };
-          }),
-        );
-        if (stopping.signal.aborted) throw new RunFailed('service stopping');
-
-        const warnings: GenerationWarning[] = [];
-        if (quality !== undefined && !MODELS[job.model].supportsQuality) {
-          warnings.push(warningFor({ feature: 'quality', model: job.model, quality }, language));
-        }
-        if (downgraded) {
-          warnings.push(warningFor({ feature: 'resolution', requested: job.resolution, native: NATIVE_BELOW[job.resolution] }, language));
-        }
-        if (produce < estimate.n) warnings.push(warningFor({ feature: 'n', requested: estimate.n, produced: produce }, language));
-
-        const charged = chargeForProduced(estimate, produce);
-        transaction(db, () => {
-          const now = clock.now();
-          for (const image of made) {
-            images.insert({
-              id: image.id,
-              account_id: accountId,
-              turn_id: turnId,
-              idx: image.index,
-              filename: image.filename,
-              width: image.width,
-              height: image.height,
-              created_at: now,
-            });
-          }
-          credits.close(turnId, charged);
-          turns.finish(turnId, 'succeeded', charged, JSON.stringify(warnings), now);
-        });
-        logger.info({ turn_id: turnId, model: job.model, n: estimate.n, produced: produce, charged }, 'generation finished');
-        return {
-          credits_charged: charged,
-          duration_ms: Math.round(performance.now() - started),
-          warnings,
-          images: made.map((image) => ({
-            id: image.id,
-            filename: image.filename,
-            url: `/api/file/${image.filename}`,
-            width: image.width,
-            height: image.height,
-          })),
-        };
-      } catch (error) {
-        // spec §4.1 billing rule 2: whole run failed → full refund, 500 internal_error.
-        transaction(db, () => {
-          credits.close(turnId, 0);
-          turns.finish(turnId, 'failed', 0, null, clock.now());
-        });
-        await Promise.all(written.map((path) => rm(path, { force: true })));
-        if (!(error instanceof RunFailed)) logger.error({ err: error, turn_id: turnId }, 'generation failed');
-        else logger.warn({ turn_id: turnId, reason: error.message }, 'generation failed');
-        throw new DomainError('internal_error');
-      }
-    },
+    }
   };
 }
