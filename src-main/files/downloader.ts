@@ -151,6 +151,7 @@ export class Downloader {
     const controller = new AbortController();
     this.controllers.add(controller);
     const tmp = join(dirs.tmp, `${item.id}.part`);
+    let stall: NodeJS.Timeout | undefined;
     try {
       const located = await client.fileLocation(item.filename, controller.signal);
       if (!located.ok) {
@@ -160,6 +161,9 @@ export class Downloader {
         throw new DownloadFailure(`${located.error.code}: ${located.error.message}`, !retryable);
       }
       // DESIGN.md §3: the direct link is fetched without the Authorization header.
+      // A transfer that stalls (no answer, or no byte for a while) is given up and retried later.
+      const stalled = (): void => controller.abort(new NetworkError('timeout', 'the download stalled'));
+      stall = setTimeout(stalled, STALL_MS);
       const response = await openDirectLink(located.value, controller.signal);
       if (response.statusCode !== 200) {
         response.resume();
@@ -170,13 +174,11 @@ export class Downloader {
       let received = 0;
       let head = Buffer.alloc(0);
       let lastEmit = 0;
-      // A transfer that stalls is given up (and retried later); a slow but moving one is not.
-      let stall = setTimeout(() => controller.abort(new NetworkError('timeout', 'the download stalled')), STALL_MS);
       response.on('close', () => clearTimeout(stall));
       // Observe chunks for the header check and progress; the pipe itself carries the bytes.
       response.on('data', (chunk: Buffer) => {
         clearTimeout(stall);
-        stall = setTimeout(() => controller.abort(new NetworkError('timeout', 'the download stalled')), STALL_MS);
+        stall = setTimeout(stalled, STALL_MS);
         received += chunk.length;
         if (head.length < 24) head = Buffer.concat([head, chunk.subarray(0, 24 - head.length)]);
         const now = Date.now();
@@ -199,6 +201,7 @@ export class Downloader {
       if (error instanceof DownloadFailure) throw error;
       throw new DownloadFailure(error instanceof Error ? error.message : String(error), false);
     } finally {
+      clearTimeout(stall);
       this.controllers.delete(controller);
     }
   }
