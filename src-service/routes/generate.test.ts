@@ -1,4 +1,5 @@
 // POST /api/v1/generate over real HTTP: validation order, billing, warnings, sessions, concurrency.
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +130,17 @@ describe('stateful rules', () => {
     const foreign = await svc.api('/api/v1/generate', { key: b.key, body: { ref_image_ids: [keep.id] } });
     expect(foreign.body.error.code).toBe('reference_image_missing');
     expect(await balance(b.id)).toEqual({ credits: 1000, reserved: 0 });
+  });
+
+  it('treats a reference whose file vanished from disk as missing, charging nothing', async () => {
+    const a = await svc.account({ credits: 100 });
+    const made = await svc.api('/api/v1/generate', { key: a.key, body: { prompt: 'x', resolution: '1K' } });
+    rmSync(join(svc.dataDir, 'files', made.body.images[0].filename));
+    const before = await balance(a.id);
+    const res = await svc.api('/api/v1/generate', { key: a.key, body: { ref_image_ids: [made.body.images[0].id] } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('reference_image_missing');
+    expect(await balance(a.id)).toEqual(before);
   });
 
   it('answers 402 with the amount needed and the balance, reserving nothing', async () => {

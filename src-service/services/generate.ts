@@ -1,6 +1,7 @@
 // POST /api/v1/generate (spec §4.1) in the order of DESIGN.md §3: stateless rules (src-shared), then
 // session, references, balance and the new-account cap; then the reservation in one transaction with the
 // balance change; the run; settle (refund the difference on partial success) or refund all on failure.
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { MODELS } from '../../src-shared/catalog.ts';
 import { newFilename, newId } from '../../src-shared/ids.ts';
@@ -193,7 +194,10 @@ export function createGenerateService(deps: ServiceDeps) {
           const image = images.findById(id);
           // Another account's image answers exactly like a deleted one, so ids cannot be probed (DESIGN.md §3).
           if (!image || image.account_id !== accountId || image.deleted_at !== null) fail('reference_image_missing', { image_id: id });
-          paths.push(files.pathFor(image.filename));
+          // A file cleaned up on disk behind the database's back is just as missing (spec §4.1 rule 4).
+          const path = files.pathFor(image.filename);
+          if (!existsSync(path)) fail('reference_image_missing', { image_id: id });
+          paths.push(path);
         }
         const account = accounts.findById(accountId) ?? fail('invalid_api_key', { reason: 'unknown' });
         if (account.credits < estimate.total) fail('insufficient_credits', { needed: estimate.total, balance: account.credits });
