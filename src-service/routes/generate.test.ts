@@ -207,6 +207,8 @@ describe('billing and warnings', () => {
     const a = await svc.account();
     const res = await svc.api('/api/v1/generate', { key: a.key, body: { prompt: 'x', quality: 'high', resolution: '1K' } });
     expect(res.body.warnings).toEqual([expect.objectContaining({ type: 'unsupported', feature: 'quality' })]);
+    // no Accept-Language: details in Chinese (spec §2.3)
+    expect(res.body.warnings[0].details).toMatch(/[\u4e00-\u9fff]/);
     expect(res.body.credits_charged).toBe(12);
   });
 
