@@ -1,41 +1,42 @@
 // IPC handlers of the webhook inspector, keyed by the method names of inspectorMethods. Main's IPC table
-// parses every input with the contract's schema before calling these.
+// parses every input with the contract's schema before calling these; failures are InspectorError values
+// with a stable `code` (and `status`/`requestId` when the service answered).
 import type { MethodInput, MethodOutput } from '../../src-shared/ipc/contract.ts';
 import type { inspectorMethods } from '../../src-shared/ipc/inspector.ts';
 import type { InspectorContext } from './context.ts';
+import { WebhookInspector } from './inspector.ts';
 
 type Methods = typeof inspectorMethods;
 export type InspectorHandlers = {
   [K in keyof Methods]: (input: MethodInput<Methods[K]>) => Promise<MethodOutput<Methods[K]>>;
-} & { close(): Promise<void> };
+} & {
+  /** Resolves once the receiver listens (or failed to, which status() then reports). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+};
 
-export function createInspectorHandlers(_ctx: InspectorContext): InspectorHandlers {
-  const notYet = async (): Promise<never> => {
-    throw new Error('The webhook inspector is not ready yet.');
-  };
+export function createInspectorHandlers(ctx: InspectorContext, options: { clock?: () => number } = {}): InspectorHandlers {
+  const inspector = new WebhookInspector(ctx, options);
+  // The receiver runs from app start, so deliveries arrive even before the panel is opened.
+  const ready = inspector.start().catch(() => {});
+  const after = <T>(work: () => T | Promise<T>) => ready.then(work);
   return {
-    inspectorStatus: async () => ({
-      running: false,
-      port: null,
-      url: null,
-      secretStored: false,
-      secretMasked: null,
-      previousSecrets: 0,
-      forcedStatus: null,
-      delayMs: 0,
-      error: null,
-    }),
-    inspectorConfigure: notYet,
-    inspectorList: async () => ({ groups: [], total: 0 }),
-    inspectorGet: notYet,
-    inspectorClear: async () => ({ cleared: 0 }),
-    inspectorVerifyPasted: notYet,
-    inspectorSendTest: notYet,
-    inspectorResend: notYet,
-    inspectorConnectLocal: notYet,
-    inspectorRegenerateLocal: notYet,
-    inspectorFetchPublication: notYet,
-    inspectorExport: notYet,
-    close: async () => {},
+    ready,
+    inspectorStatus: () => after(() => inspector.status()),
+    inspectorConfigure: (input) => after(() => inspector.configure(input)),
+    inspectorList: (input) => after(() => inspector.list(input.limit)),
+    inspectorGet: (input) => after(() => inspector.get(input.requestId)),
+    inspectorClear: () => after(() => inspector.clear()),
+    inspectorVerifyPasted: (input) => after(() => inspector.verifyPasted(input)),
+    inspectorSendTest: (input) => after(() => inspector.sendTest(input)),
+    inspectorResend: (input) => after(() => inspector.resend(input)),
+    inspectorConnectLocal: () => after(() => inspector.connectLocal()),
+    inspectorRegenerateLocal: () => after(() => inspector.regenerateLocal()),
+    inspectorFetchPublication: (input) => after(() => inspector.fetchPublication(input.publicationId)),
+    inspectorExport: (input) => after(() => inspector.export(input.requestId, input.format)),
+    close: async () => {
+      await ready;
+      await inspector.stop();
+    },
   };
 }
