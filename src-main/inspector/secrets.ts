@@ -15,25 +15,36 @@ export class InspectorSecretKeeper {
     this.store = store;
   }
 
+  /**
+   * The current secret is read from the store each time: another part of main (the local console) may store a
+   * new one. When it changed behind our back, the one we knew joins the history, as Regenerate would do.
+   */
   async load(): Promise<{ current: string | null; previous: KnownSecret[] }> {
-    if (this.cache) return this.cache;
     const current = await this.store.get(SECRET_ACCOUNT);
-    let previous: KnownSecret[] = [];
-    const raw = await this.store.get(PREVIOUS_SECRETS_ACCOUNT);
-    if (raw) {
-      try {
-        const parsed = JSON.parse(raw) as unknown;
-        if (Array.isArray(parsed)) {
-          previous = parsed.filter(
-            (p): p is KnownSecret => typeof p === 'object' && p !== null && typeof p.secret === 'string' && typeof p.replacedAt === 'number',
-          );
-        }
-      } catch {
-        // A damaged entry only loses the history, never the current secret.
-      }
+    if (this.cache === null) {
+      this.cache = { current, previous: await this.readHistory() };
+    } else if (current !== this.cache.current) {
+      const known = this.cache.current;
+      const previous = known ? [{ secret: known, replacedAt: Date.now() }, ...this.cache.previous].filter((p) => p.secret !== current).slice(0, KEEP_PREVIOUS) : this.cache.previous;
+      if (known) await this.store.set(PREVIOUS_SECRETS_ACCOUNT, JSON.stringify(previous));
+      this.cache = { current, previous };
     }
-    this.cache = { current, previous };
     return this.cache;
+  }
+
+  private async readHistory(): Promise<KnownSecret[]> {
+    const raw = await this.store.get(PREVIOUS_SECRETS_ACCOUNT);
+    if (!raw) return [];
+    try {
+      const parsed = JSON.parse(raw) as unknown;
+      if (!Array.isArray(parsed)) return [];
+      return parsed.filter(
+        (p): p is KnownSecret => typeof p === 'object' && p !== null && typeof p.secret === 'string' && typeof p.replacedAt === 'number',
+      );
+    } catch {
+      // A damaged entry only loses the history, never the current secret.
+      return [];
+    }
   }
 
   /** Stores a new current secret; the one it replaces joins the history (newest first). */
