@@ -1,4 +1,29 @@
-// Placeholder mount point: the webhook inspector helper owns this file and replaces it.
+// The webhook inspector page (issue 6): receiver, deliveries grouped by delivery id, the verdict of the
+// selected attempt, paste to verify, and send a test notification.
+import { DeliveryDetail } from './DeliveryDetail.tsx';
+import { DeliveryList } from './DeliveryList.tsx';
+import { useInspectorT } from './i18n.ts';
+import { PasteVerifyForm } from './PasteVerifyForm.tsx';
+import { ReceiverCard } from './ReceiverCard.tsx';
+import { SendTestForm } from './SendTestForm.tsx';
+import './inspector.css';
+
 export function InspectorPanel() {
-  return <section aria-label="Webhooks" />;
+  const t = useInspectorT();
+  return (
+    <div className="page inspector-page" data-testid="inspector-panel">
+      <h2 className="page-title">
+        {t('title')} <span className="muted small">{t('subtitle')}</span>
+      </h2>
+      <ReceiverCard />
+      <div className="inspector-columns">
+        <DeliveryList />
+        <DeliveryDetail />
+      </div>
+      <div className="card-grid">
+        <PasteVerifyForm />
+        <SendTestForm />
+      </div>
+    </div>
+  );
 }

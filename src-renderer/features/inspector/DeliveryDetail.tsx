@@ -1,0 +1,152 @@
+// One captured attempt: its verdict step by step, the raw headers and body, export (curl / JSON), re-send
+// to any URL, and the publication it points to (spec §4.3) with its images.
+import { useState } from 'react';
+import type { PublicationRecord } from '../../../src-shared/api.ts';
+import type { CapturedRequestDetail, SendResult } from '../../../src-shared/ipc/inspector.ts';
+import { call, imageUrl } from '../../lib/desktop.ts';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { useInspectorT } from './i18n.ts';
+import { useCapturedRequest, useInspectorAction } from './queries.ts';
+import { ErrorLine } from './ReceiverCard.tsx';
+import { SendAnswer } from './SendTestForm.tsx';
+import { useInspectorStore } from './store.ts';
+import { VerificationSteps } from './VerificationSteps.tsx';
+
+function ExportButtons({ requestId }: { requestId: string }) {
+  const t = useInspectorT();
+  const [text, setText] = useState<{ format: string; text: string } | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const run = async (format: 'curl' | 'json') => {
+    try {
+      const out = await call('inspectorExport', { requestId, format });
+      setText(out);
+      setError(null);
+      await navigator.clipboard.writeText(out.text).catch(() => undefined);
+    } catch (e) {
+      setError(e as Error);
+    }
+  };
+  return (
+    <div className="stack">
+      <div className="row-gap">
+        <button type="button" className="btn btn-sm" data-testid="inspector-export-curl" onClick={() => void run('curl')}>
+          {t('exportCurl')}
+        </button>
+        <button type="button" className="btn btn-sm" data-testid="inspector-export-json" onClick={() => void run('json')}>
+          {t('exportJson')}
+        </button>
+        {text ? <CopyButton text={text.text} /> : null}
+      </div>
+      {text ? (
+        <pre className="inspector-pre" data-testid="inspector-export-text">
+          {text.text}
+        </pre>
+      ) : null}
+      <ErrorLine error={error} />
+    </div>
+  );
+}
+
+function ResendForm({ detail }: { detail: CapturedRequestDetail }) {
+  const t = useInspectorT();
+  const resend = useInspectorAction('inspectorResend');
+  const [url, setUrl] = useState('');
+  const [result, setResult] = useState<SendResult | null>(null);
+  return (
+    <form
+      className="stack"
+      onSubmit={(e) => {
+        e.preventDefault();
+        resend.mutate({ requestId: detail.requestId, url, useStoredSecret: true }, { onSuccess: setResult });
+      }}
+    >
+      <div className="row-gap">
+        <label className="field-label" htmlFor="inspector-resend-url">
+          {t('resendTo')}
+        </label>
+        <input id="inspector-resend-url" className="grow" value={url} placeholder="https://example.com/webhooks" onChange={(e) => setUrl(e.target.value)} />
+        <button type="submit" className="btn btn-sm" disabled={!url || resend.isPending || detail.tooLarge} data-testid="inspector-resend">
+          {t('resend')}
+        </button>
+      </div>
+      <ErrorLine error={resend.error} />
+      {result ? <SendAnswer result={result} /> : null}
+    </form>
+  );
+}
+
+function PublicationBox({ id }: { id: number }) {
+  const t = useInspectorT();
+  const [record, setRecord] = useState<PublicationRecord | null>(null);
+  const fetchIt = useInspectorAction('inspectorFetchPublication');
+  return (
+    <div className="stack" data-testid="inspector-publication">
+      <button type="button" className="btn btn-sm" disabled={fetchIt.isPending} onClick={() => fetchIt.mutate({ publicationId: id }, { onSuccess: setRecord })}>
+        {t('fetchPublication', { id })}
+      </button>
+      <ErrorLine error={fetchIt.error} />
+      {record ? (
+        <div className="stack">
+          <code className="small">
+            {record.pack_id} v{record.version} · {record.style_code} · {t('publicationImages', { count: record.images.length })}
+          </code>
+          <ul className="inspector-pub-images">
+            {record.images.map((img) => (
+              <li key={img.id} data-testid="publication-image">
+                <img src={imageUrl('thumb', img.id)} alt={img.filename} onError={(e) => (e.currentTarget.style.visibility = 'hidden')} />
+                <span className="small">
+                  {img.id} · {img.width}×{img.height}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export function DeliveryDetail() {
+  const t = useInspectorT();
+  const selected = useInspectorStore((s) => s.selectedRequestId);
+  const detail = useCapturedRequest(selected);
+  if (selected === null) return <section className="card muted">{t('selectHint')}</section>;
+  const d = detail.data;
+  return (
+    <section className="card" data-testid="inspector-detail">
+      <h3 className="card-title">
+        {t('verdict')} <code className="small">{d ? `${d.method} ${d.path}` : ''}</code>
+      </h3>
+      <ErrorLine error={detail.error} />
+      {d ? (
+        <>
+          <VerificationSteps report={d.verification.report} diagnosis={d.verification.diagnosis} />
+          {d.publication ? <PublicationBox id={d.publication.id} /> : null}
+          <ExportButtons requestId={d.requestId} />
+          <ResendForm detail={d} />
+          <details>
+            <summary>{t('headers')}</summary>
+            <table className="table">
+              <tbody>
+                {d.headers.map((h, i) => (
+                  <tr key={i}>
+                    <th>{h.name}</th>
+                    <td>
+                      <code className="inspector-hex">{h.value}</code>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </details>
+          <details open>
+            <summary>{t('body')}</summary>
+            <pre className="inspector-pre" data-testid="inspector-body">
+              {d.bodyText}
+            </pre>
+          </details>
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,131 @@
+// The receiver: its URL (with copy), the stored secret (masked), one-click connect of the local service,
+// Regenerate, and the forced answer / delay used to watch the service's retries.
+import { useState } from 'react';
+import type { DesktopError } from '../../lib/desktop.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { useSettings } from '../settings/queries.ts';
+import { useInspectorT } from './i18n.ts';
+import { useInspectorAction, useInspectorStatus } from './queries.ts';
+
+export function ErrorLine({ error }: { error: Error | null }) {
+  if (!error) return null;
+  return (
+    <p className="hint-danger" role="alert" data-testid="inspector-error">
+      {(error as DesktopError).ipc?.message ?? error.message}
+    </p>
+  );
+}
+
+const FORCEABLE = [200, 204, 301, 400, 401, 404, 410, 429, 500, 502, 503];
+
+export function ReceiverCard() {
+  const t = useInspectorT();
+  const status = useInspectorStatus();
+  const settings = useSettings();
+  const connect = useInspectorAction('inspectorConnectLocal');
+  const regenerate = useInspectorAction('inspectorRegenerateLocal');
+  const configure = useInspectorAction('inspectorConfigure');
+  const [port, setPort] = useState<string | null>(null);
+  const [forced, setForced] = useState<string | null>(null);
+  const [delay, setDelay] = useState<string | null>(null);
+  const s = status.data;
+  const isLocal = settings.data?.environment !== 'remote';
+
+  return (
+    <section className="card" data-testid="inspector-receiver">
+      <h3 className="card-title">{t('receiver')}</h3>
+      {s?.url ? (
+        <div className="row-gap inspector-url-row">
+          <span className="field-label">{t('receiverUrl')}</span>
+          <code className="inspector-url" data-testid="inspector-url">
+            {s.url}
+          </code>
+          <CopyButton text={s.url} testId="inspector-url-copy" />
+        </div>
+      ) : (
+        <p className="hint-danger">{s?.error ?? t('receiverStopped')}</p>
+      )}
+      <div className="row-gap wrap">
+        <span className="field-label">{t('secret')}</span>
+        {s?.secretStored ? (
+          <>
+            <code data-testid="inspector-secret-masked">{s.secretMasked}</code>
+            <Badge tone="ok">{t('secretStored')}</Badge>
+          </>
+        ) : (
+          <Badge tone="warn" testId="inspector-no-secret">
+            {t('secretNone')}
+          </Badge>
+        )}
+        {s && s.previousSecrets > 0 ? <span className="muted small">{t('previousSecrets', { count: s.previousSecrets })}</span> : null}
+      </div>
+      {isLocal ? (
+        <div className="row-gap wrap">
+          <button type="button" className="btn btn-primary" data-testid="inspector-connect-local" disabled={connect.isPending} onClick={() => connect.mutate({})}>
+            {t('connectLocal')}
+          </button>
+          <button
+            type="button"
+            className="btn"
+            data-testid="inspector-regenerate"
+            disabled={regenerate.isPending || !s?.secretStored}
+            onClick={() => regenerate.mutate({})}
+          >
+            {t('regenerate')}
+          </button>
+          <span className="muted small">{t('connectLocalHint')}</span>
+        </div>
+      ) : null}
+      <ErrorLine error={connect.error ?? regenerate.error} />
+      <form
+        className="row-gap wrap inspector-behaviour"
+        onSubmit={(e) => {
+          e.preventDefault();
+          configure.mutate({
+            ...(port !== null && port.trim() !== '' ? { port: Number(port) } : {}),
+            ...(forced !== null ? { forcedStatus: forced === '' ? null : Number(forced) } : {}),
+            ...(delay !== null && delay.trim() !== '' ? { delayMs: Number(delay) } : {}),
+          });
+        }}
+      >
+        <label className="field-label" htmlFor="inspector-port">
+          {t('port')}
+        </label>
+        <input
+          id="inspector-port"
+          className="input-narrow"
+          inputMode="numeric"
+          title={t('portHint')}
+          value={port ?? String(s?.port ?? '')}
+          onChange={(e) => setPort(e.target.value)}
+        />
+        <label className="field-label" htmlFor="inspector-forced">
+          {t('forcedStatus')}
+        </label>
+        <select
+          id="inspector-forced"
+          data-testid="inspector-forced-status"
+          value={forced ?? (s?.forcedStatus === null || s?.forcedStatus === undefined ? '' : String(s.forcedStatus))}
+          onChange={(e) => setForced(e.target.value)}
+        >
+          <option value="">{t('forcedStatusNone')}</option>
+          {FORCEABLE.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </select>
+        <label className="field-label" htmlFor="inspector-delay">
+          {t('delay')}
+        </label>
+        <input id="inspector-delay" className="input-narrow" inputMode="numeric" value={delay ?? String(s?.delayMs ?? 0)} onChange={(e) => setDelay(e.target.value)} />
+        <button type="submit" className="btn btn-sm" disabled={configure.isPending} data-testid="inspector-apply">
+          {t('apply')}
+        </button>
+      </form>
+      <p className="muted small">{t('behaviourHint')}</p>
+      <ErrorLine error={configure.error} />
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+// "Use the stored secret" or type one. A typed secret goes to main for this one call and is never echoed.
+import { useInspectorT } from './i18n.ts';
+
+export interface SecretChoiceState {
+  useStored: boolean;
+  secret: string;
+}
+
+export function secretChoiceInput(s: SecretChoiceState): { useStoredSecret: true } | { secret: string } {
+  return s.useStored ? { useStoredSecret: true } : { secret: s.secret };
+}
+
+export function SecretChoiceFields(props: { idPrefix: string; value: SecretChoiceState; onChange: (v: SecretChoiceState) => void }) {
+  const t = useInspectorT();
+  const { value, onChange } = props;
+  return (
+    <div className="row-gap wrap">
+      <label className="toggle">
+        <input
+          type="checkbox"
+          data-testid={`${props.idPrefix}-use-stored`}
+          checked={value.useStored}
+          onChange={(e) => onChange({ ...value, useStored: e.target.checked })}
+        />{' '}
+        {t('useStored')}
+      </label>
+      {!value.useStored ? (
+        <>
+          <label className="field-label" htmlFor={`${props.idPrefix}-secret`}>
+            {t('secretInput')}
+          </label>
+          <input
+            id={`${props.idPrefix}-secret`}
+            data-testid={`${props.idPrefix}-secret`}
+            className="grow"
+            type="password"
+            autoComplete="off"
+            value={value.secret}
+            onChange={(e) => onChange({ ...value, secret: e.target.value })}
+          />
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+// The inspector through main: receiver status, captured deliveries (refreshed on `inspector:delivery`), one
+// request's verdict, and the actions. Diagnoses come in the UI language, so the language is part of the key.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { call, onEvent } from '../../lib/desktop.ts';
+import type { IpcMethodName, MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
+import { useLanguage } from '../../ui/useLanguage.ts';
+
+export const inspectorKeys = {
+  status: ['inspector', 'status'] as const,
+  list: ['inspector', 'list'] as const,
+  request: (id: string, language: string) => ['inspector', 'request', id, language] as const,
+};
+
+export function useInspectorStatus() {
+  return useQuery({ queryKey: inspectorKeys.status, queryFn: () => call('inspectorStatus', {}) });
+}
+
+export function useDeliveries() {
+  const client = useQueryClient();
+  useEffect(
+    () =>
+      onEvent('inspector:delivery', () => {
+        void client.invalidateQueries({ queryKey: inspectorKeys.list });
+      }),
+    [client],
+  );
+  return useQuery({ queryKey: inspectorKeys.list, queryFn: () => call('inspectorList', { limit: 200 }) });
+}
+
+export function useCapturedRequest(requestId: string | null) {
+  const language = useLanguage();
+  return useQuery({
+    queryKey: inspectorKeys.request(requestId ?? '', language),
+    queryFn: () => call('inspectorGet', { requestId: requestId as string }),
+    enabled: requestId !== null,
+  });
+}
+
+/** An inspector action; status answers replace the cached status, list-changing ones refresh the list. */
+export function useInspectorAction<K extends IpcMethodName>(name: K) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MethodInputOf<K>) => call(name, input) as Promise<MethodOutputOf<K>>,
+    onSuccess: (value) => {
+      if (value && typeof value === 'object' && 'running' in value && 'secretStored' in value) client.setQueryData(inspectorKeys.status, value);
+      if (name === 'inspectorClear' || name === 'inspectorResend' || name === 'inspectorSendTest') {
+        void client.invalidateQueries({ queryKey: inspectorKeys.list });
+      }
+    },
+  });
+}
