@@ -1,0 +1,98 @@
+// The webhook inspector in Chromium through the harness (real main-process handlers, real local service):
+// one click connects the local webhook, a ping arrives verified step by step, and a tampered paste shows
+// the failing step with its reason.
+import { expect, test } from './fixtures/harness.ts';
+import type { Page } from '@playwright/test';
+
+type Api = Record<string, (input: unknown) => Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>>;
+
+async function callApi<T>(page: Page, name: string, input: unknown = {}): Promise<T> {
+  const result = await page.evaluate(
+    async ([n, i]) => (globalThis as unknown as { api: Api }).api[n as string]!(i),
+    [name, input] as const,
+  );
+  if (!result.ok) throw new Error(`${name} failed: ${JSON.stringify(result.error)}`);
+  return result.value as T;
+}
+
+async function connectAndPing(page: Page): Promise<string> {
+  await page.getByTestId('nav-webhooks').click();
+  await expect(page.getByTestId('inspector-url')).toHaveText(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+  await expect(page.getByTestId('inspector-no-secret')).toBeVisible();
+  await page.getByTestId('inspector-connect-local').click();
+  await expect(page.getByTestId('inspector-secret-masked')).toHaveText(/^whsec_…[A-Za-z0-9]{4}$/);
+  const { deliveryId } = await callApi<{ deliveryId: string }>(page, 'localWebhookPing');
+  return deliveryId;
+}
+
+test('connect local, ping: the delivery appears and verifies step by step', async ({ page, harness }, testInfo) => {
+  await page.goto(harness.url);
+  const deliveryId = await connectAndPing(page);
+  const group = page.locator(`[data-testid="inspector-delivery-group"][data-delivery-id="${deliveryId}"]`);
+  await expect(group).toBeVisible();
+  await expect(group).toHaveAttribute('data-valid', 'true');
+  await expect(group.getByTestId('duplicate-badge')).toHaveCount(0);
+  const attempt = group.getByTestId('inspector-attempt');
+  await expect(attempt).toHaveCount(1);
+  await expect(attempt).toHaveAttribute('data-status', '200');
+  await attempt.click();
+
+  const verdict = page.getByTestId('inspector-detail').getByTestId('inspector-verdict');
+  await expect(verdict).toHaveAttribute('data-valid', 'true');
+  await expect(verdict.getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'valid');
+  for (const step of ['headers', 'event', 'timestamp', 'signature', 'body']) {
+    await expect(verdict.getByTestId(`step-${step}`)).toHaveAttribute('data-verdict', 'pass');
+  }
+  await expect(verdict.getByTestId('signature-part')).toHaveAttribute('data-matches', 'true');
+  // The countdown is live: it shows the time left in the 5-minute window and moves.
+  const countdown = verdict.getByTestId('timestamp-countdown');
+  const first = await countdown.textContent();
+  await expect(countdown).not.toHaveText(first ?? '', { timeout: 5_000 });
+  await expect(page.getByTestId('inspector-body')).toHaveText('{"event":"ping"}');
+
+  // Export as curl carries the signature header and the body.
+  await page.getByTestId('inspector-export-curl').click();
+  await expect(page.getByTestId('inspector-export-text')).toContainText("-H 'X-Service-Signature: v1=");
+  await expect(page.getByTestId('inspector-export-text')).toContainText(`--data-binary '{"event":"ping"}'`);
+  await page.screenshot({ path: testInfo.outputPath('inspector.png'), fullPage: true });
+});
+
+test('a tampered paste shows the failing step and why, in the UI language', async ({ page, harness }) => {
+  await page.goto(harness.url);
+  const deliveryId = await connectAndPing(page);
+  await expect(page.locator(`[data-testid="inspector-delivery-group"][data-delivery-id="${deliveryId}"]`)).toHaveAttribute('data-valid', 'true');
+  const list = await callApi<{ groups: Array<{ deliveryId: string; attempts: Array<{ requestId: string }> }> }>(page, 'inspectorList', {});
+  const requestId = list.groups.find((g) => g.deliveryId === deliveryId)?.attempts[0]?.requestId;
+  const detail = await callApi<{ headers: Array<{ name: string; value: string }>; bodyText: string }>(page, 'inspectorGet', { requestId });
+  const head = detail.headers.map((h) => `${h.name}: ${h.value}`).join('\r\n');
+
+  const paste = page.getByTestId('inspector-paste');
+  // Untouched, it verifies with the stored secret.
+  await paste.getByTestId('paste-raw').fill(`POST /webhooks HTTP/1.1\r\n${head}\r\n\r\n${detail.bodyText}`);
+  await paste.getByTestId('paste-verify').click();
+  await expect(paste.getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'valid');
+
+  // One changed byte in the body: headers still pass, the signature step fails, and the reason says so.
+  await paste.getByTestId('paste-raw').fill(`POST /webhooks HTTP/1.1\r\n${head}\r\n\r\n${detail.bodyText.replace('ping', 'pong')}`);
+  await paste.getByTestId('paste-verify').click();
+  const result = paste.getByTestId('paste-result');
+  await expect(result.getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'wrong_secret');
+  await expect(result.getByTestId('step-headers')).toHaveAttribute('data-verdict', 'pass');
+  await expect(result.getByTestId('step-signature')).toHaveAttribute('data-verdict', 'fail');
+  await expect(result.getByTestId('signature-part')).toHaveAttribute('data-matches', 'false');
+  await expect(result.getByTestId('step-body')).toHaveAttribute('data-verdict', 'fail');
+  // The app starts in Chinese (DESIGN.md §3): the reason is a sentence in Chinese.
+  await expect(result.getByTestId('inspector-diagnosis')).toContainText('签名不匹配');
+
+  // A newline added by the paste is named as a changed body, not a wrong secret.
+  await paste.getByTestId('paste-raw').fill(`${head}\n\n${detail.bodyText}\n`);
+  await paste.getByTestId('paste-verify').click();
+  await expect(result.getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'body_changed');
+
+  // With a typed secret that is not the service's.
+  await paste.getByTestId('paste-use-stored').uncheck();
+  await paste.getByTestId('paste-secret').fill('whsec_' + 'x'.repeat(32));
+  await paste.getByTestId('paste-raw').fill(`${head}\r\n\r\n${detail.bodyText}`);
+  await paste.getByTestId('paste-verify').click();
+  await expect(result.getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'wrong_secret');
+});
