@@ -1,26 +1,62 @@
 import { useTranslation } from 'react-i18next';
-import { InspectorPanel } from './features/inspector/InspectorPanel.tsx';
 import { useAppStore, type AppTab } from './app-store.ts';
+import { ComposePanel } from './features/compose/ComposePanel.tsx';
+import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
+import { CompareView, ImageViewer } from './features/gallery/ImageViewer.tsx';
+import { InspectorPanel } from './features/inspector/InspectorPanel.tsx';
+import { LocalConsole } from './features/local-console/LocalConsole.tsx';
+import { RunStage } from './features/runs/RunStage.tsx';
+import { EnvironmentBadge } from './features/settings/EnvironmentBadge.tsx';
+import { useSettings } from './features/settings/queries.ts';
+import { SettingsPage } from './features/settings/SettingsPage.tsx';
 
 const TABS: AppTab[] = ['studio', 'webhooks', 'local', 'settings'];
+
+function Studio() {
+  return (
+    <div className="studio">
+      <ComposePanel />
+      <RunStage />
+      <GalleryPanel />
+      <ImageViewer />
+      <CompareView />
+    </div>
+  );
+}
 
 export function App() {
   const { t } = useTranslation();
   const tab = useAppStore((s) => s.tab);
   const setTab = useAppStore((s) => s.setTab);
+  const settings = useSettings();
+  const tabs = TABS.filter((name) => name !== 'local' || settings.data?.environment !== 'remote');
   return (
     <div className="app">
       <header className="app-header">
         <span className="app-title">{t('app.name')}</span>
         <nav className="app-nav" aria-label={t('nav.label')}>
-          {TABS.map((name) => (
-            <button key={name} type="button" className="nav-tab" aria-current={tab === name ? 'page' : undefined} onClick={() => setTab(name)}>
+          {tabs.map((name) => (
+            <button
+              key={name}
+              type="button"
+              className="nav-tab"
+              data-testid={`nav-${name}`}
+              aria-current={tab === name ? 'page' : undefined}
+              onClick={() => setTab(name)}
+            >
               {t(`nav.${name}`)}
             </button>
           ))}
         </nav>
+        <span className="spacer" />
+        <EnvironmentBadge />
       </header>
-      <main className="app-main">{tab === 'webhooks' ? <InspectorPanel /> : null}</main>
+      <main className="app-main">
+        {tab === 'studio' ? <Studio /> : null}
+        {tab === 'webhooks' ? <InspectorPanel /> : null}
+        {tab === 'local' ? <LocalConsole /> : null}
+        {tab === 'settings' ? <SettingsPage /> : null}
+      </main>
     </div>
   );
 }

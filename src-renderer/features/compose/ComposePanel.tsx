@@ -1,0 +1,93 @@
+// The compose panel: prompt, model and options, purpose, reference tray, live estimate, Generate.
+// Ctrl/Cmd+Enter generates from anywhere in the panel.
+import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage, type ApiErrorValue } from '../../../src-shared/errors.ts';
+import type { DesktopError } from '../../lib/desktop.ts';
+import { useLanguage } from '../../ui/useLanguage.ts';
+import { ErrorBanner } from '../runs/ErrorBanner.tsx';
+import { useStartGeneration } from '../runs/queries.ts';
+import { checkDraft, resolveModel } from './draft.ts';
+import { EstimateBox } from './EstimateBox.tsx';
+import { ModelField } from './ModelField.tsx';
+import { OptionFields } from './OptionFields.tsx';
+import { PromptField } from './PromptField.tsx';
+import { PurposeField } from './PurposeField.tsx';
+import { ReferenceTray } from './ReferenceTray.tsx';
+import { SessionBar } from './SessionBar.tsx';
+import { useComposeStore } from './store.ts';
+
+export function ComposePanel() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const draft = useComposeStore((s) => s.draft);
+  const session = useComposeStore((s) => s.session);
+  const setSession = useComposeStore((s) => s.setSession);
+  const check = useMemo(() => checkDraft(draft), [draft]);
+  const { model, auto } = useMemo(() => resolveModel(draft), [draft]);
+  const start = useStartGeneration();
+  const [refused, setRefused] = useState<ApiErrorValue | null>(null);
+
+  const generate = () => {
+    if (start.isPending) return;
+    if (!check.ok) {
+      // Refused before sending, with the service's own code and message (nothing is reserved or sent).
+      setRefused(check.error);
+      return;
+    }
+    setRefused(null);
+    start.mutate(
+      { request: check.request, ...(session ? { sessionId: session.id } : {}) },
+      {
+        onSuccess: (turn) => {
+          if (!session || session.id !== turn.sessionId) setSession({ id: turn.sessionId, title: null });
+        },
+      },
+    );
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      generate();
+    }
+  };
+
+  const startError = start.error as DesktopError | null;
+  const shortcut = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘↩' : 'Ctrl+Enter';
+
+  return (
+    <form
+      className="compose-panel"
+      aria-label={t('compose.title')}
+      onKeyDown={onKeyDown}
+      onSubmit={(e) => {
+        e.preventDefault();
+        generate();
+      }}
+    >
+      <div className="panel-scroll">
+        <SessionBar />
+        <PromptField />
+        <ModelField auto={auto} />
+        <OptionFields model={model} />
+        <PurposeField />
+        <ReferenceTray model={model} />
+      </div>
+      <div className="compose-foot">
+        <EstimateBox check={check} />
+        {refused ? (
+          <ErrorBanner
+            title={t('errors.refusedBeforeSending')}
+            error={{ code: refused.code, message: errorMessage(refused.code, refused.params, language) }}
+          />
+        ) : null}
+        {startError ? <ErrorBanner error={startError.ipc ?? { code: 'unknown', message: String(startError) }} /> : null}
+        <button type="submit" className="btn btn-primary btn-generate" data-testid="generate" disabled={start.isPending}>
+          {start.isPending ? t('compose.starting') : t('compose.generate')}
+          <kbd className="kbd">{shortcut}</kbd>
+        </button>
+      </div>
+    </form>
+  );
+}

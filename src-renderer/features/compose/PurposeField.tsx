@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next';
+import { PURPOSE_IDS, PURPOSES, type PurposeId } from '../../../src-shared/catalog.ts';
+import { Field } from '../../ui/Field.tsx';
+import { useLanguage } from '../../ui/useLanguage.ts';
+import { useComposeStore } from './store.ts';
+
+export function PurposeField() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const purpose = useComposeStore((s) => s.draft.purpose);
+  const update = useComposeStore((s) => s.update);
+  return (
+    <Field id="compose-purpose" label={t('compose.purpose')} hint={PURPOSES[purpose].description[language]}>
+      <select id="compose-purpose" data-testid="purpose" value={purpose} onChange={(e) => update({ purpose: e.target.value as PurposeId })}>
+        {PURPOSE_IDS.map((id) => (
+          <option key={id} value={id}>
+            {PURPOSES[id].label[language]}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}

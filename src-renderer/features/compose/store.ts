@@ -1,0 +1,77 @@
+// The compose panel's draft and the session it continues. Recall and drag-to-reuse write here too.
+import { create } from 'zustand';
+import type { GenerateRequest } from '../../../src-shared/api.ts';
+import { MAX_REFERENCE_IMAGES } from '../../../src-shared/catalog.ts';
+import { EMPTY_DRAFT, type ComposeDraft } from './draft.ts';
+
+export interface ContinuedSession {
+  id: string;
+  /** Shown title if known; null until the session's record is loaded. */
+  title: string | null;
+}
+
+interface ComposeState {
+  draft: ComposeDraft;
+  /** References the service reported missing (reference_image_missing) or the library marks missing. */
+  missingReferenceIds: string[];
+  /** The local session the next generation continues; null starts a new one. */
+  session: ContinuedSession | null;
+  /** A one-line notice for the tray (e.g. why an outside file was refused). */
+  trayNotice: { kind: 'refused_files' | 'limit' | 'duplicate'; count: number } | null;
+  update: (patch: Partial<ComposeDraft>) => void;
+  addReferences: (ids: string[]) => void;
+  removeReference: (id: string) => void;
+  clearReferences: () => void;
+  markMissing: (ids: string[]) => void;
+  setSession: (session: ContinuedSession | null) => void;
+  setTrayNotice: (notice: ComposeState['trayNotice']) => void;
+  /** Puts a turn's settings, references included, back into the draft. */
+  recall: (request: GenerateRequest, referenceIds: string[]) => void;
+}
+
+export const useComposeStore = create<ComposeState>((set) => ({
+  draft: EMPTY_DRAFT,
+  missingReferenceIds: [],
+  session: null,
+  trayNotice: null,
+  update: (patch) => set((s) => ({ draft: { ...s.draft, ...patch } })),
+  addReferences: (ids) =>
+    set((s) => {
+      const existing = new Set(s.draft.referenceIds);
+      const fresh = ids.filter((id) => !existing.has(id));
+      // The tray holds at most what any model takes; the model's own limit is shown (and checked) live.
+      const room = Math.max(0, MAX_REFERENCE_IMAGES - s.draft.referenceIds.length);
+      const accepted = fresh.slice(0, room);
+      const notice =
+        fresh.length > accepted.length
+          ? { kind: 'limit' as const, count: fresh.length - accepted.length }
+          : fresh.length < ids.length
+            ? { kind: 'duplicate' as const, count: ids.length - fresh.length }
+            : null;
+      return { draft: { ...s.draft, referenceIds: [...s.draft.referenceIds, ...accepted] }, trayNotice: notice };
+    }),
+  removeReference: (id) =>
+    set((s) => ({
+      draft: { ...s.draft, referenceIds: s.draft.referenceIds.filter((r) => r !== id) },
+      missingReferenceIds: s.missingReferenceIds.filter((r) => r !== id),
+    })),
+  clearReferences: () => set((s) => ({ draft: { ...s.draft, referenceIds: [] }, missingReferenceIds: [], trayNotice: null })),
+  markMissing: (ids) => set((s) => ({ missingReferenceIds: [...new Set([...s.missingReferenceIds, ...ids])] })),
+  setSession: (session) => set({ session }),
+  setTrayNotice: (trayNotice) => set({ trayNotice }),
+  recall: (request, referenceIds) =>
+    set({
+      draft: {
+        prompt: request.prompt ?? '',
+        model: request.model ?? 'auto',
+        ratio: request.ratio ?? '3:4',
+        resolution: request.resolution ?? '',
+        quality: request.quality ?? '',
+        n: request.n ?? 1,
+        purpose: request.purpose_id ?? 'free',
+        referenceIds: referenceIds.length > 0 ? referenceIds : (request.ref_image_ids ?? []),
+      },
+      missingReferenceIds: [],
+      trayNotice: null,
+    }),
+}));

@@ -1,0 +1,52 @@
+// The gallery from the library: pages of sessions (react-query infinite query), image details, star, rename.
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
+import { call } from '../../lib/desktop.ts';
+
+/** Sessions per page; the library returns each session with all its matching images. */
+export const GALLERY_PAGE_SESSIONS = 25;
+
+export function useGallery(filters: GalleryFilters) {
+  return useInfiniteQuery({
+    queryKey: ['gallery', filters],
+    queryFn: ({ pageParam }) => call('libraryGallery', { filters, cursor: pageParam, limit: GALLERY_PAGE_SESSIONS }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+}
+
+export function useImageDetail(imageId: string | null) {
+  return useQuery({
+    queryKey: ['image', imageId ?? ''],
+    queryFn: () => call('libraryGetImage', { imageId: imageId ?? '' }),
+    enabled: imageId !== null,
+  });
+}
+
+export function useStar() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { imageId: string; starred: boolean }) => call('libraryStar', input),
+    onSuccess: (image) => {
+      void client.invalidateQueries({ queryKey: ['gallery'] });
+      void client.invalidateQueries({ queryKey: ['image', image.id] });
+      void client.invalidateQueries({ queryKey: ['turn', image.turnId] });
+    },
+  });
+}
+
+export function useRenameSession() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { sessionId: string; title: string }) => call('libraryRenameSession', input),
+    onSuccess: () => void client.invalidateQueries({ queryKey: ['gallery'] }),
+  });
+}
+
+export function useExportImage() {
+  return useMutation({ mutationFn: (imageId: string) => call('filesExport', { imageId }) });
+}
+
+export function startDragOut(imageIds: string[]): void {
+  void call('filesStartDrag', { imageIds: imageIds.slice(0, 50) }).catch(() => undefined);
+}

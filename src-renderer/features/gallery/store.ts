@@ -1,0 +1,66 @@
+// Gallery UI state: filters, multi-selection (Shift/Ctrl), the viewer and the side-by-side compare.
+import { create } from 'zustand';
+import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
+
+interface GalleryState {
+  filters: GalleryFilters;
+  selected: string[];
+  /** The anchor of a Shift-click range. */
+  anchor: string | null;
+  viewer: { ids: string[]; index: number } | null;
+  compare: [string, string] | null;
+  setFilters: (patch: Partial<GalleryFilters>) => void;
+  clearFilters: () => void;
+  /** Click semantics: plain selects one, toggle (Ctrl/Cmd) adds or removes, range (Shift) spans from the anchor. */
+  select: (id: string, mode: 'single' | 'toggle' | 'range', order: readonly string[]) => void;
+  clearSelection: () => void;
+  openViewer: (ids: string[], index: number) => void;
+  moveViewer: (delta: number) => void;
+  closeViewer: () => void;
+  openCompare: (a: string, b: string) => void;
+  closeCompare: () => void;
+}
+
+export const useGalleryStore = create<GalleryState>((set) => ({
+  filters: {},
+  selected: [],
+  anchor: null,
+  viewer: null,
+  compare: null,
+  setFilters: (patch) =>
+    set((s) => {
+      const next: GalleryFilters = { ...s.filters, ...patch };
+      for (const key of Object.keys(next) as Array<keyof GalleryFilters>) {
+        if (next[key] === undefined || next[key] === '') delete next[key];
+      }
+      return { filters: next };
+    }),
+  clearFilters: () => set({ filters: {} }),
+  select: (id, mode, order) =>
+    set((s) => {
+      if (mode === 'toggle') {
+        const has = s.selected.includes(id);
+        return { selected: has ? s.selected.filter((x) => x !== id) : [...s.selected, id], anchor: id };
+      }
+      if (mode === 'range' && s.anchor) {
+        const a = order.indexOf(s.anchor);
+        const b = order.indexOf(id);
+        if (a >= 0 && b >= 0) {
+          const [from, to] = a < b ? [a, b] : [b, a];
+          return { selected: order.slice(from, to + 1) };
+        }
+      }
+      return { selected: [id], anchor: id };
+    }),
+  clearSelection: () => set({ selected: [], anchor: null }),
+  openViewer: (ids, index) => set({ viewer: { ids, index } }),
+  moveViewer: (delta) =>
+    set((s) => {
+      if (!s.viewer) return {};
+      const index = Math.min(s.viewer.ids.length - 1, Math.max(0, s.viewer.index + delta));
+      return { viewer: { ...s.viewer, index } };
+    }),
+  closeViewer: () => set({ viewer: null }),
+  openCompare: (a, b) => set({ compare: [a, b] }),
+  closeCompare: () => set({ compare: null }),
+}));

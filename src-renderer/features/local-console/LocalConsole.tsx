@@ -1,0 +1,428 @@
+// The local service console (Local environment only): account, keys, faults, clock, rate limits, webhook
+// and image packs, through main's admin client. The renderer never sees the admin token, a key or a secret.
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { API_SCOPES, type ApiScope } from '../../../src-shared/api.ts';
+import type { LocalConsoleState } from '../../../src-shared/ipc/local-console.ts';
+import type { DesktopError } from '../../lib/desktop.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { useLanguage } from '../../ui/useLanguage.ts';
+import { useSettings } from '../settings/queries.ts';
+import { useLocalAction, useLocalStatus } from './queries.ts';
+import { useLocalConsoleStore } from './store.ts';
+
+function ErrorLine({ error }: { error: Error | null }) {
+  if (!error) return null;
+  return (
+    <p className="hint-danger" role="alert">
+      {(error as DesktopError).ipc?.message ?? error.message}
+    </p>
+  );
+}
+
+function Card(props: { title: string; children: ReactNode; testId?: string }) {
+  return (
+    <section className="card" data-testid={props.testId}>
+      <h3 className="card-title">{props.title}</h3>
+      {props.children}
+    </section>
+  );
+}
+
+function fmtTime(unixSeconds: number, language: string): string {
+  return new Date(unixSeconds * 1000).toLocaleString(language === 'en' ? 'en' : 'zh-CN');
+}
+
+function AccountCard({ state }: { state: LocalConsoleState }) {
+  const { t } = useTranslation();
+  const topUp = useLocalAction('localTopUp');
+  const update = useLocalAction('localUpdateAccount');
+  const [amount, setAmount] = useState('1000');
+  const [credits, setCredits] = useState('');
+  const [age, setAge] = useState('');
+  const a = state.account;
+  return (
+    <Card title={t('local.account')} testId="local-account">
+      <dl className="facts">
+        <dt>{t('local.balance')}</dt>
+        <dd data-testid="local-balance">{a.credits}</dd>
+        <dt>{t('local.reserved')}</dt>
+        <dd>{a.reserved}</dd>
+        <dt>{t('local.age')}</dt>
+        <dd>
+          {t('local.days', { count: a.ageDays })} {a.ageDays < 7 ? <Badge tone="warn">{t('local.newAccount')}</Badge> : null}
+        </dd>
+        <dt>{t('local.banned')}</dt>
+        <dd>{a.banned ? <Badge tone="danger">{t('local.bannedYes')}</Badge> : t('local.bannedNo')}</dd>
+      </dl>
+      <form className="row-gap wrap" onSubmit={(e) => (e.preventDefault(), topUp.mutate({ credits: Number(amount) }))}>
+        <label htmlFor="topup" className="field-label">
+          {t('local.topUp')}
+        </label>
+        <input id="topup" data-testid="local-topup-amount" type="number" min={1} value={amount} onChange={(e) => setAmount(e.target.value)} />
+        <button type="submit" className="btn btn-sm btn-primary" data-testid="local-topup">
+          {t('local.topUpButton')}
+        </button>
+      </form>
+      <form className="row-gap wrap" onSubmit={(e) => (e.preventDefault(), update.mutate({ credits: Number(credits) }))}>
+        <label htmlFor="set-credits" className="field-label">
+          {t('local.setBalance')}
+        </label>
+        <input id="set-credits" data-testid="local-set-credits" type="number" min={0} value={credits} onChange={(e) => setCredits(e.target.value)} />
+        <button type="submit" className="btn btn-sm" data-testid="local-set-credits-apply" disabled={credits === ''}>
+          {t('common.apply')}
+        </button>
+      </form>
+      <form className="row-gap wrap" onSubmit={(e) => (e.preventDefault(), update.mutate({ ageDays: Number(age) }))}>
+        <label htmlFor="set-age" className="field-label">
+          {t('local.setAge')}
+        </label>
+        <input id="set-age" type="number" min={0} value={age} onChange={(e) => setAge(e.target.value)} />
+        <button type="submit" className="btn btn-sm" disabled={age === ''}>
+          {t('common.apply')}
+        </button>
+      </form>
+      <label className="toggle">
+        <input type="checkbox" data-testid="local-ban" checked={a.banned} onChange={(e) => update.mutate({ banned: e.target.checked })} />
+        {t('local.banToggle')}
+      </label>
+      <ErrorLine error={topUp.error ?? update.error} />
+    </Card>
+  );
+}
+
+function KeysCard({ state }: { state: LocalConsoleState }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const create = useLocalAction('localCreateKey');
+  const revoke = useLocalAction('localRevokeKey');
+  const rate = useLocalAction('localSetKeyRateLimit');
+  const [name, setName] = useState('');
+  const [scopes, setScopes] = useState<ApiScope[]>([...API_SCOPES]);
+  const [days, setDays] = useState('');
+  const [useForApp, setUseForApp] = useState(false);
+  const [rates, setRates] = useState<Record<string, string>>({});
+  return (
+    <Card title={t('local.keys')} testId="local-keys">
+      <table className="table">
+        <thead>
+          <tr>
+            <th>{t('local.keyName')}</th>
+            <th>{t('local.scopes')}</th>
+            <th>{t('local.expires')}</th>
+            <th>{t('local.rateLimit')}</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {state.keys.map((k) => (
+            <tr key={k.id} data-testid="local-key-row" data-key-id={k.id}>
+              <td>
+                {k.name} {k.usedByApp ? <Badge tone="accent">{t('local.usedByApp')}</Badge> : null} {k.revoked ? <Badge tone="danger">{t('local.revoked')}</Badge> : null}
+              </td>
+              <td className="small">{k.scopes.join(', ')}</td>
+              <td className="small">{k.expires_at ? fmtTime(k.expires_at, language) : t('local.never')}</td>
+              <td>
+                <form
+                  className="row-gap"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    rate.mutate({ keyId: k.id, ratePer24h: Number(rates[k.id]) });
+                  }}
+                >
+                  <input
+                    type="number"
+                    min={1}
+                    className="input-narrow"
+                    aria-label={t('local.rateLimitFor', { name: k.name })}
+                    data-testid="local-key-rate"
+                    placeholder={String(k.rate_limit_per_24h ?? state.settings.default_rate_limit_per_24h)}
+                    value={rates[k.id] ?? ''}
+                    onChange={(e) => setRates({ ...rates, [k.id]: e.target.value })}
+                  />
+                  <button type="submit" className="btn btn-xs" data-testid="local-key-rate-apply" disabled={!rates[k.id]}>
+                    {t('common.apply')}
+                  </button>
+                </form>
+              </td>
+              <td>
+                {!k.revoked ? (
+                  <button type="button" className="btn btn-ghost btn-xs" onClick={() => revoke.mutate({ keyId: k.id })}>
+                    {t('local.revoke')}
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <form
+        className="stack"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const expiresAt = days ? state.now + Number(days) * 86400 : undefined;
+          create.mutate({ name, scopes, ...(expiresAt ? { expiresAt } : {}), useForApp });
+        }}
+      >
+        <h4 className="card-sub">{t('local.newKey')}</h4>
+        <div className="row-gap wrap">
+          <input aria-label={t('local.keyName')} placeholder={t('local.keyName')} value={name} onChange={(e) => setName(e.target.value)} />
+          <input aria-label={t('local.expiresInDays')} placeholder={t('local.expiresInDays')} type="number" min={1} value={days} onChange={(e) => setDays(e.target.value)} className="input-narrow" />
+        </div>
+        <div className="row-gap wrap">
+          {API_SCOPES.map((scope) => (
+            <label key={scope} className="toggle">
+              <input
+                type="checkbox"
+                checked={scopes.includes(scope)}
+                onChange={(e) => setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))}
+              />
+              <code>{scope}</code>
+            </label>
+          ))}
+        </div>
+        <label className="toggle">
+          <input type="checkbox" checked={useForApp} onChange={(e) => setUseForApp(e.target.checked)} />
+          {t('local.useForApp')}
+        </label>
+        <div>
+          <button type="submit" className="btn btn-sm btn-primary" disabled={name.trim() === '' || scopes.length === 0}>
+            {t('local.createKey')}
+          </button>
+        </div>
+        {create.data ? (
+          <p className="hint-ok" role="status">
+            {create.data.usedByApp ? t('local.keyUsedByApp') : create.data.copiedToClipboard ? t('local.keyCopied') : t('local.keyCreated')}
+          </p>
+        ) : null}
+      </form>
+      <ErrorLine error={create.error ?? revoke.error ?? rate.error} />
+    </Card>
+  );
+}
+
+function FaultsCard({ state }: { state: LocalConsoleState }) {
+  const { t } = useTranslation();
+  const setFaults = useLocalAction('localSetFaults');
+  const [fail, setFail] = useState('1');
+  const [partialProduce, setPartialProduce] = useState('1');
+  const [latency, setLatency] = useState('3000');
+  const g = state.faults.generate ?? {};
+  return (
+    <Card title={t('local.faults')} testId="local-faults">
+      <p className="muted small">
+        {t('local.armed')}: {t('local.armedList', { fail: g.fail ?? 0, partial: g.partial?.count ?? 0, downgrade: g.downgrade ?? 0, latency: g.latency_ms ?? 0, auth: state.faults.auth_unavailable ?? 0 })}
+      </p>
+      <div className="row-gap wrap">
+        <input type="number" min={1} className="input-narrow" aria-label={t('local.failCount')} value={fail} onChange={(e) => setFail(e.target.value)} />
+        <button type="button" className="btn btn-sm" data-testid="fault-fail" onClick={() => setFaults.mutate({ generate: { fail: Number(fail) } })}>
+          {t('local.armFail')}
+        </button>
+      </div>
+      <div className="row-gap wrap">
+        <input type="number" min={0} className="input-narrow" aria-label={t('local.partialProduce')} value={partialProduce} onChange={(e) => setPartialProduce(e.target.value)} />
+        <button type="button" className="btn btn-sm" data-testid="fault-partial" onClick={() => setFaults.mutate({ generate: { partial: { count: 1, produce: Number(partialProduce) } } })}>
+          {t('local.armPartial')}
+        </button>
+        <button type="button" className="btn btn-sm" data-testid="fault-downgrade" onClick={() => setFaults.mutate({ generate: { downgrade: 1 } })}>
+          {t('local.armDowngrade')}
+        </button>
+      </div>
+      <div className="row-gap wrap">
+        <input type="number" min={0} className="input-narrow" aria-label={t('local.latency')} value={latency} onChange={(e) => setLatency(e.target.value)} />
+        <button type="button" className="btn btn-sm" data-testid="fault-latency" onClick={() => setFaults.mutate({ generate: { latency_ms: Number(latency) } })}>
+          {t('local.setLatency')}
+        </button>
+        <button type="button" className="btn btn-sm" onClick={() => setFaults.mutate({ auth_unavailable: 1 })}>
+          {t('local.armAuthUnavailable')}
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => setFaults.mutate({ generate: { fail: 0, downgrade: 0, latency_ms: 0, partial: { count: 0, produce: 0 } }, auth_unavailable: 0 })}>
+          {t('local.clearFaults')}
+        </button>
+      </div>
+      <ErrorLine error={setFaults.error} />
+    </Card>
+  );
+}
+
+function ClockAndLimitsCard({ state }: { state: LocalConsoleState }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const advance = useLocalAction('localAdvanceClock');
+  const settings = useLocalAction('localSetSettings');
+  const [hours, setHours] = useState('24');
+  const [limit, setLimit] = useState('');
+  return (
+    <Card title={t('local.clockAndLimits')} testId="local-clock">
+      <p>
+        {t('local.serviceClock')}: <strong>{fmtTime(state.now, language)}</strong>
+      </p>
+      <div className="row-gap wrap">
+        <input type="number" min={1} className="input-narrow" aria-label={t('local.advanceHours')} value={hours} onChange={(e) => setHours(e.target.value)} />
+        <button type="button" className="btn btn-sm" onClick={() => advance.mutate({ seconds: Math.round(Number(hours) * 3600) })}>
+          {t('local.advance')}
+        </button>
+      </div>
+      <div className="row-gap wrap">
+        <label htmlFor="default-rate" className="field-label">
+          {t('local.defaultRateLimit')}
+        </label>
+        <input id="default-rate" type="number" min={1} className="input-narrow" placeholder={String(state.settings.default_rate_limit_per_24h)} value={limit} onChange={(e) => setLimit(e.target.value)} />
+        <button type="button" className="btn btn-sm" disabled={!limit} onClick={() => settings.mutate({ default_rate_limit_per_24h: Number(limit) })}>
+          {t('common.apply')}
+        </button>
+      </div>
+      <label className="toggle">
+        <input type="checkbox" checked={state.settings.allow_loopback_webhooks} onChange={(e) => settings.mutate({ allow_loopback_webhooks: e.target.checked })} />
+        {t('local.allowLoopback')}
+      </label>
+      <ErrorLine error={advance.error ?? settings.error} />
+    </Card>
+  );
+}
+
+function WebhookCard({ state }: { state: LocalConsoleState }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const set = useLocalAction('localWebhookSet');
+  const regenerate = useLocalAction('localWebhookRegenerate');
+  const ping = useLocalAction('localWebhookPing');
+  const [url, setUrl] = useState<string | null>(null);
+  const w = state.webhook;
+  const d = w.lastDelivery;
+  return (
+    <Card title={t('local.webhook')} testId="local-webhook">
+      <form
+        className="row-gap wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          set.mutate({ url: url ?? w.url, enabled: w.enabled });
+        }}
+      >
+        <input type="url" className="grow" aria-label={t('local.webhookUrl')} placeholder="https://" value={url ?? w.url} onChange={(e) => setUrl(e.target.value)} />
+        <button type="submit" className="btn btn-sm">
+          {t('common.save')}
+        </button>
+      </form>
+      <div className="row-gap wrap">
+        <label className="toggle">
+          <input type="checkbox" checked={w.enabled} onChange={(e) => set.mutate({ url: w.url, enabled: e.target.checked })} />
+          {t('local.webhookEnabled')}
+        </label>
+        <span className="muted small">{w.secretStored ? t('local.secretStored') : t('local.secretNotStored')}</span>
+        <button type="button" className="btn btn-sm" onClick={() => regenerate.mutate({})}>
+          {t('local.regenerate')}
+        </button>
+        <button type="button" className="btn btn-sm" onClick={() => ping.mutate({})}>
+          {t('local.ping')}
+        </button>
+      </div>
+      <p className="small" data-testid="last-delivery">
+        {t('local.lastDelivery')}:{' '}
+        {d
+          ? t('local.deliveryLine', { event: d.event, outcome: t(`local.outcome.${d.outcome}`), attempts: d.attempts, status: d.status ?? '—', at: fmtTime(d.at, language) })
+          : t('local.noDelivery')}
+      </p>
+      <ErrorLine error={set.error ?? regenerate.error ?? ping.error} />
+    </Card>
+  );
+}
+
+function PacksCard({ state }: { state: LocalConsoleState }) {
+  const { t } = useTranslation();
+  const packIds = useLocalConsoleStore((s) => s.packImageIds);
+  const create = useLocalAction('localPackCreate');
+  const update = useLocalAction('localPackUpdate');
+  const publish = useLocalAction('localPackPublish');
+  const [style, setStyle] = useState('');
+  const [keys, setKeys] = useState<Record<string, string>>({});
+  const keyFor = (packId: string) => keys[packId] ?? '';
+  return (
+    <Card title={t('local.packs')} testId="local-packs">
+      <form
+        className="row-gap wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          create.mutate({ styleCode: style, imageIds: packIds });
+        }}
+      >
+        <input aria-label={t('local.styleCode')} placeholder={t('local.styleCode')} value={style} onChange={(e) => setStyle(e.target.value)} />
+        <button type="submit" className="btn btn-sm btn-primary" data-testid="pack-create" disabled={style.trim() === ''}>
+          {t('local.createPack', { count: packIds.length })}
+        </button>
+        <span className="muted small">{t('local.packFromSelection')}</span>
+      </form>
+      <ul className="pack-list">
+        {state.packs.map((p) => (
+          <li key={p.packId} className="pack-row" data-testid="pack-row" data-pack-id={p.packId}>
+            <div>
+              <code>{p.packId}</code> · {p.styleCode} · {t('gallery.imageCount', { count: p.imageIds.length })} · {t('local.versions', { count: p.versions })}{' '}
+              {p.saved ? null : <Badge tone="warn">{t('local.unsaved')}</Badge>}
+            </div>
+            <div className="row-gap wrap">
+              <input
+                aria-label={t('local.idempotencyKey')}
+                placeholder={t('local.idempotencyKey')}
+                value={keyFor(p.packId)}
+                onChange={(e) => setKeys({ ...keys, [p.packId]: e.target.value })}
+              />
+              <button type="button" className="btn btn-ghost btn-xs" onClick={() => setKeys({ ...keys, [p.packId]: crypto.randomUUID() })}>
+                {t('local.newIdempotencyKey')}
+              </button>
+              <button
+                type="button"
+                className="btn btn-sm"
+                data-testid="pack-publish"
+                onClick={() => publish.mutate({ packId: p.packId, ...(keyFor(p.packId) ? { idempotencyKey: keyFor(p.packId) } : {}) })}
+              >
+                {t('local.publish')}
+              </button>
+              {p.saved ? (
+                <button type="button" className="btn btn-ghost btn-xs" onClick={() => update.mutate({ packId: p.packId, saved: false })}>
+                  {t('local.markUnsaved')}
+                </button>
+              ) : null}
+            </div>
+          </li>
+        ))}
+      </ul>
+      {publish.data ? (
+        publish.data.published ? (
+          <p className="hint-ok" role="status" data-testid="publish-result">
+            {t('local.published', { version: publish.data.publication.version, id: publish.data.publication.id })}
+          </p>
+        ) : (
+          <p className="hint-danger" role="status" data-testid="publish-result">
+            {t('local.rejected', { reason: t(`local.rejectReason.${publish.data.reason}`) })}
+          </p>
+        )
+      ) : null}
+      <ErrorLine error={create.error ?? update.error ?? publish.error} />
+    </Card>
+  );
+}
+
+export function LocalConsole() {
+  const { t } = useTranslation();
+  const settings = useSettings().data;
+  const isLocal = settings?.environment === 'local';
+  const status = useLocalStatus(isLocal);
+  if (!isLocal) return <div className="page muted">{t('local.onlyLocal')}</div>;
+  if (!status.data) return <div className="page">{status.isError ? <ErrorLine error={status.error} /> : t('common.loading')}</div>;
+  const state = status.data;
+  return (
+    <div className="page local-console">
+      <h1 className="page-title">
+        {t('local.title')} <code className="muted small">{state.baseUrl}</code>
+      </h1>
+      <div className="card-grid">
+        <AccountCard state={state} />
+        <KeysCard state={state} />
+        <FaultsCard state={state} />
+        <ClockAndLimitsCard state={state} />
+        <WebhookCard state={state} />
+        <PacksCard state={state} />
+      </div>
+    </div>
+  );
+}

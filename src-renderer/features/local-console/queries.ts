@@ -1,0 +1,27 @@
+// The local service console through main (which holds the admin token): state and every admin action.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call } from '../../lib/desktop.ts';
+import type { IpcMethodName, MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
+
+export const localKey = ['local-status'] as const;
+
+export function useLocalStatus(enabled: boolean) {
+  return useQuery({ queryKey: localKey, queryFn: () => call('localStatus', {}), enabled, refetchInterval: enabled ? 5_000 : false });
+}
+
+/** A console action; answers that carry the whole console state replace the cached one. */
+export function useLocalAction<K extends IpcMethodName>(name: K) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MethodInputOf<K>) => call(name, input) as Promise<MethodOutputOf<K>>,
+    onSuccess: (value) => {
+      if (value && typeof value === 'object' && 'account' in value && 'keys' in value) client.setQueryData(localKey, value);
+      else void client.invalidateQueries({ queryKey: localKey });
+      if (name === 'localDeleteImage' || name === 'localCreateKey') {
+        void client.invalidateQueries({ queryKey: ['gallery'] });
+        void client.invalidateQueries({ queryKey: ['image'] });
+        void client.invalidateQueries({ queryKey: ['settings'] });
+      }
+    },
+  });
+}

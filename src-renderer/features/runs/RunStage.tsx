@@ -1,0 +1,34 @@
+// The middle of the studio: the turns of the session being continued (newest first), or the runs started
+// from this window when a new session is next. Results appear here in place.
+import { useTranslation } from 'react-i18next';
+import { useComposeStore } from '../compose/store.ts';
+import { useGenerationEvents, useRunningTurns, useSessionTurns } from './queries.ts';
+import { useRunsStore } from './store.ts';
+import { TurnCard } from './TurnCard.tsx';
+
+export function RunStage() {
+  const { t } = useTranslation();
+  useGenerationEvents();
+  const session = useComposeStore((s) => s.session);
+  const turns = useSessionTurns(session?.id ?? null);
+  const running = useRunningTurns();
+  const recent = useRunsStore((s) => s.recentTurnIds);
+  const sessionIds = [...(turns.data ?? [])].sort((a, b) => b.startedAt - a.startedAt).map((x) => x.id);
+  const ids = session ? sessionIds : [...new Set([...recent, ...(running.data ?? []).map((x) => x.id)])];
+  return (
+    <section className="run-stage" aria-label={t('stage.title')} data-testid="stage">
+      {ids.length === 0 ? (
+        <div className="stage-empty">
+          <h2>{t('stage.emptyTitle')}</h2>
+          <p className="muted">{t('stage.emptyBody')}</p>
+        </div>
+      ) : (
+        <div className="stage-list">
+          {ids.map((id) => (
+            <TurnCard key={id} turnId={id} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

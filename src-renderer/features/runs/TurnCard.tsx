@@ -1,0 +1,233 @@
+// One generation as the designer follows it: settings, elapsed against the usual time, cancel, results in
+// place, warnings, charged vs estimated, request id, errors with what to do, and "outcome unknown" notes.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorSpec } from '../../../src-shared/errors.ts';
+import type { ImageRecord, TurnRecord } from '../../../src-shared/ipc/generation.ts';
+import { useAppStore } from '../../app-store.ts';
+import { imageUrl } from '../../lib/desktop.ts';
+import { Badge, type BadgeTone } from '../../ui/Badge.tsx';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { formatSeconds, useNow } from '../../ui/useNow.ts';
+import { useLanguage } from '../../ui/useLanguage.ts';
+import { usualSeconds } from '../compose/draft.ts';
+import { useComposeStore } from '../compose/store.ts';
+import { beginImageDrag } from '../gallery/drag-out.ts';
+import { useGalleryStore } from '../gallery/store.ts';
+import { CopyAsCode } from './CopyAsCode.tsx';
+import { ErrorBanner } from './ErrorBanner.tsx';
+import { useCancelGeneration, useRetryGeneration, useTurn } from './queries.ts';
+import { useRunsStore } from './store.ts';
+
+const STATUS_TONE: Record<TurnRecord['status'], BadgeTone> = {
+  running: 'accent',
+  succeeded: 'ok',
+  failed: 'danger',
+  outcome_unknown: 'warn',
+  cancelled: 'neutral',
+};
+
+function RunningProgress({ turn }: { turn: TurnRecord }) {
+  const { t } = useTranslation();
+  const progress = useRunsStore((s) => s.progress[turn.id]);
+  const now = useNow(true, 250);
+  const cancel = useCancelGeneration();
+  const [confirming, setConfirming] = useState(false);
+  const elapsed = now - turn.startedAt;
+  const usual = usualSeconds(turn.estimate.model, turn.estimate.resolution, turn.estimate.n) * 1000;
+  const ratio = Math.min(1, elapsed / usual);
+  const phase = progress?.phase ?? 'waiting';
+  return (
+    <div className="run-progress" data-testid="run-progress">
+      <div className="run-progress-line">
+        <span className="run-phase">{t(`turn.phase.${phase}`, { wait: formatSeconds(progress?.waitMs ?? 0), attempt: progress?.attempt ?? 1 })}</span>
+        <span className="run-elapsed" data-testid="elapsed">
+          {t('turn.elapsed', { elapsed: formatSeconds(elapsed), usual: formatSeconds(usual) })}
+        </span>
+      </div>
+      <div className="progress-track" aria-hidden>
+        <div className={`progress-fill ${elapsed > usual ? 'progress-over' : ''}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
+      </div>
+      {elapsed > usual ? <p className="muted small">{t('turn.slowerThanUsual')}</p> : null}
+      {confirming ? (
+        <div className="cancel-confirm" role="alertdialog" aria-label={t('turn.cancelTitle')}>
+          <p>{t('turn.cancelExplain')}</p>
+          <div className="row-gap">
+            <button type="button" className="btn btn-danger btn-sm" data-testid="confirm-cancel" onClick={() => cancel.mutate(turn.id)}>
+              {t('turn.cancelConfirm')}
+            </button>
+            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(false)}>
+              {t('turn.keepWaiting')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <button type="button" className="btn btn-ghost btn-sm" data-testid="cancel" onClick={() => setConfirming(true)}>
+          {t('turn.cancel')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function TurnImages({ turn }: { turn: TurnRecord }) {
+  const { t } = useTranslation();
+  const openViewer = useGalleryStore((s) => s.openViewer);
+  const addReferences = useComposeStore((s) => s.addReferences);
+  const ids = turn.images.map((i) => i.id);
+  return (
+    <ul className="turn-images">
+      {turn.images.map((image: ImageRecord, index) => (
+        <li key={image.id} className="turn-image" data-testid="turn-image" data-image-id={image.id}>
+          <button
+            type="button"
+            className="thumb-button"
+            draggable
+            onDragStart={(e) => beginImageDrag(e.dataTransfer, [image.id])}
+            onClick={() => openViewer(ids, index)}
+            aria-label={t('gallery.openImage', { id: image.id })}
+          >
+            {image.download === 'done' ? (
+              <img src={imageUrl('thumb', image.id)} alt="" style={{ aspectRatio: `${image.width} / ${image.height}` }} />
+            ) : (
+              <span className="thumb-pending" style={{ aspectRatio: `${image.width} / ${image.height}` }}>
+                {image.download === 'failed' ? t('turn.downloadFailed') : t('turn.downloading')}
+              </span>
+            )}
+          </button>
+          <button type="button" className="btn btn-ghost btn-xs turn-image-ref" onClick={() => addReferences([image.id])}>
+            {t('gallery.useAsReference')}
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function TurnError({ turn }: { turn: TurnRecord }) {
+  const { t } = useTranslation();
+  const retry = useRetryGeneration();
+  const setTab = useAppStore((s) => s.setTab);
+  const setSession = useComposeStore((s) => s.setSession);
+  const now = useNow(turn.retryAt !== null, 1000);
+  const error = turn.error;
+  if (!error) return null;
+  const action = errorSpec(error.code)?.action;
+  const retryAllowed = action === 'retry_once_then_report' && turn.retryOf === null;
+  const waitOver = turn.retryAt === null || turn.retryAt <= now;
+  return (
+    <ErrorBanner
+      error={{ code: error.code, message: error.message, requestId: error.requestId ?? turn.requestId }}
+      retryAt={turn.retryAt}
+      actions={
+        <>
+          {retryAllowed || ((action === 'wait_for_window' || action === 'retry_in_seconds' || action === 'come_back_tomorrow') && turn.retryAt !== null) ? (
+            <button
+              type="button"
+              className="btn btn-sm"
+              data-testid="retry"
+              disabled={retry.isPending || (!retryAllowed && !waitOver)}
+              onClick={() => retry.mutate(turn.id)}
+            >
+              {retryAllowed ? t('errors.retryOnce') : t('errors.retryNow')}
+            </button>
+          ) : null}
+          {action === 'top_up' && turn.environment === 'local' ? (
+            <button type="button" className="btn btn-sm" onClick={() => setTab('local')}>
+              {t('errors.openConsoleToTopUp')}
+            </button>
+          ) : null}
+          {action === 'create_new_key' || action === 'use_key_with_scope' || action === 'add_authorization' ? (
+            <button type="button" className="btn btn-sm" onClick={() => setTab(turn.environment === 'local' ? 'local' : 'settings')}>
+              {t('errors.openKeys')}
+            </button>
+          ) : null}
+          {action === 'omit_or_own_session' ? (
+            <button type="button" className="btn btn-sm" onClick={() => setSession(null)}>
+              {t('session.startNew')}
+            </button>
+          ) : null}
+        </>
+      }
+    />
+  );
+}
+
+export function TurnCard({ turnId }: { turnId: string }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const query = useTurn(turnId);
+  const recall = useComposeStore((s) => s.recall);
+  const turn = query.data;
+  if (!turn) {
+    return <article className="turn-card turn-loading" aria-busy="true" />;
+  }
+  const r = turn.request;
+  const e = turn.estimate;
+  return (
+    <article className="turn-card" data-testid="turn" data-turn-id={turn.id} data-status={turn.status}>
+      <header className="turn-head">
+        <Badge tone={STATUS_TONE[turn.status]} testId="turn-status">
+          {t(`turn.status.${turn.status}`)}
+        </Badge>
+        <span className="turn-settings">
+          {e.model}
+          {r.model === 'auto' ? ` (${t('model.auto')})` : ''} · {r.ratio ?? '3:4'} · {e.resolution}
+          {e.quality ? ` · ${t(`quality.${e.quality}`)}` : ''} · n={e.n}
+          {e.referenceCount > 0 ? ` · ${t('turn.refs', { count: e.referenceCount })}` : ''}
+        </span>
+        <time className="turn-time muted" dateTime={new Date(turn.startedAt).toISOString()}>
+          {new Date(turn.startedAt).toLocaleTimeString(language === 'en' ? 'en' : 'zh-CN')}
+        </time>
+      </header>
+      {r.prompt ? <p className="turn-prompt">{r.prompt}</p> : null}
+      {turn.status === 'running' ? <RunningProgress turn={turn} /> : null}
+      {turn.warnings.length > 0 ? (
+        <ul className="turn-warnings">
+          {turn.warnings.map((w, i) => (
+            <li key={`${w.feature}-${i}`} className="turn-warning" data-testid="turn-warning" data-feature={w.feature} role="status">
+              <strong>{t(`warnings.${w.type}`, { feature: t(`warnings.feature.${knownFeature(w.feature)}`, { defaultValue: w.feature }) })}</strong>{' '}
+              {w.details}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {turn.images.length > 0 ? <TurnImages turn={turn} /> : null}
+      {turn.status === 'outcome_unknown' ? (
+        <div className="outcome-unknown" data-testid="outcome-unknown" role="status">
+          <strong>{t('turn.unknownTitle')}</strong>
+          <p>{turn.outcomeNote ?? t('turn.unknownExplain')}</p>
+          <p className="muted">{t('turn.unknownHowToCheck', { session: turn.serviceSessionId ?? '—' })}</p>
+        </div>
+      ) : null}
+      {turn.status === 'cancelled' ? <p className="muted small">{turn.outcomeNote ?? t('turn.cancelledNote')}</p> : null}
+      <TurnError turn={turn} />
+      <footer className="turn-foot">
+        <span className="turn-credits" data-testid="turn-credits">
+          {turn.creditsCharged !== null
+            ? t('turn.chargedVsEstimate', { charged: turn.creditsCharged, estimate: e.total })
+            : t('turn.estimateOnly', { estimate: e.total })}
+          {turn.creditsCharged !== null && turn.creditsCharged < e.total ? ` · ${t('turn.refunded', { count: e.total - turn.creditsCharged })}` : ''}
+        </span>
+        {turn.durationMs !== null ? <span className="muted">{t('turn.duration', { time: formatSeconds(turn.durationMs) })}</span> : null}
+        {turn.requestId && !turn.error ? (
+          <span className="request-id-wrap">
+            {t('turn.requestId')} <code data-testid="request-id">{turn.requestId}</code>
+            <CopyButton text={turn.requestId} />
+          </span>
+        ) : null}
+        <span className="turn-actions">
+          <button type="button" className="btn btn-ghost btn-xs" data-testid="recall" onClick={() => recall(turn.request, turn.referenceImageIds)}>
+            {t('turn.recall')}
+          </button>
+          <CopyAsCode turn={turn} />
+        </span>
+      </footer>
+    </article>
+  );
+}
+
+const FEATURES = ['n', 'resolution', 'quality', 'ratio'] as const;
+function knownFeature(feature: string): (typeof FEATURES)[number] | 'other' {
+  return (FEATURES as readonly string[]).includes(feature) ? (feature as (typeof FEATURES)[number]) : 'other';
+}

@@ -1,0 +1,96 @@
+// Generations: start, cancel, retry, and the turn records they write into the library.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { GenerateRequest } from '../../../src-shared/api.ts';
+import { call, onEvent } from '../../lib/desktop.ts';
+import { useRunsStore } from './store.ts';
+
+export const turnKey = (turnId: string) => ['turn', turnId] as const;
+export const sessionTurnsKey = (sessionId: string) => ['session-turns', sessionId] as const;
+
+/** One listener for the whole app: progress into the store, changed turns into the query cache. */
+export function useGenerationEvents(): void {
+  const client = useQueryClient();
+  const setProgress = useRunsStore((s) => s.setProgress);
+  useEffect(() => {
+    const offProgress = onEvent('generation:progress', (p) => {
+      setProgress(p);
+      if (p.phase === 'done' || p.status !== 'running') void client.invalidateQueries({ queryKey: turnKey(p.turnId) });
+    });
+    const offChanged = onEvent('library:changed', (change) => {
+      if (change.kind === 'turn') void client.invalidateQueries({ queryKey: turnKey(change.id) });
+      if (change.kind === 'turn' || change.kind === 'session') void client.invalidateQueries({ queryKey: ['session-turns'] });
+      void client.invalidateQueries({ queryKey: ['gallery'] });
+      if (change.kind === 'image') void client.invalidateQueries({ queryKey: ['image', change.id] });
+    });
+    const offDownload = onEvent('download:progress', (d) => {
+      if (d.state !== 'downloading') {
+        void client.invalidateQueries({ queryKey: turnKey(d.turnId) });
+        void client.invalidateQueries({ queryKey: ['gallery'] });
+      }
+    });
+    return () => {
+      offProgress();
+      offChanged();
+      offDownload();
+    };
+  }, [client, setProgress]);
+}
+
+export function useTurn(turnId: string) {
+  return useQuery({
+    queryKey: turnKey(turnId),
+    queryFn: () => call('libraryGetTurn', { turnId }),
+    // Events refresh it; the interval is a safety net for a running turn whose events were missed.
+    refetchInterval: (q) => (q.state.data?.status === 'running' || q.state.data?.images.some((i) => i.download === 'pending') ? 2_000 : false),
+  });
+}
+
+export function useSessionTurns(sessionId: string | null) {
+  return useQuery({
+    queryKey: sessionTurnsKey(sessionId ?? ''),
+    queryFn: () => call('libraryListTurns', { sessionId: sessionId ?? '' }),
+    enabled: sessionId !== null,
+  });
+}
+
+export function useRunningTurns() {
+  return useQuery({ queryKey: ['running'], queryFn: () => call('generateRunning', {}), staleTime: Infinity });
+}
+
+export function useStartGeneration() {
+  const client = useQueryClient();
+  const addRecent = useRunsStore((s) => s.addRecent);
+  return useMutation({
+    mutationFn: async (input: { request: GenerateRequest; sessionId?: string }) => {
+      const { turnId } = await call('generateStart', input.sessionId ? input : { request: input.request });
+      const turn = await call('libraryGetTurn', { turnId });
+      return turn;
+    },
+    onSuccess: (turn) => {
+      addRecent(turn.id);
+      client.setQueryData(turnKey(turn.id), turn);
+      void client.invalidateQueries({ queryKey: ['session-turns'] });
+    },
+  });
+}
+
+export function useCancelGeneration() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (turnId: string) => call('generateCancel', { turnId }),
+    onSuccess: (_r, turnId) => void client.invalidateQueries({ queryKey: turnKey(turnId) }),
+  });
+}
+
+export function useRetryGeneration() {
+  const client = useQueryClient();
+  const addRecent = useRunsStore((s) => s.addRecent);
+  return useMutation({
+    mutationFn: (turnId: string) => call('generateRetry', { turnId }),
+    onSuccess: ({ turnId }) => {
+      addRecent(turnId);
+      void client.invalidateQueries({ queryKey: ['session-turns'] });
+    },
+  });
+}

@@ -1,0 +1,35 @@
+// The current environment, always visible in the header (Local with the bundled service's state, or Remote).
+import { useTranslation } from 'react-i18next';
+import { useAppStore } from '../../app-store.ts';
+import { useSettings } from './queries.ts';
+
+export function EnvironmentBadge() {
+  const { t } = useTranslation();
+  const settings = useSettings();
+  const setTab = useAppStore((s) => s.setTab);
+  const s = settings.data;
+  if (!s) {
+    return (
+      <span className="env-badge env-unknown" data-testid="environment-badge">
+        {settings.isError ? t('env.disconnected') : t('common.loading')}
+      </span>
+    );
+  }
+  const env = s.environments[s.environment];
+  const status = s.environment === 'local' ? s.environments.local.serviceStatus : null;
+  return (
+    <button
+      type="button"
+      className={`env-badge env-${s.environment} ${status && status !== 'running' ? 'env-problem' : ''}`}
+      data-testid="environment-badge"
+      data-environment={s.environment}
+      title={env.baseUrl ?? ''}
+      onClick={() => setTab('settings')}
+    >
+      <span className="env-dot" aria-hidden />
+      {t(`env.${s.environment}`)}
+      {status && status !== 'running' ? ` · ${t(`env.service.${status}`)}` : ''}
+      {!env.keySet ? ` · ${t('env.noKey')}` : ''}
+    </button>
+  );
+}

@@ -1,0 +1,202 @@
+// Settings: environment (Local / Remote with its base URL), the API key (masked, kept in the keychain, never
+// shown again), test connection, keychain problems in plain words, UI language. The theme follows the OS.
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LANGUAGES, type Language } from '../../../src-shared/language.ts';
+import type { EnvironmentName } from '../../../src-shared/ipc/settings.ts';
+import type { DesktopError } from '../../lib/desktop.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { useClearKey, useSelectEnvironment, useSetKey, useSetLanguage, useSetRemote, useSettings, useTestConnection } from './queries.ts';
+
+function MutationError({ error }: { error: Error | null }) {
+  if (!error) return null;
+  return (
+    <p className="hint-danger" role="alert">
+      {(error as DesktopError).ipc?.message ?? error.message}
+    </p>
+  );
+}
+
+function KeySection({ environment }: { environment: EnvironmentName }) {
+  const { t } = useTranslation();
+  const settings = useSettings().data;
+  const setKey = useSetKey();
+  const clearKey = useClearKey();
+  const test = useTestConnection();
+  const [key, setKeyText] = useState('');
+  const [memoryOnly, setMemoryOnly] = useState(false);
+  if (!settings) return null;
+  const env = settings.environments[environment];
+  const keychainDown = !settings.keychain.available;
+  return (
+    <section className="card" aria-labelledby={`key-${environment}`}>
+      <h3 id={`key-${environment}`} className="card-title">
+        {t('settings.keyFor', { env: t(`env.${environment}`) })}
+      </h3>
+      <p className="muted" data-testid={`key-state-${environment}`}>
+        {env.keySet ? t('settings.keyStored', { masked: env.keyMasked ?? '••••' }) : t('settings.noKey')}
+        {env.keyInMemoryOnly ? ` · ${t('settings.memoryOnlyNow')}` : ''}
+      </p>
+      <form
+        className="row-gap wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setKey.mutate({ environment, key, ...(memoryOnly || keychainDown ? { memoryOnly: true } : {}) }, { onSuccess: () => setKeyText('') });
+        }}
+      >
+        <label className="sr-only" htmlFor={`key-input-${environment}`}>
+          {t('settings.keyInput')}
+        </label>
+        <input
+          id={`key-input-${environment}`}
+          data-testid={`key-input-${environment}`}
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          placeholder="sk_…"
+          value={key}
+          onChange={(e) => setKeyText(e.target.value)}
+          className="grow"
+        />
+        <button type="submit" className="btn btn-primary btn-sm" disabled={key.trim() === '' || setKey.isPending}>
+          {t('settings.saveKey')}
+        </button>
+        {env.keySet ? (
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => clearKey.mutate({ environment })}>
+            {t('settings.clearKey')}
+          </button>
+        ) : null}
+      </form>
+      {keychainDown ? (
+        <label className="toggle">
+          <input type="checkbox" checked readOnly disabled />
+          {t('settings.memoryOnlyForced')}
+        </label>
+      ) : (
+        <label className="toggle">
+          <input type="checkbox" checked={memoryOnly} onChange={(e) => setMemoryOnly(e.target.checked)} />
+          {t('settings.memoryOnly')}
+        </label>
+      )}
+      <p className="muted small">{t('settings.keyNeverShown')}</p>
+      <MutationError error={setKey.error} />
+      <div className="row-gap">
+        <button type="button" className="btn btn-sm" data-testid={`test-connection-${environment}`} disabled={!env.keySet || test.isPending} onClick={() => test.mutate({ environment })}>
+          {test.isPending ? t('settings.testing') : t('settings.testConnection')}
+        </button>
+        {test.data ? (
+          test.data.ok ? (
+            <span className="hint-ok" data-testid="connection-result">
+              {t('settings.connectionOk', { ms: test.data.latencyMs })}
+            </span>
+          ) : (
+            <span className="hint-danger" data-testid="connection-result">
+              {test.data.error?.message ?? t('settings.connectionFailed')}
+            </span>
+          )
+        ) : null}
+      </div>
+      <MutationError error={test.error} />
+    </section>
+  );
+}
+
+export function SettingsPage() {
+  const { t } = useTranslation();
+  const settings = useSettings();
+  const setLanguage = useSetLanguage();
+  const selectEnv = useSelectEnvironment();
+  const setRemote = useSetRemote();
+  const [remoteUrl, setRemoteUrl] = useState<string | null>(null);
+  const s = settings.data;
+  if (!s) return <div className="page">{settings.isError ? <MutationError error={settings.error} /> : t('common.loading')}</div>;
+  const local = s.environments.local;
+  return (
+    <div className="page settings-page">
+      <h1 className="page-title">{t('settings.title')}</h1>
+      <section className="card">
+        <h3 className="card-title">{t('settings.language')}</h3>
+        <label className="sr-only" htmlFor="language-select">
+          {t('settings.language')}
+        </label>
+        <select
+          id="language-select"
+          data-testid="language-select"
+          value={s.language}
+          onChange={(e) => setLanguage.mutate({ language: e.target.value as Language })}
+        >
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {l === 'zh' ? '中文（简体）' : 'English'}
+            </option>
+          ))}
+        </select>
+        <p className="muted small">{t('settings.themeFollowsOs')}</p>
+      </section>
+
+      <section className="card">
+        <h3 className="card-title">{t('settings.environment')}</h3>
+        <div className="segmented" role="radiogroup" aria-label={t('settings.environment')}>
+          {(['local', 'remote'] as const).map((name) => (
+            <label key={name} className={`segment ${s.environment === name ? 'segment-on' : ''}`}>
+              <input
+                type="radio"
+                name="environment"
+                value={name}
+                data-testid={`env-${name}`}
+                checked={s.environment === name}
+                onChange={() => selectEnv.mutate({ environment: name })}
+              />
+              {t(`env.${name}`)}
+            </label>
+          ))}
+        </div>
+        <p className="muted small">
+          {t('settings.localExplain')}{' '}
+          <Badge tone={local.serviceStatus === 'running' ? 'ok' : 'warn'}>{t(`env.service.${local.serviceStatus}`)}</Badge>{' '}
+          {local.baseUrl ? <code>{local.baseUrl}</code> : null}
+        </p>
+        {local.serviceError ? <p className="hint-danger">{local.serviceError}</p> : null}
+        <form
+          className="row-gap wrap"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setRemote.mutate({ baseUrl: remoteUrl ?? s.environments.remote.baseUrl ?? '' });
+          }}
+        >
+          <label htmlFor="remote-url" className="field-label">
+            {t('settings.remoteUrl')}
+          </label>
+          <input
+            id="remote-url"
+            data-testid="remote-url"
+            type="url"
+            className="grow"
+            placeholder="https://"
+            value={remoteUrl ?? s.environments.remote.baseUrl ?? ''}
+            onChange={(e) => setRemoteUrl(e.target.value)}
+          />
+          <button type="submit" className="btn btn-sm">
+            {t('common.save')}
+          </button>
+        </form>
+        <MutationError error={setRemote.error ?? selectEnv.error} />
+      </section>
+
+      <section className="card" data-testid="keychain-status">
+        <h3 className="card-title">{t('settings.keychain')}</h3>
+        {s.keychain.available ? (
+          <p className="hint-ok">{t('settings.keychainOk')}</p>
+        ) : (
+          <>
+            <p className="hint-danger">{s.keychain.problem ?? t('settings.keychainDown')}</p>
+            <p className="muted">{t('settings.keychainMemoryOption')}</p>
+          </>
+        )}
+      </section>
+
+      <KeySection environment="local" />
+      <KeySection environment="remote" />
+    </div>
+  );
+}

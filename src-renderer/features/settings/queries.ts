@@ -1,0 +1,48 @@
+// Settings from main (environment, key state, keychain, language) and the mutations that change them.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { call, onEvent } from '../../lib/desktop.ts';
+import type { MethodInputOf } from '../../lib/ipc-types.ts';
+import { setUiLanguage } from '../../i18n/index.ts';
+
+export const settingsKey = ['settings'] as const;
+
+export function useSettings() {
+  const client = useQueryClient();
+  const query = useQuery({ queryKey: settingsKey, queryFn: () => call('settingsGet', {}), staleTime: Infinity });
+  useEffect(() => onEvent('settings:changed', () => void client.invalidateQueries({ queryKey: settingsKey })), [client]);
+  useEffect(
+    () =>
+      onEvent('service:status', () => {
+        void client.invalidateQueries({ queryKey: settingsKey });
+      }),
+    [client],
+  );
+  const language = query.data?.language;
+  useEffect(() => {
+    if (language) setUiLanguage(language);
+  }, [language]);
+  return query;
+}
+
+function useSettingsMutation<K extends 'settingsSetLanguage' | 'environmentSelect' | 'environmentSetRemote' | 'keySet' | 'keyClear'>(name: K) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MethodInputOf<K>) => call(name, input),
+    onSuccess: (state) => {
+      client.setQueryData(settingsKey, state);
+      // Another environment means another library view and another local console.
+      if (name === 'environmentSelect' || name === 'keySet' || name === 'keyClear') void client.invalidateQueries();
+    },
+  });
+}
+
+export const useSetLanguage = () => useSettingsMutation('settingsSetLanguage');
+export const useSelectEnvironment = () => useSettingsMutation('environmentSelect');
+export const useSetRemote = () => useSettingsMutation('environmentSetRemote');
+export const useSetKey = () => useSettingsMutation('keySet');
+export const useClearKey = () => useSettingsMutation('keyClear');
+
+export function useTestConnection() {
+  return useMutation({ mutationFn: (input: MethodInputOf<'keyTest'>) => call('keyTest', input) });
+}

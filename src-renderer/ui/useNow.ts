@@ -1,0 +1,18 @@
+import { useEffect, useState } from 'react';
+
+/** The current time, refreshed every `intervalMs` while `active`; drives elapsed timers and countdowns. */
+export function useNow(active: boolean, intervalMs = 250): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!active) return;
+    const id = window.setInterval(() => setNow(Date.now()), intervalMs);
+    return () => window.clearInterval(id);
+  }, [active, intervalMs]);
+  return now;
+}
+
+export function formatSeconds(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const m = Math.floor(s / 60);
+  return m > 0 ? `${m}:${String(s % 60).padStart(2, '0')}` : `${s}s`;
+}
