@@ -15,7 +15,7 @@ export type InspectorHandlers = {
   close(): Promise<void>;
 };
 
-export function createInspectorHandlers(ctx: InspectorContext, options: { clock?: () => number } = {}): InspectorHandlers {
+export function createInspectorHandlers(ctx: InspectorContext, options: { clock?: () => number; maxKept?: number } = {}): InspectorHandlers {
   const inspector = new WebhookInspector(ctx, options);
   // The receiver runs from app start, so deliveries arrive even before the panel is opened.
   const ready = inspector.start().catch(() => {});

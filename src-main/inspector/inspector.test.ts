@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openLibraryDatabase } from '../library/database.ts';
 import { createInspectorHandlers, type InspectorHandlers } from './handlers.ts';
 import { InspectorSecretKeeper } from './secrets.ts';
+import { SEND_TIMEOUT_MS, sendSignedNotification } from './sender.ts';
 import { createTestContext, type TestContext } from './test-context.ts';
 
 const SECRET = 'whsec_' + 'A'.repeat(32);
@@ -215,6 +216,18 @@ describe('receiver', () => {
     expect(zh.verification.diagnosis.message).toMatch(/重新生成/);
   });
 
+  it('notices a secret stored by another part of main (the local console) and names the replaced one as old', async () => {
+    const ctx = await createTestContext();
+    const { handlers, url } = await startInspector(ctx, [SECRET]);
+    expect((await post(url, signed(body), body)).status).toBe(200);
+    // The local console stores the secret the service returned on a webhook change, bypassing the inspector.
+    await ctx.secretStore.set('inspector:webhook-secret', OTHER);
+    expect((await post(url, signed(body, { secret: OTHER }), body)).status).toBe(200);
+    expect((await post(url, signed(body, { secret: SECRET }), body)).status).toBe(401);
+    expect((await lastRequest(handlers)).verification.diagnosis.code).toBe('old_secret');
+    expect((await handlers.inspectorStatus({})).previousSecrets).toBe(1);
+  });
+
   it('refuses a body over 1 MB with 413, records it, and keeps none of its bytes', async () => {
     const { handlers, url } = await startInspector();
     const big = Buffer.alloc(1024 * 1024 + 1, 0x61);
@@ -329,6 +342,25 @@ describe('grouping, duplicates and persistence', () => {
     await expect(again.inspectorGet({ requestId: before })).rejects.toMatchObject({ code: 'not_found' });
   });
 
+  it('keeps only the newest requests once the cap is reached, so a flood cannot fill the disk', async () => {
+    const ctx = await createTestContext();
+    await new InspectorSecretKeeper(ctx.secrets).replace(SECRET);
+    const handlers = createInspectorHandlers(ctx, { maxKept: 3 });
+    open.push({ handlers });
+    await handlers.ready;
+    const url = (await handlers.inspectorStatus({})).url as string;
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const id = randomUUID();
+      ids.push(id);
+      const b = publishedBody('pk_Flood123', i);
+      await post(url, signed(b, { deliveryId: id }), b);
+    }
+    const { groups, total } = await handlers.inspectorList({});
+    expect(total).toBe(3);
+    expect(groups.map((g) => g.deliveryId).sort()).toEqual(ids.slice(2).sort());
+  });
+
   it('listens again on the port it had last time, so the service URL keeps working after a restart', async () => {
     const ctx = await createTestContext();
     const { handlers, port } = await startInspector(ctx);
@@ -402,6 +434,28 @@ describe('send test, resend, paste and export', () => {
     const refused = await handlers.inspectorSendTest({ url: `http://127.0.0.1:${closed}/x`, event: 'ping', secret: SECRET });
     expect(refused.status).toBeNull();
     expect(refused.error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('gives up on an endpoint that does not answer in time and says so', async () => {
+    const silent = createServer(() => {
+      // Never answers.
+    });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    open.push(silent);
+    expect(SEND_TIMEOUT_MS).toBe(8_000);
+    const result = await sendSignedNotification({
+      url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/slow`,
+      secret: SECRET,
+      event: 'ping',
+      deliveryId: randomUUID(),
+      body: new TextEncoder().encode('{"event":"ping"}'),
+      timestamp: Math.floor(Date.now() / 1000),
+      timeoutMs: 300,
+    });
+    expect(result.status).toBeNull();
+    expect(result.error).toMatch(/timeout/);
+    expect(result.durationMs).toBeGreaterThanOrEqual(250);
+    silent.closeAllConnections();
   });
 
   it('re-sends a captured delivery byte for byte with the same delivery id and a fresh timestamp and signature', async () => {

@@ -46,6 +46,8 @@ interface Behaviour {
 }
 
 const WEBHOOK_PATH = '/webhooks';
+/** How many captured requests are kept (oldest dropped first); at most ~1 GB of bodies. */
+export const DEFAULT_MAX_KEPT = 1000;
 
 export class WebhookInspector {
   private readonly ctx: InspectorContext;
@@ -56,13 +58,15 @@ export class WebhookInspector {
   private error: string | null = null;
   /** Unix seconds; tests pin it. */
   private readonly clock: () => number;
+  private readonly maxKept: number;
 
-  constructor(ctx: InspectorContext, options: { clock?: () => number } = {}) {
+  constructor(ctx: InspectorContext, options: { clock?: () => number; maxKept?: number } = {}) {
     this.ctx = ctx;
     this.store = new InspectorStore(ctx.db);
     this.secrets = new InspectorSecretKeeper(ctx.secrets);
     this.receiver = new WebhookReceiver({ handler: (r) => this.receive(r) });
     this.clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
+    this.maxKept = options.maxKept ?? DEFAULT_MAX_KEPT;
     this.behaviour = { port: 0, forcedStatus: null, delayMs: 0, ...(this.store.setting<Behaviour>('behaviour') ?? {}) };
   }
 
@@ -201,6 +205,7 @@ export class WebhookInspector {
     base.responseStatus = status;
     try {
       this.store.insert(base);
+      this.store.prune(this.maxKept);
       this.ctx.emit('inspector:delivery', { requestId: id, deliveryId: base.deliveryId });
     } catch {
       // A full disk must not take the receiver down; the answer still goes out.

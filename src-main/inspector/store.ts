@@ -175,6 +175,16 @@ export class InspectorStore {
     return { groups: groups.slice(0, limit), total: groups.length };
   }
 
+  /** Keeps the newest `keep` requests: anyone on loopback can send, so what we store must stay bounded. */
+  prune(keep: number): number {
+    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM inspector_requests').get() as { n: number };
+    if (n <= keep) return 0;
+    const result = this.db
+      .prepare('DELETE FROM inspector_requests WHERE id IN (SELECT id FROM inspector_requests ORDER BY received_at, id LIMIT ?)')
+      .run(n - keep);
+    return Number(result.changes);
+  }
+
   clear(): number {
     const result = this.db.prepare('DELETE FROM inspector_requests').run();
     return Number(result.changes);
