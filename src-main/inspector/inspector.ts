@@ -120,10 +120,12 @@ export class WebhookInspector {
     const portChanged = input.port !== undefined && input.port !== this.receiver.port;
     if (input.port !== undefined) next.port = input.port;
     if (portChanged) {
+      const oldUrl = this.receiver.url;
       try {
         await this.receiver.start(next.port);
         this.error = null;
         this.store.setSetting('lastPort', this.receiver.port);
+        await this.followLocalWebhook(oldUrl);
       } catch (error) {
         // Keep the old receiver settings and port; a failed change changes nothing.
         await this.start();
@@ -334,7 +336,18 @@ export class WebhookInspector {
     return format === 'curl' ? exportCurl(r) : exportJson(r);
   }
 
-  private async admin(path: string, method: 'PUT' | 'POST', body?: unknown): Promise<Record<string, unknown>> {
+  /** After a port change, a local webhook that pointed at the old URL is moved to the new one (same secret). */
+  private async followLocalWebhook(oldUrl: string | null): Promise<void> {
+    if (oldUrl === null || this.receiver.url === null) return;
+    try {
+      const current = await this.admin('/webhook', 'GET');
+      if (current.url === oldUrl) await this.admin('/webhook', 'PUT', { url: this.receiver.url, enabled: current.enabled === true });
+    } catch {
+      // No local service (or it refused): the user can connect again; the port change itself stands.
+    }
+  }
+
+  private async admin(path: string, method: 'GET' | 'PUT' | 'POST', body?: unknown): Promise<Record<string, unknown>> {
     const local = await this.ctx.localAdmin();
     if (!local) {
       throw new InspectorError(

@@ -123,6 +123,18 @@ describe('the inspector against the local service', () => {
     }
   }, 45_000);
 
+  it('moves the local webhook along when the receiver changes port, keeping the secret', async () => {
+    const before = await handlers.inspectorStatus({});
+    const secret = await ctx.secretStore.get(SECRET_ACCOUNT);
+    const after = await handlers.inspectorConfigure({ port: 0 });
+    expect(after.port).not.toBe(before.port);
+    const webhook = await admin('GET', `/admin/accounts/${service.accountId}/webhook`);
+    expect(webhook.json).toMatchObject({ url: after.url, enabled: true });
+    expect(await ctx.secretStore.get(SECRET_ACCOUNT)).toBe(secret);
+    const ping = await admin('POST', `/admin/accounts/${service.accountId}/webhook/ping`);
+    expect((await waitForGroup((g) => g.deliveryId === ping.json.delivery_id)).anyValid).toBe(true);
+  });
+
   it('follows Regenerate: new deliveries verify, and one signed with the replaced secret is named as such', async () => {
     const old = (await ctx.secretStore.get(SECRET_ACCOUNT)) as string;
     const status = await handlers.inspectorRegenerateLocal({});

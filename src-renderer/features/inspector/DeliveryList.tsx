@@ -2,21 +2,23 @@
 // attempts and a duplicate badge when an earlier delivery carried the same (pack_id, version).
 import type { CapturedRequest, DeliveryGroup } from '../../../src-shared/ipc/inspector.ts';
 import { Badge } from '../../ui/Badge.tsx';
+import { useLanguage } from '../../ui/useLanguage.ts';
 import { useInspectorT } from './i18n.ts';
 import { useDeliveries, useInspectorAction } from './queries.ts';
 import { useInspectorStore } from './store.ts';
 import { ErrorLine } from './ReceiverCard.tsx';
 
-function time(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { hour12: false });
+function time(ms: number, language: string): string {
+  return new Date(ms).toLocaleTimeString(language === 'en' ? 'en-GB' : 'zh-CN', { hour12: false });
 }
 
 function AttemptChip({ attempt, index, first }: { attempt: CapturedRequest; index: number; first: number }) {
   const t = useInspectorT();
+  const language = useLanguage();
   const selected = useInspectorStore((s) => s.selectedRequestId === attempt.requestId);
   const select = useInspectorStore((s) => s.select);
   const tone = attempt.valid ? 'ok' : 'danger';
-  const offset = index === 0 ? time(attempt.receivedAt) : `+${((attempt.receivedAt - first) / 1000).toFixed(1)} s`;
+  const offset = index === 0 ? time(attempt.receivedAt, language) : `+${((attempt.receivedAt - first) / 1000).toFixed(1)} s`;
   return (
     <li>
       <button
