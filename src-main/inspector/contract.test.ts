@@ -45,10 +45,10 @@ describe('inspector IPC inputs', () => {
 describe('diagnoses', () => {
   const codes: DiagnosisCode[] = [
     'valid', 'missing_header', 'unknown_event', 'timestamp_invalid', 'timestamp_stale', 'timestamp_future', 'no_v1_signature',
-    'no_secret', 'wrong_secret', 'old_secret', 'body_changed', 'body_not_json', 'body_shape', 'too_large', 'wrong_path',
+    'no_secret', 'wrong_secret', 'old_secret', 'timestamp_changed', 'body_changed', 'body_not_json', 'body_shape', 'too_large', 'wrong_path',
   ];
   it.each(codes)('explains %s in Chinese and English', (code) => {
-    const params = { missing: 'x-service-timestamp', skew: 400, tolerance: 300, how: 'reserialized', replacedAt: Date.UTC(2026, 0, 2), bytes: 2_000_000, path: '/x', event: 'e', timestamp: 'abc', shape: 's', parts: 'v0=1' };
+    const params = { missing: 'x-service-timestamp', skew: 400, tolerance: 300, how: 'reserialized', replacedAt: Date.UTC(2026, 0, 2), bytes: 2_000_000, path: '/x', event: 'e', timestamp: 'abc', shape: 's', parts: 'v0=1', signedAt: '1790000000' };
     const zh = describeDiagnosis(code, params, 'zh');
     const en = describeDiagnosis(code, params, 'en');
     expect(zh.message).toMatch(/[\u4e00-\u9fff]/);

@@ -25,8 +25,8 @@ export interface ExplainInput {
   secret: string | null;
   /** Secrets replaced by Regenerate, newest first: an old match means the sender still signs with one. */
   previousSecrets?: readonly KnownSecret[];
-  /** Bodies of earlier attempts of the same delivery id, to tell "body changed" from "wrong secret". */
-  earlierBodies?: readonly Uint8Array[];
+  /** Earlier verified attempts of the same delivery id, to tell "body changed" or "timestamp changed" from "wrong secret". */
+  earlierAttempts?: ReadonlyArray<{ body: Uint8Array; timestamp: string | null }>;
 }
 
 export interface Explained {
@@ -49,9 +49,9 @@ function firstHeader(bag: HeaderBag, name: string): string | null {
 }
 
 /** Does any usable v1 part of the report equal the HMAC of (timestamp, body) under `secret`? */
-async function matchesWith(report: VerificationReport, secret: string, body: Uint8Array): Promise<boolean> {
-  if (report.timestamp.raw === null) return false;
-  const expected = await computeWebhookSignature(secret, report.timestamp.raw, body);
+async function matchesWith(report: VerificationReport, secret: string, body: Uint8Array, timestamp = report.timestamp.raw): Promise<boolean> {
+  if (timestamp === null) return false;
+  const expected = await computeWebhookSignature(secret, timestamp, body);
   return report.signature.parts.some((p) => p.problem === null && p.value !== null && constantTimeEqual(expected, p.value.toLowerCase()));
 }
 
@@ -142,8 +142,14 @@ async function diagnoseMismatch(report: VerificationReport, input: ExplainInput,
       return 'body_changed';
     }
   }
-  for (const earlier of input.earlierBodies ?? []) {
-    if (!sameBytes(earlier, input.body)) {
+  for (const earlier of input.earlierAttempts ?? []) {
+    // spec §6: each retry is signed anew with its own timestamp; a signature that fits an earlier attempt's
+    // timestamp means the timestamp header was edited without re-signing (a doctored replay).
+    if (earlier.timestamp !== null && earlier.timestamp !== report.timestamp.raw && (await matchesWith(report, input.secret, input.body, earlier.timestamp))) {
+      params.signedAt = earlier.timestamp;
+      return 'timestamp_changed';
+    }
+    if (!sameBytes(earlier.body, input.body)) {
       params.how = 'differs_from_earlier_attempt';
       return 'body_changed';
     }
@@ -217,6 +223,10 @@ const MESSAGES: Record<DiagnosisCode, (p: Params, l: Language) => { zh: string; 
   old_secret: (p, l) => ({
     zh: `签名使用的是旧密钥，它已在 ${fmtTime(p.replacedAt ?? null, l)} 被“重新生成”替换。重新生成后旧密钥立即失效；请在接收方更新为新密钥。`,
     en: `Signed with an old secret, replaced by Regenerate at ${fmtTime(p.replacedAt ?? null, l)}. The old secret stops working at once after Regenerate; update the receiver to the new one.`,
+  }),
+  timestamp_changed: (p) => ({
+    zh: `时间戳被改过：签名对应的是同一投递 ID 之前一次尝试的时间戳 ${p.signedAt}，而不是这次的 X-Service-Timestamp。服务每次重试都会用新时间戳重新签名；这是被篡改的重放。`,
+    en: `The timestamp was changed: the signature belongs to ${p.signedAt}, the timestamp of an earlier attempt of this delivery id, not to this X-Service-Timestamp. The service re-signs every retry with a fresh timestamp; this is a doctored replay.`,
   }),
   body_changed: (p) => ({
     zh: `正文被改动过：${HOW[String(p.how)]?.zh ?? ''}。签名覆盖原始字节；请用收到的原始正文验证，不要先解析再序列化。`,

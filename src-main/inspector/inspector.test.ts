@@ -203,6 +203,18 @@ describe('receiver', () => {
     expect(detail.verification.diagnosis.params.how).toBe('differs_from_earlier_attempt');
   });
 
+  it('names a replay whose timestamp was edited without re-signing', async () => {
+    const { handlers, url } = await startInspector();
+    const deliveryId = randomUUID();
+    const ts = Math.floor(Date.now() / 1000) - 100;
+    const original = signed(body, { deliveryId, ts });
+    expect((await post(url, original, body)).status).toBe(200);
+    const doctored = { ...original, 'X-Service-Timestamp': String(ts + 60) };
+    expect((await post(url, doctored, body)).status).toBe(401);
+    const detail = await lastRequest(handlers);
+    expect(detail.verification.diagnosis).toMatchObject({ code: 'timestamp_changed', params: { signedAt: String(ts) } });
+  });
+
   it('names a secret replaced by Regenerate when an old secret matches', async () => {
     const ctx = await createTestContext();
     const { handlers, url } = await startInspector(ctx, [OTHER, SECRET]);

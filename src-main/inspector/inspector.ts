@@ -188,7 +188,7 @@ export class WebhookInspector {
         now: this.clock(),
         secret: current,
         previousSecrets: previous,
-        earlierBodies: base.deliveryId ? this.store.validBodiesOf(base.deliveryId) : [],
+        earlierAttempts: base.deliveryId ? this.store.validAttemptsOf(base.deliveryId) : [],
       });
       base.report = explained.report;
       base.valid = explained.report.valid;

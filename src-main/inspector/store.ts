@@ -126,12 +126,15 @@ export class InspectorStore {
     };
   }
 
-  /** Raw bodies of earlier attempts with this delivery id that verified (for "body changed"). */
-  validBodiesOf(deliveryId: string): Uint8Array[] {
+  /** Earlier attempts with this delivery id that verified: their raw body and timestamp header. */
+  validAttemptsOf(deliveryId: string): Array<{ body: Uint8Array; timestamp: string | null }> {
     const rows = this.db
-      .prepare('SELECT body FROM inspector_requests WHERE delivery_id = ? AND valid = 1 ORDER BY received_at LIMIT 5')
-      .all(deliveryId) as Array<{ body: Uint8Array }>;
-    return rows.map((r) => new Uint8Array(r.body));
+      .prepare('SELECT body, headers_json FROM inspector_requests WHERE delivery_id = ? AND valid = 1 ORDER BY received_at LIMIT 5')
+      .all(deliveryId) as Array<{ body: Uint8Array; headers_json: string }>;
+    return rows.map((r) => {
+      const headers = JSON.parse(r.headers_json) as Array<[string, string]>;
+      return { body: new Uint8Array(r.body), timestamp: headers.find(([n]) => n.toLowerCase() === 'x-service-timestamp')?.[1] ?? null };
+    });
   }
 
   /** Groups attempts by delivery id, newest group first; flags a later delivery of the same (pack_id, version). */

@@ -38,6 +38,7 @@ export type DiagnosisCode =
   | 'no_secret'
   | 'wrong_secret'
   | 'old_secret'
+  | 'timestamp_changed'
   | 'body_changed'
   | 'body_not_json'
   | 'body_shape'
