@@ -96,3 +96,33 @@ test('a tampered paste shows the failing step and why, in the UI language', asyn
   await paste.getByTestId('paste-verify').click();
   await expect(result.getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'wrong_secret');
 });
+
+test('send a signed test notification from the form; the same (pack_id, version) again is flagged as a duplicate', async ({ page, harness }) => {
+  await page.goto(harness.url);
+  await page.getByTestId('nav-webhooks').click();
+  await page.getByTestId('inspector-connect-local').click();
+  await expect(page.getByTestId('inspector-secret-masked')).toBeVisible();
+  const form = page.getByTestId('inspector-send-test');
+  // The target defaults to the inspector's own receiver.
+  await form.getByTestId('send-submit').click();
+  await expect(form.getByTestId('send-answer')).toHaveAttribute('data-status', '200');
+  const groups = page.getByTestId('inspector-delivery-group');
+  await expect(groups).toHaveCount(1);
+  await expect(groups.first()).toHaveAttribute('data-valid', 'true');
+  await form.getByTestId('send-submit').click();
+  await expect(groups).toHaveCount(2);
+  // Newest first: the second delivery of the same publication carries the badge, the first does not.
+  await expect(groups.nth(0).getByTestId('duplicate-badge')).toBeVisible();
+  await expect(groups.nth(1).getByTestId('duplicate-badge')).toHaveCount(0);
+
+  // Signed with a secret that is not the stored one: the receiver answers 401 and the delivery shows why.
+  await form.getByTestId('send-use-stored').uncheck();
+  await form.getByTestId('send-secret').fill('whsec_' + 'y'.repeat(32));
+  await form.getByTestId('send-event').selectOption('ping');
+  await form.getByTestId('send-submit').click();
+  await expect(form.getByTestId('send-answer')).toHaveAttribute('data-status', '401');
+  await expect(groups).toHaveCount(3);
+  await groups.nth(0).getByTestId('inspector-attempt').click();
+  await expect(page.getByTestId('inspector-detail').getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'wrong_secret');
+  await expect(page.getByTestId('inspector-detail').getByTestId('step-signature')).toHaveAttribute('data-verdict', 'fail');
+});
