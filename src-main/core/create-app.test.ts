@@ -427,13 +427,20 @@ describe('main core against the real local service', () => {
   it('restarts the local service when it dies and keeps working', async () => {
     const pid = o.host.pid as number;
     const statuses: string[] = [];
-    const off = o.app.on('service:status', (s) => statuses.push(s.status));
+    let duringRestart: Promise<IpcResult<unknown>> | null = null;
+    const off = o.app.on('service:status', (s) => {
+      statuses.push(s.status);
+      // A generation asked for while the service restarts is refused plainly, never half-recorded.
+      if (s.status === 'restarting' && !duringRestart) duringRestart = o.call('generateStart', { request: { prompt: 'too soon' } });
+    });
     process.kill(pid, 'SIGKILL');
     for (let i = 0; i < 100 && !statuses.includes('running'); i++) await new Promise((r) => setTimeout(r, 100));
     off();
     expect(statuses).toContain('restarting');
     expect(statuses).toContain('running');
     expect(o.host.pid).not.toBe(pid);
+    const refused = (await duringRestart) as IpcResult<unknown> | null;
+    expect(refused && !refused.ok ? refused.error.code : null).toBe('service_not_running');
     const turn = await generate(o, { prompt: 'after restart', model: 'nano-banana-2', resolution: '1K' });
     expect(turn.status).toBe('succeeded');
   });

@@ -129,6 +129,16 @@ export class Environments {
   /** A client for the environment with its own key; a clear error when it cannot be used yet. */
   async client(environment: EnvironmentName, language: Language, overrides: { generateTimeoutMs?: number } = {}): Promise<ServiceClient> {
     const baseUrl = this.baseUrl(environment);
+    if (environment === 'local' && this.local.status !== 'running') {
+      throw studioError(
+        'service_not_running',
+        this.local.status === 'starting' || this.local.status === 'restarting'
+          ? { zh: '本地服务正在启动，请稍候再试。', en: 'The local service is starting; try again in a moment.' }
+          : { zh: `本地服务没有运行${this.local.error ? `（${this.local.error}）` : ''}。`, en: `The local service is not running${this.local.error ? ` (${this.local.error})` : ''}.` },
+        language,
+        { serviceStatus: this.local.status },
+      );
+    }
     if (!baseUrl) {
       throw environment === 'local'
         ? studioError('service_not_running', { zh: '本地服务尚未运行。', en: 'The local service is not running.' }, language)
