@@ -354,6 +354,11 @@ describe('main core against the real local service', () => {
     const remote = createServer((req, res) => {
       seen.push(req.headers);
       req.resume();
+      if (seen.length === 2) {
+        // A 200 whose body is not a generation result: it may have been charged, so it is not resent.
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+        return;
+      }
       res.writeHead(500, { 'content-type': 'application/json', 'x-request-id': 'req_AAAAAAAAAAAAAAAAAAAA' });
       res.end(JSON.stringify({ error: { code: 'internal_error', message: 'boom', request_id: 'req_AAAAAAAAAAAAAAAAAAAA' } }));
     });
@@ -370,6 +375,12 @@ describe('main core against the real local service', () => {
       expect(turn.error?.code).toBe('internal_error');
       expect(seen.length).toBe(1);
       expect(seen[0]?.authorization).toBe(`Bearer ${remoteKey}`);
+      const unreadable = await generate(o, { prompt: 'remote odd answer', model: 'nano-banana-2' });
+      expect(unreadable.status).toBe('outcome_unknown');
+      expect(unreadable.error?.code).toBe('unexpected_response');
+      expect(seen.length).toBe(2);
+      expect(seen[1]?.authorization).toBe(`Bearer ${remoteKey}`);
+      expect(seen[1]?.['accept-language']).toBe('zh-CN');
       // A local session cannot be continued in Remote (its key and ids belong to Local).
       const localSession = (await o.ok<GalleryPage>('libraryGallery', { filters: {}, cursor: null, limit: 200 })).groups.find((g) => g.session.environment === 'local');
       const mismatch = await o.call('generateStart', { request: { prompt: 'x' }, sessionId: localSession?.session.id });
@@ -380,7 +391,7 @@ describe('main core against the real local service', () => {
       expect(after.environments.remote.keySet).toBe(false);
       const noKey = await o.call('generateStart', { request: { prompt: 'x' } });
       expect(noKey.ok ? null : noKey.error.code).toBe('no_api_key');
-      expect(seen.length).toBe(1);
+      expect(seen.length).toBe(2);
     } finally {
       await o.ok('environmentSelect', { environment: 'local' });
       remote.close();

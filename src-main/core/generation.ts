@@ -281,6 +281,11 @@ export class GenerationRunner {
           return;
         }
         const error = result.error;
+        if (error.code === 'unexpected_response' && (error.status ?? 0) >= 200 && (error.status ?? 0) < 300) {
+          // A success we cannot read may still have been charged: like a timeout, never resend.
+          this.finish(turnId, { status: 'outcome_unknown', error, requestId: error.requestId ?? null, outcomeNote: say(outcomeUnknownNote('unreadable', 0), language) });
+          return;
+        }
         if (error.code === 'auth_unavailable' && attempt < this.policy.authRetryDelaysMs.length) {
           // spec §7: retry after a few seconds; nothing was reserved, so a resend is safe.
           const waitMs = this.policy.authRetryDelaysMs[attempt] ?? 3000;

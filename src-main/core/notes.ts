@@ -1,9 +1,11 @@
 // Texts main writes into turns for the user, in zh and en (spec §7 retry guidance, issue 4 §3).
 import type { Bilingual } from './errors.ts';
 
-export function outcomeUnknownNote(kind: 'timeout' | 'dropped' | 'app_closed', seconds: number): Bilingual {
+export function outcomeUnknownNote(kind: 'timeout' | 'dropped' | 'app_closed' | 'unreadable', seconds: number): Bilingual {
   const why =
-    kind === 'timeout'
+    kind === 'unreadable'
+      ? { zh: '服务回应了成功，但回应内容无法解析。', en: 'The service answered with success, but the answer could not be read.' }
+      : kind === 'timeout'
       ? { zh: `等待 ${seconds} 秒仍未收到服务的回应。`, en: `No answer from the service within ${seconds} s.` }
       : kind === 'dropped'
         ? { zh: '等待结果时连接中断了。', en: 'The connection broke while waiting for the result.' }
