@@ -23,6 +23,7 @@ export function ComposePanel() {
   const draft = useComposeStore((s) => s.draft);
   const session = useComposeStore((s) => s.session);
   const setSession = useComposeStore((s) => s.setSession);
+  const serviceSessionId = useComposeStore((s) => s.serviceSessionId);
   const check = useMemo(() => checkDraft(draft), [draft]);
   const { model, auto } = useMemo(() => resolveModel(draft), [draft]);
   const start = useStartGeneration();
@@ -37,7 +38,11 @@ export function ComposePanel() {
     }
     setRefused(null);
     start.mutate(
-      { request: check.request, ...(session ? { sessionId: session.id } : {}) },
+      {
+        // spec §4.1: session_id groups generations; a typed service id goes in the body, a local one to main.
+        request: !session && serviceSessionId ? { ...check.request, session_id: serviceSessionId } : check.request,
+        ...(session ? { sessionId: session.id } : {}),
+      },
       {
         onSuccess: (turn) => {
           if (!session || session.id !== turn.sessionId) setSession({ id: turn.sessionId, title: null });

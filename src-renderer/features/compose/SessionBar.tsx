@@ -1,25 +1,70 @@
-// Which session the next generation goes into: a new one, or the one being continued.
+// Which session the next generation goes into: a new one, the one being continued, or a service session
+// typed in by its id (sessions are also listed on the service's website, spec §1).
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useComposeStore } from './store.ts';
 
 export function SessionBar() {
   const { t } = useTranslation();
   const session = useComposeStore((s) => s.session);
+  const serviceSessionId = useComposeStore((s) => s.serviceSessionId);
   const setSession = useComposeStore((s) => s.setSession);
+  const setServiceSessionId = useComposeStore((s) => s.setServiceSessionId);
+  const [typing, setTyping] = useState(false);
+  const [typed, setTyped] = useState('');
+  const apply = () => {
+    if (typed.trim()) setServiceSessionId(typed.trim());
+    setTyping(false);
+  };
+  if (typing) {
+    return (
+      // Not a <form>: this sits inside the compose form, and Enter here must not generate.
+      <div className="session-bar">
+        <label className="sr-only" htmlFor="service-session-id">
+          {t('session.byIdLabel')}
+        </label>
+        <input
+          id="service-session-id"
+          data-testid="service-session-id"
+          className="grow"
+          placeholder="s_…"
+          autoFocus
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') setTyping(false);
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              e.stopPropagation();
+              apply();
+            }
+          }}
+        />
+        <button type="button" className="btn btn-xs" data-testid="service-session-apply" onClick={apply}>
+          {t('common.apply')}
+        </button>
+      </div>
+    );
+  }
   return (
     <div className="session-bar" data-testid="compose-session">
-      {session ? (
+      {session || serviceSessionId ? (
         <>
           <span className="session-dot" aria-hidden />
           <span className="session-text">
-            {t('session.continuing')} <strong>{session.title ?? t('session.thisSession')}</strong>
+            {t('session.continuing')} <strong>{session ? (session.title ?? t('session.thisSession')) : serviceSessionId}</strong>
           </span>
           <button type="button" className="btn btn-ghost btn-xs" data-testid="new-session" onClick={() => setSession(null)}>
             {t('session.startNew')}
           </button>
         </>
       ) : (
-        <span className="session-text">{t('session.newSessionNext')}</span>
+        <>
+          <span className="session-text">{t('session.newSessionNext')}</span>
+          <button type="button" className="btn btn-ghost btn-xs" data-testid="session-by-id" onClick={() => setTyping(true)}>
+            {t('session.byId')}
+          </button>
+        </>
       )}
     </div>
   );

@@ -16,6 +16,8 @@ interface ComposeState {
   missingReferenceIds: string[];
   /** The local session the next generation continues; null starts a new one. */
   session: ContinuedSession | null;
+  /** A service session id (s_…) typed in, e.g. one seen on the website; used when no local session is set. */
+  serviceSessionId: string | null;
   /** A one-line notice for the tray (e.g. why an outside file was refused). */
   trayNotice: { kind: 'refused_files' | 'limit' | 'duplicate'; count: number } | null;
   update: (patch: Partial<ComposeDraft>) => void;
@@ -24,6 +26,7 @@ interface ComposeState {
   clearReferences: () => void;
   markMissing: (ids: string[]) => void;
   setSession: (session: ContinuedSession | null) => void;
+  setServiceSessionId: (id: string | null) => void;
   setTrayNotice: (notice: ComposeState['trayNotice']) => void;
   /** Puts a turn's settings, references included, back into the draft. */
   recall: (request: GenerateRequest, referenceIds: string[]) => void;
@@ -33,6 +36,7 @@ export const useComposeStore = create<ComposeState>((set) => ({
   draft: EMPTY_DRAFT,
   missingReferenceIds: [],
   session: null,
+  serviceSessionId: null,
   trayNotice: null,
   update: (patch) => set((s) => ({ draft: { ...s.draft, ...patch } })),
   addReferences: (ids) =>
@@ -57,7 +61,8 @@ export const useComposeStore = create<ComposeState>((set) => ({
     })),
   clearReferences: () => set((s) => ({ draft: { ...s.draft, referenceIds: [] }, missingReferenceIds: [], trayNotice: null })),
   markMissing: (ids) => set((s) => ({ missingReferenceIds: [...new Set([...s.missingReferenceIds, ...ids])] })),
-  setSession: (session) => set({ session }),
+  setSession: (session) => set({ session, serviceSessionId: null }),
+  setServiceSessionId: (serviceSessionId) => set({ serviceSessionId, session: null }),
   setTrayNotice: (trayNotice) => set({ trayNotice }),
   recall: (request, referenceIds) =>
     set({

@@ -5,7 +5,9 @@ import { useTranslation } from 'react-i18next';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { useComposeStore } from '../compose/store.ts';
+import { useLocalAction } from '../local-console/queries.ts';
 import { CopyAsCode } from '../runs/CopyAsCode.tsx';
+import { useSettings } from '../settings/queries.ts';
 import { useExportImage, useImageDetail, useStar } from './queries.ts';
 import { useGalleryStore } from './store.ts';
 
@@ -38,6 +40,8 @@ export function ImageViewer() {
   const star = useStar();
   const exportImage = useExportImage();
   const recall = useComposeStore((s) => s.recall);
+  const environment = useSettings().data?.environment;
+  const deleteImage = useLocalAction('localDeleteImage');
   const addReferences = useComposeStore((s) => s.addReferences);
   // Zoom belongs to the image on screen: moving to another image starts at "fit" again.
   const [zoomOf, setZoomOf] = useState<{ id: string | null; zoom: Zoom }>({ id: null, zoom: 'fit' });
@@ -147,11 +151,20 @@ export function ImageViewer() {
                 {t('turn.recall')}
               </button>
               <CopyAsCode turn={turn} />
+              {environment === 'local' ? (
+                <button type="button" className="btn btn-sm btn-ghost" data-testid="delete-on-service" onClick={() => deleteImage.mutate({ imageId: image.id })}>
+                  {t('viewer.deleteOnService')}
+                </button>
+              ) : null}
             </div>
             {exportImage.data?.path ? <p className="muted small">{t('viewer.exported', { path: exportImage.data.path })}</p> : null}
-            <h3 className="viewer-h">{t('viewer.references', { count: detail.data?.references.length ?? 0 })}</h3>
+            <h3 className="viewer-h" data-testid="viewer-references" data-count={detail.data?.references.length ?? 0}>
+              {t('viewer.references', { count: detail.data?.references.length ?? 0 })}
+            </h3>
             {detail.data && detail.data.references.length > 0 ? <MiniThumbs images={detail.data.references} onOpen={openSingle} /> : <p className="muted small">{t('viewer.noReferences')}</p>}
-            <h3 className="viewer-h">{t('viewer.usedIn', { count: detail.data?.usedIn.length ?? 0 })}</h3>
+            <h3 className="viewer-h" data-testid="viewer-used-in" data-count={detail.data?.usedIn.length ?? 0}>
+              {t('viewer.usedIn', { count: detail.data?.usedIn.length ?? 0 })}
+            </h3>
             {detail.data && detail.data.usedIn.length > 0 ? (
               <MiniThumbs images={detail.data.usedIn.flatMap((u) => u.images)} onOpen={openSingle} />
             ) : (

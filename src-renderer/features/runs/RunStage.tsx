@@ -3,7 +3,6 @@
 import { useTranslation } from 'react-i18next';
 import { useComposeStore } from '../compose/store.ts';
 import { useGenerationEvents, useRunningTurns, useSessionTurns } from './queries.ts';
-import { useRunsStore } from './store.ts';
 import { TurnCard } from './TurnCard.tsx';
 
 export function RunStage() {
@@ -12,9 +11,9 @@ export function RunStage() {
   const session = useComposeStore((s) => s.session);
   const turns = useSessionTurns(session?.id ?? null);
   const running = useRunningTurns();
-  const recent = useRunsStore((s) => s.recentTurnIds);
   const sessionIds = [...(turns.data ?? [])].sort((a, b) => b.startedAt - a.startedAt).map((x) => x.id);
-  const ids = session ? sessionIds : [...new Set([...recent, ...(running.data ?? []).map((x) => x.id)])];
+  // A new session is next: only runs still going elsewhere are shown (e.g. after a reload).
+  const ids = session ? sessionIds : (running.data ?? []).filter((x) => x.status === 'running').map((x) => x.id);
   return (
     <section className="run-stage" aria-label={t('stage.title')} data-testid="stage">
       {ids.length === 0 ? (

@@ -1,6 +1,6 @@
 // One generation as the designer follows it: settings, elapsed against the usual time, cancel, results in
 // place, warnings, charged vs estimated, request id, errors with what to do, and "outcome unknown" notes.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorSpec } from '../../../src-shared/errors.ts';
 import type { ImageRecord, TurnRecord } from '../../../src-shared/ipc/generation.ts';
@@ -109,7 +109,14 @@ function TurnError({ turn }: { turn: TurnRecord }) {
   const retry = useRetryGeneration();
   const setTab = useAppStore((s) => s.setTab);
   const setSession = useComposeStore((s) => s.setSession);
+  const markMissing = useComposeStore((s) => s.markMissing);
   const now = useNow(turn.retryAt !== null, 1000);
+  // spec §4.1 rule 4: main finds which references are gone (via the file endpoint); mark them in the tray.
+  const missingIds = turn.error?.details?.missingImageIds;
+  const missingKey = Array.isArray(missingIds) ? missingIds.join(',') : '';
+  useEffect(() => {
+    if (missingKey) markMissing(missingKey.split(','));
+  }, [missingKey, markMissing]);
   const error = turn.error;
   if (!error) return null;
   const action = errorSpec(error.code)?.action;
@@ -203,7 +210,7 @@ export function TurnCard({ turnId }: { turnId: string }) {
       {turn.status === 'cancelled' ? <p className="muted small">{turn.outcomeNote ?? t('turn.cancelledNote')}</p> : null}
       <TurnError turn={turn} />
       <footer className="turn-foot">
-        <span className="turn-credits" data-testid="turn-credits">
+        <span className="turn-credits" data-testid="turn-credits" data-charged={turn.creditsCharged ?? ''} data-estimate={e.total}>
           {turn.creditsCharged !== null
             ? t('turn.chargedVsEstimate', { charged: turn.creditsCharged, estimate: e.total })
             : t('turn.estimateOnly', { estimate: e.total })}

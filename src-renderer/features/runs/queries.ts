@@ -15,13 +15,17 @@ export function useGenerationEvents(): void {
   useEffect(() => {
     const offProgress = onEvent('generation:progress', (p) => {
       setProgress(p);
-      if (p.phase === 'done' || p.status !== 'running') void client.invalidateQueries({ queryKey: turnKey(p.turnId) });
+      if (p.phase === 'done' || p.status !== 'running') {
+        void client.invalidateQueries({ queryKey: turnKey(p.turnId) });
+        void client.invalidateQueries({ queryKey: ['image'] });
+      }
     });
     const offChanged = onEvent('library:changed', (change) => {
       if (change.kind === 'turn') void client.invalidateQueries({ queryKey: turnKey(change.id) });
       if (change.kind === 'turn' || change.kind === 'session') void client.invalidateQueries({ queryKey: ['session-turns'] });
       void client.invalidateQueries({ queryKey: ['gallery'] });
-      if (change.kind === 'image') void client.invalidateQueries({ queryKey: ['image', change.id] });
+      // An image's detail lists where it was used as a reference, so any new turn can change it.
+      void client.invalidateQueries({ queryKey: ['image'] });
     });
     const offDownload = onEvent('download:progress', (d) => {
       if (d.state !== 'downloading') {

@@ -77,6 +77,8 @@ export const en = {
     },
   },
   session: {
+    byId: 'Use a session id…',
+    byIdLabel: 'Service session id (s_…)',
     continuing: 'Continuing',
     thisSession: 'this session',
     startNew: 'Start a new session',

@@ -77,6 +77,8 @@ export const zhCN: Resources = {
     },
   },
   session: {
+    byId: '按会话 ID 继续…',
+    byIdLabel: '服务端会话 ID（s_…）',
     continuing: '继续会话',
     thisSession: '当前会话',
     startNew: '开始新会话',

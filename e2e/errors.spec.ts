@@ -1,0 +1,126 @@
+// Every error the designer can meet shows the human message and what to do (spec §7), never a bare code.
+// Each is provoked for real on the local service: through its console (balance, rate limit, faults, image
+// clean-up) or with a request the service refuses.
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/harness.ts';
+import { compose, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
+
+async function generateOnce(page: Page, prompt = 'A bamboo toothbrush on white', n = '1') {
+  await compose(page, { prompt, model: 'nano-banana-2', resolution: '1K', n });
+  return generateAndWait(page, 'succeeded');
+}
+
+test('402: not enough credits says how much is needed and to top up; topping up fixes it', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await openTab(page, 'local');
+  await page.getByTestId('local-set-credits').fill('5');
+  await page.getByTestId('local-set-credits-apply').click();
+  await expect(page.getByTestId('local-balance')).toHaveText('5');
+  await openTab(page, 'studio');
+  await compose(page, { prompt: 'A bamboo toothbrush on white', model: 'nano-banana-2', resolution: '1K', n: '1' });
+  const turn = await generateAndWait(page, 'failed');
+  const banner = turn.getByTestId('error-banner');
+  await expect(banner).toHaveAttribute('data-code', 'insufficient_credits');
+  await expect(banner).toContainText('12'); // the credits needed
+  await expect(banner).toContainText('充值'); // the client action, in the UI language
+  await expect(banner.getByTestId('request-id')).toHaveText(/^req_/);
+  await screenshot(page, 'error-402');
+  await banner.getByRole('button', { name: '在本地控制台充值' }).click();
+  await page.getByTestId('local-topup-amount').fill('100');
+  await page.getByTestId('local-topup').click();
+  await expect(page.getByTestId('local-balance')).toHaveText('105');
+  await openTab(page, 'studio');
+  await generateAndWait(page, 'succeeded');
+});
+
+test('429: over the key limit shows a live countdown and allows no immediate retry', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await generateOnce(page);
+  await openTab(page, 'local');
+  const appKey = page.getByTestId('local-key-row').filter({ hasText: /应用正在使用|used by the app/ });
+  await appKey.getByTestId('local-key-rate').fill('1');
+  await appKey.getByTestId('local-key-rate-apply').click();
+  await openTab(page, 'studio');
+  const turn = await generateAndWait(page, 'failed');
+  const banner = turn.getByTestId('error-banner');
+  await expect(banner).toHaveAttribute('data-code', 'rate_limited');
+  await expect(banner).toContainText('指数退避');
+  const countdown = banner.locator('.error-countdown');
+  await expect(countdown).toContainText(/\d/);
+  const first = await countdown.textContent();
+  await expect.poll(() => countdown.textContent(), { timeout: 5_000 }).not.toBe(first);
+  await expect(banner.getByTestId('retry')).toBeDisabled();
+  await screenshot(page, 'error-429');
+});
+
+test('500: the run failed and was refunded; retry once is offered and works', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await openTab(page, 'local');
+  await page.getByTestId('fault-fail').click();
+  await expect(page.getByTestId('local-faults')).toContainText(/失败 1|fail 1/);
+  await openTab(page, 'studio');
+  await compose(page, { prompt: 'A wool scarf', model: 'nano-banana-2', resolution: '1K', n: '1' });
+  const turn = await generateAndWait(page, 'failed');
+  const banner = turn.getByTestId('error-banner');
+  await expect(banner).toHaveAttribute('data-code', 'internal_error');
+  await expect(banner).toContainText('退回');
+  await expect(turn.getByTestId('turn-credits')).toHaveAttribute('data-charged', /^(0|)$/);
+  await screenshot(page, 'error-500');
+  await banner.getByTestId('retry').click();
+  await expect(page.getByTestId('turn')).toHaveCount(2);
+  await expect(page.getByTestId('turn').first()).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
+});
+
+test('session_not_found: a session id that is not yours is refused and a new session is offered', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await page.getByTestId('session-by-id').click();
+  await page.getByTestId('service-session-id').fill('s_NotMine0001');
+  await page.getByTestId('service-session-apply').click();
+  await compose(page, { prompt: 'A silk tie', model: 'nano-banana-2', resolution: '1K' });
+  const turn = await generateAndWait(page, 'failed');
+  const banner = turn.getByTestId('error-banner');
+  await expect(banner).toHaveAttribute('data-code', 'session_not_found');
+  await expect(banner).toContainText('s_NotMine0001');
+  await expect(banner.getByRole('button', { name: '开始新会话' })).toBeVisible();
+  await screenshot(page, 'error-session');
+});
+
+test('reference_image_missing: a cleaned-up reference is marked in the tray and can be removed', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await generateOnce(page, 'A ceramic vase', '2');
+  const gallery = page.getByTestId('gallery');
+  const doomed = gallery.getByTestId('gallery-image').first();
+  const doomedId = await doomed.getAttribute('data-image-id');
+  await doomed.dblclick();
+  await page.getByTestId('delete-on-service').click();
+  await page.keyboard.press('Escape');
+  await gallery.getByTestId('gallery-image').nth(0).dragTo(page.getByTestId('reference-tray'));
+  await gallery.getByTestId('gallery-image').nth(1).dragTo(page.getByTestId('reference-tray'));
+  await expect(page.getByTestId('reference-item')).toHaveCount(2);
+  const turn = await generateAndWait(page, 'failed');
+  await expect(turn.getByTestId('error-banner')).toHaveAttribute('data-code', 'reference_image_missing');
+  const missing = page.locator(`[data-testid="reference-item"][data-image-id="${doomedId}"]`);
+  await expect(missing).toHaveAttribute('data-missing', 'true');
+  await screenshot(page, 'error-reference-missing');
+  await missing.getByRole('button').click();
+  await expect(page.getByTestId('reference-item')).toHaveCount(1);
+  await generateAndWait(page, 'succeeded');
+});
+
+test('too_many_reference_images: refused before sending with the model limit', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await generateOnce(page, 'Four mugs', '4');
+  const images = page.getByTestId('gallery').getByTestId('gallery-image');
+  await images.nth(0).click();
+  await images.nth(3).click({ modifiers: ['Shift'] });
+  await page.getByTestId('use-as-references').click();
+  await expect(page.getByTestId('reference-item')).toHaveCount(4);
+  await compose(page, { model: 'qwen-image-3.0-pro' });
+  const turnsBefore = await page.getByTestId('turn').count();
+  await page.getByTestId('generate').click();
+  const banner = page.getByTestId('error-banner');
+  await expect(banner).toHaveAttribute('data-code', 'too_many_reference_images');
+  await expect(banner).toContainText('3');
+  await expect(page.getByTestId('turn')).toHaveCount(turnsBefore);
+  await screenshot(page, 'error-too-many-references');
+});

@@ -1,0 +1,193 @@
+// The designer's loop in Chromium through the harness, against a real local service: write, estimate,
+// generate, browse, reuse by drag, regenerate, export; the estimate equals what the service charges.
+import { expect, test } from './fixtures/harness.ts';
+import { compose, estimateTotal, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
+
+test('the full generate flow: estimate, run, results in place, request id, gallery, recall', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await screenshot(page, 'studio-empty');
+  await compose(page, { prompt: 'A ceramic mug on a walnut table, morning light', model: 'nano-banana-2', resolution: '2K', n: '2' });
+  // spec §4.1 billing example: n=2 at 2K on nano-banana-2 reserves 2 × 16 = 32.
+  await expect(page.getByTestId('estimate')).toContainText('32');
+  await expect(page.getByTestId('estimate-breakdown')).toContainText('2 × ');
+  // nano-banana-2 has no quality setting: the field is not offered.
+  await expect(page.getByTestId('quality')).toHaveCount(0);
+  await screenshot(page, 'compose');
+
+  const turn = await generateAndWait(page, 'succeeded');
+  await expect(turn.getByTestId('turn-image')).toHaveCount(2);
+  await expect(turn.getByTestId('turn-credits')).toHaveAttribute('data-charged', '32');
+  await expect(turn.getByTestId('request-id')).toHaveText(/^req_[A-Za-z0-9]{20}$/);
+  await expect(turn.locator('img').first()).toHaveJSProperty('complete', true);
+
+  const gallery = page.getByTestId('gallery');
+  await expect(gallery.getByTestId('session-group')).toHaveCount(1);
+  await expect(gallery.getByTestId('gallery-image')).toHaveCount(2);
+  await screenshot(page, 'generated');
+
+  // The session continues: a second generation lands in the same group.
+  await compose(page, { n: '1' });
+  await page.getByTestId('prompt').press('Control+Enter');
+  await expect(page.getByTestId('turn')).toHaveCount(2);
+  await expect(page.getByTestId('turn').first()).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
+  await expect(gallery.getByTestId('session-group')).toHaveCount(1);
+  await expect(gallery.getByTestId('gallery-image')).toHaveCount(3);
+
+  // Recall puts the first turn's settings back.
+  await compose(page, { prompt: 'something else', model: 'seedream-5-0-pro' });
+  await page.getByTestId('turn').last().getByTestId('recall').click();
+  await expect(page.getByTestId('prompt')).toHaveValue('A ceramic mug on a walnut table, morning light');
+  await expect(page.getByTestId('model')).toHaveValue('nano-banana-2');
+  await expect(page.getByTestId('n')).toHaveValue('2');
+
+  // A new session starts a second group, newest first.
+  await page.getByTestId('new-session').click();
+  await compose(page, { prompt: 'A linen tote bag, studio light', n: '1' });
+  await generateAndWait(page, 'succeeded');
+  await expect(gallery.getByTestId('session-group')).toHaveCount(2);
+  await expect(gallery.getByTestId('session-group').first().getByTestId('gallery-image')).toHaveCount(1);
+
+  // Viewer: full image, arrow keys, export through the desktop shell.
+  await gallery.getByTestId('gallery-image').first().dblclick();
+  const viewer = page.getByTestId('viewer');
+  await expect(viewer).toBeVisible();
+  await expect(viewer.getByTestId('viewer-image')).toHaveJSProperty('complete', true);
+  await screenshot(page, 'viewer');
+  const firstSrc = await viewer.getByTestId('viewer-image').getAttribute('src');
+  await page.keyboard.press('ArrowRight');
+  await expect(viewer.getByTestId('viewer-image')).not.toHaveAttribute('src', firstSrc ?? '');
+  await viewer.getByTestId('export').click();
+  await expect.poll(async () => (await harness.shellCalls()).some((c) => c.kind === 'showSaveDialog')).toBe(true);
+  await viewer.getByTestId('star').click();
+  await expect(viewer.getByTestId('star')).toHaveAttribute('aria-pressed', 'true');
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+  await page.getByTestId('filter-starred').check();
+  await expect(gallery.getByTestId('gallery-image')).toHaveCount(1);
+  await page.getByTestId('filter-starred').uncheck();
+  await page.getByTestId('gallery-search').fill('tote');
+  await expect(gallery.getByTestId('gallery-image')).toHaveCount(1);
+});
+
+const TABLE: Array<{ name: string; options: Parameters<typeof compose>[1] }> = [
+  { name: 'nano 1K n=1', options: { model: 'nano-banana-2', resolution: '1K', n: '1' } },
+  { name: 'nano 4K n=4', options: { model: 'nano-banana-2', resolution: '4K', n: '4' } },
+  { name: 'nano default (2K)', options: { model: 'nano-banana-2', resolution: '', n: '1' } },
+  { name: 'gpt-image-2 low n=2', options: { model: 'gpt-image-2', quality: 'low', n: '2' } },
+  { name: 'gpt-image-2 high 2K', options: { model: 'gpt-image-2', resolution: '2K', quality: 'high', n: '1' } },
+  { name: 'gpt-image-2.5 default quality', options: { model: 'gpt-image-2.5', resolution: '', quality: '', n: '1' } },
+  { name: 'seedream 2K n=2', options: { model: 'seedream-5-0-pro', resolution: '2K', n: '2' } },
+  { name: 'qwen 1K', options: { model: 'qwen-image-3.0-pro', resolution: '1K', n: '1' } },
+  { name: 'auto (text in image → gpt)', options: { prompt: 'A poster with the slogan "FRESH" and price $9', model: 'auto', resolution: '', n: '1' } },
+  { name: 'auto (default → nano)', options: { prompt: 'A plain white sneaker', model: 'auto', resolution: '', n: '2' } },
+];
+
+test('the estimate equals credits_charged across models and options, references included', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  for (const row of TABLE) {
+    await compose(page, { prompt: 'A glass bottle of olive oil', ...row.options });
+    const estimate = await estimateTotal(page);
+    const turn = await generateAndWait(page, 'succeeded');
+    await expect(turn.getByTestId('turn-credits'), row.name).toHaveAttribute('data-charged', String(estimate));
+  }
+  // References: GPT adds 1 per reference to each image; flux (edit only) needs one.
+  await page.getByTestId('turn').first().getByRole('button', { name: /参考图|reference/i }).first().click();
+  await page.getByTestId('turn').nth(1).getByRole('button', { name: /参考图|reference/i }).first().click();
+  await expect(page.getByTestId('reference-item')).toHaveCount(2);
+  await compose(page, { prompt: 'Same bottle, new label', model: 'gpt-image-2', quality: 'medium', n: '2' });
+  expect(await estimateTotal(page)).toBe(2 * (15 + 2));
+  let turn = await generateAndWait(page, 'succeeded');
+  await expect(turn.getByTestId('turn-credits')).toHaveAttribute('data-charged', '34');
+
+  await page.getByTestId('reference-item').first().getByRole('button').click();
+  await compose(page, { model: 'flux-kontext-pro', n: '1' });
+  expect(await estimateTotal(page)).toBe(5);
+  turn = await generateAndWait(page, 'succeeded');
+  await expect(turn.getByTestId('turn-credits')).toHaveAttribute('data-charged', '5');
+});
+
+test('drag gallery images onto the tray, generate with them, see where they were used; outside files are refused', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await compose(page, { prompt: 'Four angles of a leather wallet', model: 'nano-banana-2', resolution: '1K', n: '4' });
+  await generateAndWait(page, 'succeeded');
+  const images = page.getByTestId('gallery').getByTestId('gallery-image');
+  await expect(images).toHaveCount(4);
+  const tray = page.getByTestId('reference-tray');
+
+  // One image by drag.
+  await images.nth(0).dragTo(tray);
+  await expect(tray.getByTestId('reference-item')).toHaveCount(1);
+  // Several at once: select with Ctrl and Shift, then drag the selection.
+  await images.nth(1).click();
+  await images.nth(3).click({ modifiers: ['Shift'] });
+  await expect(page.getByTestId('selection-bar')).toContainText('3');
+  await images.nth(2).dragTo(tray);
+  await expect(tray.getByTestId('reference-item')).toHaveCount(4);
+  await expect(page.getByTestId('tray-limit')).toContainText('4 / 14');
+  // The limit follows the model live.
+  await compose(page, { model: 'qwen-image-3.0-pro' });
+  await expect(page.getByTestId('tray-limit')).toContainText('4 / 3');
+  await expect(page.getByTestId('validation-hint')).toHaveAttribute('data-code', 'too_many_reference_images');
+  await tray.getByTestId('reference-item').last().getByRole('button').click();
+  await expect(page.getByTestId('tray-limit')).toContainText('3 / 3');
+  await screenshot(page, 'reference-tray');
+
+  const referenceIds = await tray.getByTestId('reference-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-id')));
+  const turn = await generateAndWait(page, 'succeeded');
+  await expect(turn).toContainText('3');
+  // The image's detail shows where it was used as a reference.
+  await page.getByTestId('gallery').locator(`[data-image-id="${referenceIds[0]}"]`).dblclick();
+  await expect(page.getByTestId('viewer-used-in')).toHaveAttribute('data-count', '1');
+  await expect(page.getByTestId('viewer-references')).toHaveAttribute('data-count', '0');
+  // …and the new image shows the three references it used.
+  await page.keyboard.press('Escape');
+  await page.getByTestId('turn').first().getByTestId('turn-image').first().locator('.thumb-button').click();
+  await expect(page.getByTestId('viewer-references')).toHaveAttribute('data-count', '3');
+  await page.keyboard.press('Escape');
+
+  // A file dragged in from outside the app is refused with the reason.
+  const dataTransfer = await page.evaluateHandle(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array([137, 80, 78, 71])], 'photo.png', { type: 'image/png' }));
+    return dt;
+  });
+  await tray.dispatchEvent('dragover', { dataTransfer });
+  await tray.dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByTestId('tray-notice')).toContainText(/上传|upload/);
+  await expect(tray.getByTestId('reference-item')).toHaveCount(3);
+
+  // Dragging an image out of the window asks main to start an OS drag of the full PNG.
+  await page.evaluate(() => {
+    const thumb = document.querySelector('[data-testid="gallery"] [data-testid="gallery-image"]');
+    if (!thumb) throw new Error('no thumbnail');
+    thumb.dispatchEvent(new DragEvent('dragstart', { bubbles: true, dataTransfer: new DataTransfer() }));
+    document.body.dispatchEvent(new DragEvent('dragleave', { bubbles: true, clientX: -1, clientY: 200 }));
+  });
+  await expect.poll(async () => (await harness.shellCalls()).filter((c) => c.kind === 'startDrag').length).toBe(1);
+  const drag = (await harness.shellCalls()).find((c) => c.kind === 'startDrag');
+  expect(drag && drag.kind === 'startDrag' && drag.files[0]).toMatch(/\.png$/);
+});
+
+test('the interface switches between Chinese and English', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await expect(page.getByTestId('nav-studio')).toHaveText('工作台');
+  await compose(page, { prompt: 'A cotton shirt', model: 'nano-banana-2', resolution: '1K' });
+  await expect(page.getByTestId('estimate')).toHaveText('12 积分');
+  await openTab(page, 'settings');
+  await screenshot(page, 'settings-zh');
+  await page.getByTestId('language-select').selectOption('en');
+  await expect(page.getByTestId('nav-studio')).toHaveText('Studio');
+  await screenshot(page, 'settings-en');
+  await openTab(page, 'studio');
+  await expect(page.getByTestId('estimate')).toHaveText('12 credits');
+  await expect(page.getByTestId('generate')).toContainText('Generate');
+  await expect(page.getByTestId('purpose').locator('option').first()).toHaveText('Free');
+  await generateAndWait(page, 'succeeded');
+  await screenshot(page, 'studio-en');
+  // The choice is kept by main: a reload comes back in English.
+  await page.reload();
+  await expect(page.getByTestId('nav-studio')).toHaveText('Studio');
+  await openTab(page, 'local');
+  await expect(page.getByTestId('local-balance')).toBeVisible();
+  await screenshot(page, 'local-console');
+});

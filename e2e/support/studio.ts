@@ -1,0 +1,55 @@
+// Helpers for the renderer specs: drive the studio through its data-testids like a designer would.
+import type { Locator, Page } from '@playwright/test';
+import { expect } from '../fixtures/harness.ts';
+
+export interface ComposeOptions {
+  prompt?: string;
+  model?: string;
+  ratio?: string;
+  resolution?: string;
+  quality?: string;
+  n?: string;
+  purpose?: string;
+}
+
+export async function openStudio(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await expect(page.getByTestId('environment-badge')).toHaveAttribute('data-environment', 'local');
+  await expect(page.getByTestId('prompt')).toBeVisible();
+}
+
+export async function compose(page: Page, o: ComposeOptions): Promise<void> {
+  if (o.prompt !== undefined) await page.getByTestId('prompt').fill(o.prompt);
+  if (o.model !== undefined) await page.getByTestId('model').selectOption(o.model);
+  if (o.ratio !== undefined) await page.getByTestId('ratio').selectOption(o.ratio);
+  if (o.resolution !== undefined) await page.getByTestId('resolution').selectOption(o.resolution);
+  if (o.quality !== undefined) await page.getByTestId('quality').selectOption(o.quality);
+  if (o.n !== undefined) await page.getByTestId('n').selectOption(o.n);
+  if (o.purpose !== undefined) await page.getByTestId('purpose').selectOption(o.purpose);
+}
+
+/** The total credits the estimate shows (its text holds the number). */
+export async function estimateTotal(page: Page): Promise<number> {
+  const text = (await page.getByTestId('estimate').textContent()) ?? '';
+  const match = /\d+/.exec(text);
+  if (!match) throw new Error(`no number in the estimate: "${text}"`);
+  return Number(match[0]);
+}
+
+/** Clicks Generate and waits for the new turn (the newest, first in the stage) to leave "running". */
+export async function generateAndWait(page: Page, status: string | RegExp = /succeeded|failed|outcome_unknown|cancelled/): Promise<Locator> {
+  const before = await page.getByTestId('turn').count();
+  await page.getByTestId('generate').click();
+  await expect(page.getByTestId('turn')).toHaveCount(before + 1);
+  const turn = page.getByTestId('turn').first();
+  await expect(turn).toHaveAttribute('data-status', status, { timeout: 60_000 });
+  return turn;
+}
+
+export async function openTab(page: Page, tab: 'studio' | 'local' | 'settings' | 'webhooks'): Promise<void> {
+  await page.getByTestId(`nav-${tab}`).click();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `e2e/screenshots/${name}.png` });
+}
