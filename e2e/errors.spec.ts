@@ -124,3 +124,41 @@ test('too_many_reference_images: refused before sending with the model limit', a
   await expect(page.getByTestId('turn')).toHaveCount(turnsBefore);
   await screenshot(page, 'error-too-many-references');
 });
+
+test('warnings are shown prominently and a partial run is charged only for what it produced', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await openTab(page, 'local');
+  await page.getByTestId('local-faults').getByRole('spinbutton').nth(1).fill('1');
+  await page.getByTestId('fault-partial').click();
+  await page.getByTestId('fault-downgrade').click();
+  await expect(page.getByTestId('local-faults')).toContainText(/部分成功 1|partial 1/);
+  await openTab(page, 'studio');
+  await compose(page, { prompt: 'A pair of socks', model: 'nano-banana-2', resolution: '2K', n: '2' });
+  await expect(page.getByTestId('estimate')).toContainText('32');
+  const turn = await generateAndWait(page, 'succeeded');
+  await expect(turn.locator('[data-testid="turn-warning"][data-feature="n"]')).toBeVisible();
+  await expect(turn.locator('[data-testid="turn-warning"][data-feature="resolution"]')).toBeVisible();
+  await expect(turn.getByTestId('turn-image')).toHaveCount(1);
+  await expect(turn.getByTestId('turn-credits')).toHaveAttribute('data-charged', '16');
+  await expect(turn.getByTestId('turn-credits')).toContainText('16');
+  await screenshot(page, 'warnings');
+});
+
+test('cancel explains that the run may still finish and be charged', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await openTab(page, 'local');
+  await page.getByTestId('local-faults').getByRole('spinbutton').nth(2).fill('8000');
+  await page.getByTestId('fault-latency').click();
+  await expect(page.getByTestId('local-faults')).toContainText(/8000/);
+  await openTab(page, 'studio');
+  await compose(page, { prompt: 'A slow candle', model: 'nano-banana-2', resolution: '1K' });
+  await page.getByTestId('generate').click();
+  const turn = page.getByTestId('turn').first();
+  await expect(turn).toHaveAttribute('data-status', 'running');
+  await expect(turn.getByTestId('elapsed')).toContainText(/\d/);
+  await turn.getByTestId('cancel').click();
+  await expect(turn.getByRole('alertdialog')).toContainText('扣费');
+  await screenshot(page, 'cancel');
+  await turn.getByTestId('confirm-cancel').click();
+  await expect(turn).toHaveAttribute('data-status', 'cancelled');
+});

@@ -146,9 +146,11 @@ test('drag gallery images onto the tray, generate with them, see where they were
   await page.keyboard.press('Escape');
 
   // A file dragged in from outside the app is refused with the reason.
+  // (Browser-side code names its DOM globals through globalThis: the e2e tsconfig has no DOM lib.)
   const dataTransfer = await page.evaluateHandle(() => {
-    const dt = new DataTransfer();
-    dt.items.add(new File([new Uint8Array([137, 80, 78, 71])], 'photo.png', { type: 'image/png' }));
+    const w = globalThis as unknown as { DataTransfer: new () => { items: { add(f: unknown): void } }; File: new (parts: unknown[], name: string, o: object) => unknown };
+    const dt = new w.DataTransfer();
+    dt.items.add(new w.File([new Uint8Array([137, 80, 78, 71])], 'photo.png', { type: 'image/png' }));
     return dt;
   });
   await tray.dispatchEvent('dragover', { dataTransfer });
@@ -158,10 +160,16 @@ test('drag gallery images onto the tray, generate with them, see where they were
 
   // Dragging an image out of the window asks main to start an OS drag of the full PNG.
   await page.evaluate(() => {
-    const thumb = document.querySelector('[data-testid="gallery"] [data-testid="gallery-image"]');
+    type Target = { dispatchEvent(e: unknown): boolean };
+    const w = globalThis as unknown as {
+      document: { querySelector(s: string): Target | null; body: Target };
+      DragEvent: new (type: string, init: object) => unknown;
+      DataTransfer: new () => unknown;
+    };
+    const thumb = w.document.querySelector('[data-testid="gallery"] [data-testid="gallery-image"]');
     if (!thumb) throw new Error('no thumbnail');
-    thumb.dispatchEvent(new DragEvent('dragstart', { bubbles: true, dataTransfer: new DataTransfer() }));
-    document.body.dispatchEvent(new DragEvent('dragleave', { bubbles: true, clientX: -1, clientY: 200 }));
+    thumb.dispatchEvent(new w.DragEvent('dragstart', { bubbles: true, dataTransfer: new w.DataTransfer() }));
+    w.document.body.dispatchEvent(new w.DragEvent('dragleave', { bubbles: true, clientX: -1, clientY: 200 }));
   });
   await expect.poll(async () => (await harness.shellCalls()).filter((c) => c.kind === 'startDrag').length).toBe(1);
   const drag = (await harness.shellCalls()).find((c) => c.kind === 'startDrag');

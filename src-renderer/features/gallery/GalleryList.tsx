@@ -1,16 +1,56 @@
 // The virtualised gallery (@tanstack/react-virtual): one virtual item per session group, so 10,000 images
 // keep only the groups near the viewport in the DOM. More pages load as the end comes into view.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { GalleryPage } from '../../../src-shared/ipc/library.ts';
 import { GalleryThumb } from './GalleryThumb.tsx';
-import { cellSize, columnsFor, groupItems, itemHeight, GROUP_PADDING } from './layout.ts';
+import { cellSize, columnsFor, groupItems, itemHeight, GROUP_PADDING, type GroupItem } from './layout.ts';
 import { SessionHeader } from './SessionHeader.tsx';
 import { useGalleryStore } from './store.ts';
 
 const GAP = 6;
 const MIN_CELL = 104;
+
+interface GroupRowProps {
+  item: GroupItem;
+  start: number;
+  size: number;
+  columns: number;
+  cell: number;
+  selectedSet: ReadonlySet<string>;
+  onSelect: (id: string, mode: 'single' | 'toggle' | 'range') => void;
+  onOpen: (id: string) => void;
+  dragIds: (id: string) => string[];
+}
+
+/** One session group; memoised so scrolling mounts only the groups that come into view. */
+const GroupRow = memo(function GroupRow({ item, start, size, columns, cell, selectedSet, onSelect, onOpen, dragIds }: GroupRowProps) {
+  return (
+    <div
+      role="listitem"
+      className={`session-group ${item.first ? '' : 'session-group-cont'}`}
+      data-testid="session-group"
+      data-session-id={item.session.id}
+      style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: size, transform: `translateY(${start}px)`, paddingBottom: GROUP_PADDING }}
+    >
+      {item.first ? <SessionHeader session={item.session} total={item.total} /> : null}
+      <div className="thumb-grid" style={{ gridTemplateColumns: `repeat(${columns}, ${cell}px)`, gap: GAP }}>
+        {item.images.map((image) => (
+          <GalleryThumb
+            key={image.id}
+            image={image}
+            size={cell}
+            selected={selectedSet.has(image.id)}
+            onSelect={onSelect}
+            onOpen={onOpen}
+            dragIds={dragIds}
+          />
+        ))}
+      </div>
+    </div>
+  );
+});
 
 export function GalleryList(props: { pages: GalleryPage[]; hasMore: boolean; loadingMore: boolean; loadMore: () => void }) {
   const { t } = useTranslation();
@@ -71,29 +111,18 @@ export function GalleryList(props: { pages: GalleryPage[]; hasMore: boolean; loa
           const item = items[v.index];
           if (!item) return null;
           return (
-            <div
+            <GroupRow
               key={v.key}
-              role="listitem"
-              className={`session-group ${item.first ? '' : 'session-group-cont'}`}
-              data-testid="session-group"
-              data-session-id={item.session.id}
-              style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: v.size, transform: `translateY(${v.start}px)`, paddingBottom: GROUP_PADDING }}
-            >
-              {item.first ? <SessionHeader session={item.session} total={item.total} /> : null}
-              <div className="thumb-grid" style={{ gridTemplateColumns: `repeat(${columns}, ${cell}px)`, gap: GAP }}>
-                {item.images.map((image) => (
-                  <GalleryThumb
-                    key={image.id}
-                    image={image}
-                    size={cell}
-                    selected={selectedSet.has(image.id)}
-                    onSelect={onSelect}
-                    onOpen={onOpen}
-                    dragIds={dragIds}
-                  />
-                ))}
-              </div>
-            </div>
+              item={item}
+              start={v.start}
+              size={v.size}
+              columns={columns}
+              cell={cell}
+              selectedSet={selectedSet}
+              onSelect={onSelect}
+              onOpen={onOpen}
+              dragIds={dragIds}
+            />
           );
         })}
       </div>

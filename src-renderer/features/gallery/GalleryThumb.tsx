@@ -44,7 +44,7 @@ export const GalleryThumb = memo(function GalleryThumb({ image, size, selected, 
       }}
     >
       {image.download === 'done' ? (
-        <img src={imageUrl('thumb', image.id)} alt="" loading="lazy" decoding="async" draggable={false} />
+        <img src={imageUrl('thumb', image.id)} alt="" decoding="async" draggable={false} />
       ) : (
         <span className="thumb-pending">{image.download === 'failed' ? t('turn.downloadFailed') : t('turn.downloading')}</span>
       )}
