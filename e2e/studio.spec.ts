@@ -192,10 +192,66 @@ test('the interface switches between Chinese and English', async ({ page, harnes
   await expect(page.getByTestId('purpose').locator('option').first()).toHaveText('Free');
   await generateAndWait(page, 'succeeded');
   await screenshot(page, 'studio-en');
+  // The theme follows the OS: dark colours come from the same variables.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  const background = await page.locator('body').evaluate((b) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(b).backgroundColor);
+  expect(background).toBe('rgb(20, 20, 20)');
+  await screenshot(page, 'studio-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   // The choice is kept by main: a reload comes back in English.
   await page.reload();
   await expect(page.getByTestId('nav-studio')).toHaveText('Studio');
   await openTab(page, 'local');
   await expect(page.getByTestId('local-balance')).toBeVisible();
   await screenshot(page, 'local-console');
+});
+
+test('settings: a key is entered masked, never shown again, and the connection can be tested', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await openTab(page, 'settings');
+  await expect(page.getByTestId('key-state-local')).toContainText('••••');
+  await page.getByTestId('test-connection-local').click();
+  await expect(page.getByTestId('connection-result')).toHaveClass(/hint-ok/);
+  const input = page.getByTestId('key-input-remote');
+  await expect(input).toHaveAttribute('type', 'password');
+  await page.getByTestId('remote-url').fill('https://images.example.com');
+  await page.getByRole('button', { name: '保存', exact: true }).click();
+  const key = 'sk_' + 'R'.repeat(28) + 'wxyz';
+  await input.fill(key);
+  await page.getByTestId('key-input-remote').press('Enter');
+  await expect(page.getByTestId('key-state-remote')).toContainText('wxyz');
+  await expect(input).toHaveValue('');
+  // The key text is nowhere in the page, only its masked tail.
+  expect(await page.content()).not.toContain(key);
+  await page.getByTestId('env-remote').click();
+  await expect(page.getByTestId('environment-badge')).toHaveAttribute('data-environment', 'remote');
+  await expect(page.getByTestId('nav-local')).toHaveCount(0);
+  await page.getByTestId('env-local').click();
+  await expect(page.getByTestId('environment-badge')).toHaveAttribute('data-environment', 'local');
+});
+
+test('local console: an image pack made from a gallery selection publishes once per Idempotency-Key and shows rejections', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await compose(page, { prompt: 'Two bottles of shampoo', model: 'nano-banana-2', resolution: '1K', n: '2' });
+  await generateAndWait(page, 'succeeded');
+  const images = page.getByTestId('gallery').getByTestId('gallery-image');
+  await images.nth(0).click();
+  await images.nth(1).click({ modifiers: ['Control'] });
+  await page.getByTestId('make-pack').click();
+  await page.getByPlaceholder(/款式编码|Style code/).fill('SHAMPOO-01');
+  await page.getByTestId('pack-create').click();
+  const pack = page.getByTestId('pack-row');
+  await expect(pack).toHaveCount(1);
+  await pack.getByRole('textbox').fill('publish-1');
+  await pack.getByTestId('pack-publish').click();
+  await expect(page.getByTestId('publish-result')).toContainText(/版本 1|version 1/);
+  // The same Idempotency-Key returns the earlier result: no new version.
+  await pack.getByTestId('pack-publish').click();
+  await expect(pack).toContainText(/1 个版本|1 version/);
+  // Unsaved draft changes: the publish is rejected with the reason.
+  await pack.getByRole('button', { name: /标记为未保存|Mark unsaved/ }).click();
+  await pack.getByRole('textbox').fill('publish-2');
+  await pack.getByTestId('pack-publish').click();
+  await expect(page.getByTestId('publish-result')).toContainText(/未保存|unsaved/);
+  await screenshot(page, 'local-console-packs');
 });

@@ -111,6 +111,8 @@ export function SettingsPage() {
   const s = settings.data;
   if (!s) return <div className="page">{settings.isError ? <MutationError error={settings.error} /> : t('common.loading')}</div>;
   const local = s.environments.local;
+  // Shows the choice at once while main switches (the answer then confirms or reverts it).
+  const shownEnvironment = selectEnv.isPending && selectEnv.variables ? selectEnv.variables.environment : s.environment;
   return (
     <div className="page settings-page">
       <h1 className="page-title">{t('settings.title')}</h1>
@@ -138,13 +140,13 @@ export function SettingsPage() {
         <h3 className="card-title">{t('settings.environment')}</h3>
         <div className="segmented" role="radiogroup" aria-label={t('settings.environment')}>
           {(['local', 'remote'] as const).map((name) => (
-            <label key={name} className={`segment ${s.environment === name ? 'segment-on' : ''}`}>
+            <label key={name} className={`segment ${shownEnvironment === name ? 'segment-on' : ''}`}>
               <input
                 type="radio"
                 name="environment"
                 value={name}
                 data-testid={`env-${name}`}
-                checked={s.environment === name}
+                checked={shownEnvironment === name}
                 onChange={() => selectEnv.mutate({ environment: name })}
               />
               {t(`env.${name}`)}

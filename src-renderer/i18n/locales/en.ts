@@ -158,7 +158,8 @@ export const en = {
   },
   gallery: {
     title: 'Gallery',
-    totals: '{{images}} images · {{sessions}} sessions',
+    totals_one: '{{count}} image · {{sessions}} sessions',
+    totals_other: '{{count}} images · {{sessions}} sessions',
     search: 'Search prompts',
     searchPlaceholder: 'Search prompts…',
     filterModel: 'Filter by model',
