@@ -47,6 +47,12 @@ test('the full generate flow: estimate, run, results in place, request id, galle
   await expect(gallery.getByTestId('session-group')).toHaveCount(2);
   await expect(gallery.getByTestId('session-group').first().getByTestId('gallery-image')).toHaveCount(1);
 
+  // A session gets a local title.
+  await gallery.getByTestId('session-title').first().click();
+  await page.getByTestId('session-rename-input').fill('Tote bag shoot');
+  await page.getByTestId('session-rename-input').press('Enter');
+  await expect(gallery.getByTestId('session-title').first()).toHaveText('Tote bag shoot');
+
   // Viewer: full image, arrow keys, export through the desktop shell.
   await gallery.getByTestId('gallery-image').first().dblclick();
   const viewer = page.getByTestId('viewer');

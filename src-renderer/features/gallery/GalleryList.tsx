@@ -2,6 +2,7 @@
 // keep only the groups near the viewport in the DOM. More pages load as the end comes into view.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { GalleryPage } from '../../../src-shared/ipc/library.ts';
 import { GalleryThumb } from './GalleryThumb.tsx';
@@ -22,10 +23,11 @@ interface GroupRowProps {
   onSelect: (id: string, mode: 'single' | 'toggle' | 'range') => void;
   onOpen: (id: string) => void;
   dragIds: (id: string) => string[];
+  t: TFunction;
 }
 
 /** One session group; memoised so scrolling mounts only the groups that come into view. */
-const GroupRow = memo(function GroupRow({ item, start, size, columns, cell, selectedSet, onSelect, onOpen, dragIds }: GroupRowProps) {
+const GroupRow = memo(function GroupRow({ item, start, size, columns, cell, selectedSet, onSelect, onOpen, dragIds, t }: GroupRowProps) {
   return (
     <div
       role="listitem"
@@ -45,6 +47,7 @@ const GroupRow = memo(function GroupRow({ item, start, size, columns, cell, sele
             onSelect={onSelect}
             onOpen={onOpen}
             dragIds={dragIds}
+            t={t}
           />
         ))}
       </div>
@@ -122,6 +125,7 @@ export function GalleryList(props: { pages: GalleryPage[]; hasMore: boolean; loa
               onSelect={onSelect}
               onOpen={onOpen}
               dragIds={dragIds}
+              t={t}
             />
           );
         })}

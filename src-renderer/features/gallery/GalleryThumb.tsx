@@ -1,5 +1,5 @@
 import { memo, type DragEvent, type MouseEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { beginImageDrag } from './drag-out.ts';
@@ -11,11 +11,12 @@ export interface ThumbProps {
   onSelect: (id: string, mode: 'single' | 'toggle' | 'range') => void;
   onOpen: (id: string) => void;
   dragIds: (id: string) => string[];
+  /** Passed down by the group, so 10,000 thumbnails do not each subscribe to language changes. */
+  t: TFunction;
 }
 
 /** One thumbnail (never the full image): click selects, Ctrl/Cmd or Shift extend, double-click/Enter opens. */
-export const GalleryThumb = memo(function GalleryThumb({ image, size, selected, onSelect, onOpen, dragIds }: ThumbProps) {
-  const { t } = useTranslation();
+export const GalleryThumb = memo(function GalleryThumb({ image, size, selected, onSelect, onOpen, dragIds, t }: ThumbProps) {
   const onClick = (e: MouseEvent) => onSelect(image.id, e.shiftKey ? 'range' : e.ctrlKey || e.metaKey ? 'toggle' : 'single');
   const onDragStart = (e: DragEvent) => beginImageDrag(e.dataTransfer, dragIds(image.id));
   return (

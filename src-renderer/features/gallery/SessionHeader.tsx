@@ -5,56 +5,69 @@ import { useLanguage } from '../../ui/useLanguage.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useRenameSession } from './queries.ts';
 
-export function SessionHeader({ session, total }: { session: SessionSummary; total: number }) {
+// One formatter per language: creating Intl formatters per header would cost every scroll frame.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+function formatDate(ms: number, language: string): string {
+  const locale = language === 'en' ? 'en' : 'zh-CN';
+  let format = dateFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'numeric', day: 'numeric' });
+    dateFormats.set(locale, format);
+  }
+  return format.format(ms);
+}
+
+/** The title editor, mounted only while renaming (so scrolling headers carry no mutation observers). */
+function RenameInput({ session, done }: { session: SessionSummary; done: () => void }) {
   const { t } = useTranslation();
-  const language = useLanguage();
   const rename = useRenameSession();
-  const current = useComposeStore((s) => s.session);
-  const setSession = useComposeStore((s) => s.setSession);
-  const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(session.title);
-  const continuing = current?.id === session.id;
   const save = () => {
     const trimmed = title.trim();
     if (trimmed && trimmed !== session.title) rename.mutate({ sessionId: session.id, title: trimmed });
-    setEditing(false);
+    done();
   };
+  return (
+    <input
+      className="session-rename-input"
+      aria-label={t('gallery.renameLabel')}
+      data-testid="session-rename-input"
+      value={title}
+      maxLength={120}
+      autoFocus
+      onChange={(e) => setTitle(e.target.value)}
+      onBlur={save}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') save();
+        if (e.key === 'Escape') done();
+      }}
+    />
+  );
+}
+
+export function SessionHeader({ session, total }: { session: SessionSummary; total: number }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const continuing = useComposeStore((s) => s.session?.id === session.id);
+  const setSession = useComposeStore((s) => s.setSession);
+  const [editing, setEditing] = useState(false);
   return (
     <div className="session-header">
       {editing ? (
-        <input
-          className="session-rename-input"
-          aria-label={t('gallery.renameLabel')}
-          data-testid="session-rename-input"
-          value={title}
-          maxLength={120}
-          autoFocus
-          onChange={(e) => setTitle(e.target.value)}
-          onBlur={save}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter') save();
-            if (e.key === 'Escape') {
-              setTitle(session.title);
-              setEditing(false);
-            }
-          }}
-        />
+        <RenameInput session={session} done={() => setEditing(false)} />
       ) : (
         <button
           type="button"
           className="session-title"
           data-testid="session-title"
           title={t('gallery.renameHint')}
-          onClick={() => {
-            setTitle(session.title);
-            setEditing(true);
-          }}
+          onClick={() => setEditing(true)}
         >
           {session.title}
         </button>
       )}
       <span className="session-meta muted">
-        {t('gallery.imageCount', { count: total })} · {new Date(session.updatedAt).toLocaleDateString(language === 'en' ? 'en' : 'zh-CN')}
+        {t('gallery.imageCount', { count: total })} · {formatDate(session.updatedAt, language)}
       </span>
       <button
         type="button"
