@@ -1,5 +1,6 @@
 // The only file that touches window.api (STYLE.md): the preload's bridge in Electron, the harness's client in
 // a browser. Everything else imports these functions, so the bridge can be swapped without touching features.
+import { i18next } from '../i18n/index.ts';
 import type {
   ImageKind,
   IpcError,
@@ -31,15 +32,14 @@ export function desktopAvailable(): boolean {
   return bridge() !== null;
 }
 
-const NO_BRIDGE: IpcError = {
-  code: 'no_bridge',
-  message: 'The app is not connected to its main process.',
-};
+function noBridge(): IpcError {
+  return { code: 'no_bridge', message: i18next.t('errors.noBridge') };
+}
 
 /** Calls one contract method and unwraps its result; a failure throws a DesktopError. */
 export async function call<K extends IpcMethodName>(name: K, input: MethodInputOf<K>): Promise<MethodOutputOf<K>> {
   const api = bridge();
-  if (!api) throw new DesktopError(NO_BRIDGE);
+  if (!api) throw new DesktopError(noBridge());
   const fn = api[name] as unknown as (i: MethodInputOf<K>) => Promise<{ ok: true; value: MethodOutputOf<K> } | { ok: false; error: IpcError }>;
   let result;
   try {
