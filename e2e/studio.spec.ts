@@ -1,6 +1,6 @@
 // The designer's loop in Chromium through the harness, against a real local service: write, estimate,
 // generate, browse, reuse by drag, regenerate, export; the estimate equals what the service charges.
-import { expect, test } from './fixtures/harness.ts';
+import { expect, startHarness, test } from './fixtures/harness.ts';
 import { compose, estimateTotal, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
 
 test('the full generate flow: estimate, run, results in place, request id, gallery, recall', async ({ page, harness }) => {
@@ -260,4 +260,22 @@ test('local console: an image pack made from a gallery selection publishes once 
   await pack.getByTestId('pack-publish').click();
   await expect(page.getByTestId('publish-result')).toContainText(/未保存|unsaved/);
   await screenshot(page, 'local-console-packs');
+});
+
+test('without a keychain the settings say so plainly and keep keys in memory for this run only', async ({ page }) => {
+  const started = await startHarness({ extraArgs: ['--memory-keys'] });
+  try {
+    await openStudio(page, started.harness.url);
+    await openTab(page, 'settings');
+    const status = page.getByTestId('keychain-status');
+    await expect(status).toContainText('系统钥匙串不可用');
+    await expect(status).toContainText('只在本次运行期间保存在内存中');
+    await expect(page.getByText('密钥将仅在本次运行期间保存在内存中（钥匙串不可用）。').first()).toBeVisible();
+    await page.getByTestId('key-input-remote').fill('sk_' + 'M'.repeat(32));
+    await page.getByTestId('key-input-remote').press('Enter');
+    await expect(page.getByTestId('key-state-remote')).toContainText('仅在本次运行期间保存在内存中');
+    await screenshot(page, 'settings-no-keychain');
+  } finally {
+    await started.stop();
+  }
 });
