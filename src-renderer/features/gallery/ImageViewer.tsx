@@ -56,9 +56,17 @@ export function ImageViewer() {
   );
   const dialogRef = useRef<HTMLDivElement>(null);
 
+  // Keyboard users land in the viewer and go back to where they were when it closes.
+  const isOpen = viewer !== null;
+  useEffect(() => {
+    if (!isOpen) return;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialogRef.current?.focus();
+    return () => before?.focus();
+  }, [isOpen]);
+
   useEffect(() => {
     if (!viewer) return;
-    dialogRef.current?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'ArrowRight' || e.key === 'ArrowDown') move(1);
       else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') move(-1);
