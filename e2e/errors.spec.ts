@@ -102,8 +102,9 @@ test('reference_image_missing: a cleaned-up reference is marked in the tray and 
   const missing = page.locator(`[data-testid="reference-item"][data-image-id="${doomedId}"]`);
   await expect(missing).toHaveAttribute('data-missing', 'true');
   await screenshot(page, 'error-reference-missing');
-  await missing.getByRole('button').click();
+  await turn.getByTestId('remove-missing').click();
   await expect(page.getByTestId('reference-item')).toHaveCount(1);
+  await expect(missing).toHaveCount(0);
   await generateAndWait(page, 'succeeded');
 });
 

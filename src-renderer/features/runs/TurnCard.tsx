@@ -110,6 +110,7 @@ function TurnError({ turn }: { turn: TurnRecord }) {
   const setTab = useAppStore((s) => s.setTab);
   const setSession = useComposeStore((s) => s.setSession);
   const markMissing = useComposeStore((s) => s.markMissing);
+  const removeReference = useComposeStore((s) => s.removeReference);
   const now = useNow(turn.retryAt !== null, 1000);
   // spec §4.1 rule 4: main finds which references are gone (via the file endpoint); mark them in the tray.
   const missingIds = turn.error?.details?.missingImageIds;
@@ -147,6 +148,16 @@ function TurnError({ turn }: { turn: TurnRecord }) {
           {action === 'create_new_key' || action === 'use_key_with_scope' || action === 'add_authorization' ? (
             <button type="button" className="btn btn-sm" onClick={() => setTab(turn.environment === 'local' ? 'local' : 'settings')}>
               {t('errors.openKeys')}
+            </button>
+          ) : null}
+          {missingKey ? (
+            <button
+              type="button"
+              className="btn btn-sm"
+              data-testid="remove-missing"
+              onClick={() => missingKey.split(',').forEach((id) => removeReference(id))}
+            >
+              {t('errors.removeMissing')}
             </button>
           ) : null}
           {action === 'omit_or_own_session' ? (

@@ -131,6 +131,7 @@ export const en = {
     feature: { n: 'number of images', resolution: 'resolution', quality: 'quality', ratio: 'ratio', other: 'a requested feature' },
   },
   errors: {
+    removeMissing: 'Remove the missing references from the tray',
     noBridge: 'The app is not connected to its main process; restart it.',
     title: 'The generation did not go through',
     refusedBeforeSending: 'Not sent: the service would refuse this request',

@@ -128,6 +128,7 @@ export const zhCN: Resources = {
     feature: { n: '张数', resolution: '分辨率', quality: '质量', ratio: '比例', other: '请求的某项功能' },
   },
   errors: {
+    removeMissing: '从参考图中移除已失效的图片',
     noBridge: '应用界面没有连接到主进程，请重新启动应用。',
     title: '这次生成没有成功',
     refusedBeforeSending: '未发送：服务会拒绝这个请求',
