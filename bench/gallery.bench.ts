@@ -69,17 +69,72 @@ async function seed(dataDir: string): Promise<void> {
   db.close();
 }
 
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/**
+ * Main-thread work per frame from a Chromium trace: the top-level tasks of the renderer's main thread between
+ * one animation frame and the next, as wall time and as thread CPU time. On a shared machine the wall time
+ * also counts time the thread waited for a core; the CPU time is the work the gallery itself asked for.
+ */
+function framesFromTrace(buffer: Buffer): { p95WallMs: number; p95CpuMs: number; frames: number } {
+  const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const withFrames = new Set(events.filter((e) => e.name === 'FireAnimationFrame').map((e) => `${e.pid}:${e.tid}`));
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && withFrames.has(`${e.pid}:${e.tid}`));
+  if (!main) throw new Error('no renderer main thread with animation frames in the trace');
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
+  const frameStarts = onMain.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts).sort((a, b) => a - b);
+  const top: TraceEvent[] = [];
+  let busyUntil = -Infinity;
+  for (const task of onMain.filter((e) => e.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
+    if (task.ts >= busyUntil) {
+      top.push(task);
+      busyUntil = task.ts + (task.dur ?? 0);
+    }
+  }
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  let i = 0;
+  for (let f = 0; f + 1 < frameStarts.length; f++) {
+    // A frame's rAF runs inside a task that starts just before it: windows open 2 ms early.
+    const from = (frameStarts[f] ?? 0) - 2000;
+    const to = (frameStarts[f + 1] ?? 0) - 2000;
+    let w = 0;
+    let c = 0;
+    while (i < top.length && (top[i]?.ts ?? 0) < from) i++;
+    for (let j = i; j < top.length && (top[j]?.ts ?? 0) < to; j++) {
+      w += top[j]?.dur ?? 0;
+      c += top[j]?.tdur ?? 0;
+    }
+    wall.push(w / 1000);
+    cpu.push(c / 1000);
+  }
+  const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? 0;
+  return { p95WallMs: p95(wall), p95CpuMs: p95(cpu), frames: wall.length };
+}
+
 interface RunResult {
   firstPaintMs: number;
   maxDomImages: number;
   heapMb: number;
   p95FrameMs: number;
+  p95FrameWallMs: number;
   p95IntervalMs: number;
   p95FlingFrameMs: number;
+  p95FlingFrameWallMs: number;
   sessionsScrolled: number;
 }
 
 async function measure(browser: Browser, url: string): Promise<RunResult> {
+  const categories = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'];
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
@@ -101,30 +156,21 @@ async function measure(browser: Browser, url: string): Promise<RunResult> {
     const w = globalThis as unknown as {
       document: { querySelector(s: string): Node | null; querySelectorAll(s: string): ArrayLike<Node> & Iterable<Node> };
       requestAnimationFrame(cb: (t: number) => void): void;
-      MessageChannel: new () => { port1: { postMessage(v: unknown): void }; port2: { onmessage: (() => void) | null } };
     };
     const document = w.document;
     const requestAnimationFrame = w.requestAnimationFrame.bind(globalThis);
     const el = document.querySelector('[data-testid="gallery"]');
     if (!el) throw new Error('no gallery');
-    const busy: number[] = [];
     const intervals: number[] = [];
     let maxImages = 0;
     let last = 0;
-    const channel = new w.MessageChannel();
     await new Promise<void>((resolve) => {
       const end = performance.now() + 10_000;
       const frame = (t: number) => {
         if (last) intervals.push(t - last);
         last = t;
-        const start = performance.now();
         el.scrollTop += step;
-        // The message runs after this frame's style, layout and paint: start→message is the frame's work.
-        channel.port2.onmessage = () => {
-          busy.push(performance.now() - start);
-          maxImages = Math.max(maxImages, document.querySelectorAll('[data-testid="gallery-image"]').length);
-        };
-        channel.port1.postMessage(0);
+        maxImages = Math.max(maxImages, document.querySelectorAll('[data-testid="gallery-image"]').length);
         if (performance.now() < end) requestAnimationFrame(frame);
         else resolve();
       };
@@ -132,11 +178,15 @@ async function measure(browser: Browser, url: string): Promise<RunResult> {
     });
     const groups = [...document.querySelectorAll('[data-testid="session-group"]')];
     const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? 0;
-    return { p95Busy: p95(busy), p95Interval: p95(intervals), maxImages, lastGroup: groups.at(-1)?.getAttribute('data-session-id') ?? '' };
+    return { p95Interval: p95(intervals), maxImages, lastGroup: groups.at(-1)?.getAttribute('data-session-id') ?? '' };
   }, stepPx);
   // A steady scroll (120 px per frame, 7,200 px/s) first, then a fling (360 px per frame) further down.
+  await browser.startTracing(page, { categories });
   const scroll = await pass(120);
+  const steadyFrames = framesFromTrace(await browser.stopTracing());
+  await browser.startTracing(page, { categories });
   const fling = await pass(360);
+  const flingFrames = framesFromTrace(await browser.stopTracing());
   await cdp.send('HeapProfiler.collectGarbage');
   const metrics = await cdp.send('Performance.getMetrics');
   const heap = metrics.metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
@@ -146,9 +196,11 @@ async function measure(browser: Browser, url: string): Promise<RunResult> {
     firstPaintMs,
     maxDomImages: Math.max(scroll.maxImages, fling.maxImages),
     heapMb: heap / 2 ** 20,
-    p95FrameMs: scroll.p95Busy,
+    p95FrameMs: steadyFrames.p95CpuMs,
+    p95FrameWallMs: steadyFrames.p95WallMs,
     p95IntervalMs: scroll.p95Interval,
-    p95FlingFrameMs: fling.p95Busy,
+    p95FlingFrameMs: flingFrames.p95CpuMs,
+    p95FlingFrameWallMs: flingFrames.p95WallMs,
     sessionsScrolled,
   };
 }
@@ -183,9 +235,10 @@ const rows = [
   `| time to first thumbnails (navigation → first decoded gallery image) | ${m('firstPaintMs').toFixed(0)} ms | — | — |`,
   `| gallery images in the DOM at once (max while scrolling) | ${m('maxDomImages')} | ≤ ${TARGETS.domImages} | ${mark(m('maxDomImages') <= TARGETS.domImages)} |`,
   `| JS heap after scrolling (after GC) | ${m('heapMb').toFixed(1)} MB | < ${TARGETS.heapMb} MB | ${mark(m('heapMb') < TARGETS.heapMb)} |`,
-  `| p95 frame work while scrolling steadily (rAF → after paint) | ${m('p95FrameMs').toFixed(1)} ms (runs ${spread('p95FrameMs')}) | < ${TARGETS.p95FrameMs} ms | ${mark(m('p95FrameMs') < TARGETS.p95FrameMs)} |`,
+  `| p95 frame time while scrolling steadily: main-thread CPU per frame | ${m('p95FrameMs').toFixed(1)} ms (runs ${spread('p95FrameMs')}) | < ${TARGETS.p95FrameMs} ms | ${mark(m('p95FrameMs') < TARGETS.p95FrameMs)} |`,
+  `| the same as wall time (includes waiting for a core on this shared machine) | ${m('p95FrameWallMs').toFixed(1)} ms (runs ${spread('p95FrameWallMs')}) | (< ${TARGETS.p95FrameMs} ms) | ${mark(m('p95FrameWallMs') < TARGETS.p95FrameMs)} |`,
   `| p95 interval between frames while scrolling | ${m('p95IntervalMs').toFixed(1)} ms | — | — |`,
-  `| p95 frame work during a fling (360 px per frame) | ${m('p95FlingFrameMs').toFixed(1)} ms (runs ${spread('p95FlingFrameMs')}) | (< ${TARGETS.p95FrameMs} ms) | ${mark(m('p95FlingFrameMs') < TARGETS.p95FrameMs)} |`,
+  `| p95 frame time during a fling (360 px per frame): CPU / wall | ${m('p95FlingFrameMs').toFixed(1)} / ${m('p95FlingFrameWallMs').toFixed(1)} ms | (< ${TARGETS.p95FrameMs} ms) | ${mark(m('p95FlingFrameMs') < TARGETS.p95FrameMs)} |`,
   `| sessions scrolled through in both passes (pages loaded on the way) | ${m('sessionsScrolled')} of ${SESSIONS} | — | — |`,
 ];
 writeSection(
@@ -195,8 +248,9 @@ writeSection(
 ${SESSIONS * PER_SESSION} images in ${SESSIONS} sessions seeded into a library database (each with a WebP thumbnail
 file), served by the browser harness and measured in Debian Chromium (headless, 1440×900, software rendering).
 Scrolling moves the gallery 120 px per frame for 10 s (a steady scroll, the target's case), then 360 px per frame
-for 10 s (a fling that pages through most sessions); "frame work" is the time from a frame's
-requestAnimationFrame callback to a message posted from it, i.e. script, style, layout and paint of that frame.
+for 10 s (a fling that pages through many sessions). Frame time comes from a Chromium trace of each pass: the
+renderer main thread's top-level tasks between one animation frame and the next (script, style, layout,
+paint, image and network callbacks), as thread CPU time and as wall time.
 Median of ${runs.length} runs on a 2-core machine shared with other work, so frame figures move with its load
 (load average when the runs ended: ${load}; an interval of 33 ms between frames means the page got every other
 vsync). Machine: ${machineLine()}.
