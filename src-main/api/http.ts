@@ -28,6 +28,8 @@ export interface RequestOptions {
   body?: string;
   /** Abort with a NetworkError as the reason to say why (timeout or cancelled). */
   signal?: AbortSignal;
+  /** Called once the whole request (headers and body) has been handed to the network. */
+  onSent?: () => void;
 }
 
 export interface BufferedResponse {
@@ -63,6 +65,7 @@ export function openRequest(url: URL, options: RequestOptions): Promise<Incoming
     const req = send(url, { method: options.method, headers, ...(options.signal ? { signal: options.signal } : {}) });
     req.on('error', (error) => reject(classify(error, options.signal)));
     req.on('response', resolve);
+    if (options.onSent) req.once('finish', options.onSent);
     req.end(options.body);
   });
 }

@@ -99,12 +99,16 @@ export class ServiceClient {
     return headers;
   }
 
-  private async call<T>(path: string, init: { method: 'GET' | 'POST'; body?: string; signal?: AbortSignal; timeoutMs: number }, parse: (json: unknown) => T): Promise<ClientResult<T>> {
+  private async call<T>(
+    path: string,
+    init: { method: 'GET' | 'POST'; body?: string; signal?: AbortSignal | undefined; timeoutMs: number; onSent?: (() => void) | undefined },
+    parse: (json: unknown) => T,
+  ): Promise<ClientResult<T>> {
     const url = this.url(path);
     const headers = this.headersFor(url, init.body !== undefined ? { 'content-type': 'application/json' } : {});
     let response: BufferedResponse;
     try {
-      response = await sendRequest(url, { method: init.method, headers, body: init.body, signal: init.signal, timeoutMs: init.timeoutMs });
+      response = await sendRequest(url, { method: init.method, headers, body: init.body, signal: init.signal, timeoutMs: init.timeoutMs, onSent: init.onSent });
     } catch (error) {
       const e = error instanceof NetworkError ? error : new NetworkError('dropped', String(error));
       return { ok: false, kind: 'network', failure: e.failure, message: e.message };
@@ -122,9 +126,12 @@ export class ServiceClient {
     return { ok: false, kind: 'http', error, retryAfterS };
   }
 
-  /** POST /api/v1/generate (spec §4.1), waiting up to the generate deadline. */
-  generate(body: GenerateRequest, signal?: AbortSignal): Promise<ClientResult<GenerateResult>> {
-    return this.call('api/v1/generate', { method: 'POST', body: JSON.stringify(body), signal, timeoutMs: this.generateTimeoutMs }, (j) => GenerateResultSchema.parse(j));
+  /**
+   * POST /api/v1/generate (spec §4.1), waiting up to the generate deadline. `onSent` fires when the request
+   * has gone out: from then on the run is the service's (up to 5 minutes) and the outcome may be charged.
+   */
+  generate(body: GenerateRequest, signal?: AbortSignal, hooks: { onSent?: () => void } = {}): Promise<ClientResult<GenerateResult>> {
+    return this.call('api/v1/generate', { method: 'POST', body: JSON.stringify(body), signal, timeoutMs: this.generateTimeoutMs, onSent: hooks.onSent }, (j) => GenerateResultSchema.parse(j));
   }
 
   /** Proves the key authenticates and may generate, without spending: an empty body is refused after auth. */

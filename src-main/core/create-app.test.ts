@@ -147,6 +147,9 @@ describe('main core against the real local service', () => {
     expect(await o.app.imageFile('full', 'img_unknown1')).toBeNull();
     const progress = o.events.slice(before).filter((e) => e.event === 'generation:progress').map((e) => (e.payload as GenerationProgress).phase);
     expect(progress[0]).toBe('sending');
+    // Once the request is out, the app says it is waiting for the service's answer.
+    expect(progress[1]).toBe('waiting');
+    expect(progress.filter((p) => p === 'waiting')).toHaveLength(1);
     expect(progress.at(-1)).toBe('done');
     const downloads = o.events.slice(before).filter((e) => e.event === 'download:progress' && (e.payload as { state: string }).state === 'done');
     expect(downloads).toHaveLength(2);
@@ -430,6 +433,10 @@ describe('main core against the real local service', () => {
     expect(page.sessions.some((x) => x.imageCount === 0 && x.turnCount > 0)).toBe(true);
     const renamed = await o.ok<SessionSummary>('libraryRenameSession', { sessionId: page.sessions[0]?.id, title: '  春季新品  ' });
     expect(renamed).toMatchObject({ title: '春季新品', localTitle: '春季新品' });
+    // One session by id, with its title (the compose panel shows it); an unknown id is a plain not_found.
+    expect(await o.ok<SessionSummary>('libraryGetSession', { sessionId: page.sessions[0]?.id })).toEqual(renamed);
+    const unknown = await o.call('libraryGetSession', { sessionId: 'ls_nothere000' });
+    expect(unknown).toMatchObject({ ok: false, error: { code: 'not_found' } });
     const paged = await o.ok<{ sessions: SessionSummary[]; nextCursor: string | null }>('librarySessions', { cursor: null, limit: 1 });
     const rest = await o.ok<{ sessions: SessionSummary[] }>('librarySessions', { cursor: paged.nextCursor, limit: 200 });
     expect([...paged.sessions, ...rest.sessions].map((x) => x.id)).toEqual(page.sessions.map((x) => x.id));

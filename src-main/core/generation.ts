@@ -262,7 +262,13 @@ export class GenerationRunner {
       const body: GenerateRequest = { ...request, ...(session?.serviceSessionId ? { session_id: session.serviceSessionId } : {}) };
       for (let attempt = 0; ; attempt++) {
         this.progress(turnId, 'running', attempt === 0 ? 'sending' : 'retrying', { attempt: attempt + 1 });
-        const result = await client.generate(body, signal);
+        // Once the request is out, the app only waits for the service's single answer (spec §4.1 is synchronous).
+        let answered = false;
+        const onSent = (): void => {
+          if (!answered) this.progress(turnId, 'running', 'waiting', { attempt: attempt + 1 });
+        };
+        const result = await client.generate(body, signal, { onSent });
+        answered = true;
         if (result.ok) {
           this.recordSuccess(turnId, result.value, result.requestId);
           return;

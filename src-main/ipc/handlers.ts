@@ -115,6 +115,7 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
       if (!isValidCursor(cursor)) throw new StudioError('invalid_input', s.language() === 'en' ? 'Invalid input: cursor.' : '输入无效：cursor。', { details: { field: 'cursor' } });
       return s.repo.listSessions(cursor, limit);
     },
+    libraryGetSession: async ({ sessionId }) => s.repo.sessionSummary(sessionId) ?? notFound('session', sessionId),
     libraryListTurns: async ({ sessionId }) => {
       if (!s.repo.sessionRow(sessionId)) notFound('session', sessionId);
       return s.repo.listTurns(sessionId);

@@ -60,6 +60,8 @@ export const libraryMethods = {
     'library:sessions',
     z.object({ cursor: z.string().nullable(), limit: z.number().int().min(1).max(200) }),
   ),
+  /** One session's summary (e.g. the title of the session the compose panel continues). */
+  libraryGetSession: method<SessionSummary>()('library:get-session', z.object({ sessionId: z.string() })),
   libraryListTurns: method<TurnRecord[]>()('library:list-turns', z.object({ sessionId: z.string() })),
   libraryGetTurn: method<TurnRecord>()('library:get-turn', z.object({ turnId: z.string() })),
   libraryGetImage: method<ImageDetail>()('library:get-image', z.object({ imageId: z.string() })),
