@@ -157,6 +157,9 @@ test('cancel explains that the run may still finish and be charged', async ({ pa
   const turn = page.getByTestId('turn').first();
   await expect(turn).toHaveAttribute('data-status', 'running');
   await expect(turn.getByTestId('elapsed')).toContainText(/\d/);
+  // The request is out and the service is working: the card says so (phase 'waiting' from main).
+  await expect(turn.getByTestId('run-phase')).toHaveAttribute('data-phase', 'waiting');
+  await expect(turn.getByTestId('run-phase')).toHaveText('已发送，等待服务生成…');
   await turn.getByTestId('cancel').click();
   await expect(turn.getByRole('alertdialog')).toContainText('扣费');
   await screenshot(page, 'cancel');

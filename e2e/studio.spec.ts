@@ -1,7 +1,7 @@
 // The designer's loop in Chromium through the harness, against a real local service: write, estimate,
 // generate, browse, reuse by drag, regenerate, export; the estimate equals what the service charges.
 import { expect, startHarness, test } from './fixtures/harness.ts';
-import { compose, estimateTotal, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
+import { clippedCards, compose, estimateTotal, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
 
 test('the full generate flow: estimate, run, results in place, request id, gallery, recall', async ({ page, harness }) => {
   await openStudio(page, harness.url);
@@ -24,6 +24,8 @@ test('the full generate flow: estimate, run, results in place, request id, galle
   await expect(gallery.getByTestId('session-group')).toHaveCount(1);
   await expect(gallery.getByTestId('gallery-image')).toHaveCount(2);
   await screenshot(page, 'generated');
+  // The compose panel names the session it now continues (the service's title), not a placeholder.
+  await expect(page.getByTestId('compose-session-title')).toHaveText('API generation');
 
   // The session continues: a second generation lands in the same group.
   await compose(page, { n: '1' });
@@ -52,6 +54,7 @@ test('the full generate flow: estimate, run, results in place, request id, galle
   await page.getByTestId('session-rename-input').fill('Tote bag shoot');
   await page.getByTestId('session-rename-input').press('Enter');
   await expect(gallery.getByTestId('session-title').first()).toHaveText('Tote bag shoot');
+  await expect(page.getByTestId('compose-session-title')).toHaveText('Tote bag shoot');
 
   // Viewer: full image, arrow keys, export through the desktop shell.
   await gallery.getByTestId('gallery-image').first().dblclick();
@@ -216,6 +219,10 @@ test('settings: a key is entered masked, never shown again, and the connection c
   await openStudio(page, harness.url);
   await openTab(page, 'settings');
   await expect(page.getByTestId('key-state-local')).toContainText('••••');
+  // Every card shows all of its content at the size designers use (none squeezed by the page).
+  expect(await clippedCards(page)).toEqual([]);
+  await page.setViewportSize({ width: 1100, height: 720 });
+  expect(await clippedCards(page)).toEqual([]);
   await page.getByTestId('test-connection-local').click();
   await expect(page.getByTestId('connection-result')).toHaveClass(/hint-ok/);
   const input = page.getByTestId('key-input-remote');
@@ -260,6 +267,10 @@ test('local console: an image pack made from a gallery selection publishes once 
   await pack.getByTestId('pack-publish').click();
   await expect(page.getByTestId('publish-result')).toContainText(/未保存|unsaved/);
   await screenshot(page, 'local-console-packs');
+  // No card of the console is cut off or needs its own scrollbar (the keys table included).
+  expect(await clippedCards(page)).toEqual([]);
+  await page.setViewportSize({ width: 1100, height: 720 });
+  expect(await clippedCards(page)).toEqual([]);
 });
 
 test('without a keychain the settings say so plainly and keep keys in memory for this run only', async ({ page }) => {
@@ -271,6 +282,8 @@ test('without a keychain the settings say so plainly and keep keys in memory for
     await expect(status).toContainText('系统钥匙串不可用');
     await expect(status).toContainText('只在本次运行期间保存在内存中');
     await expect(page.getByText('密钥将仅在本次运行期间保存在内存中（钥匙串不可用）。').first()).toBeVisible();
+    // Nothing claims the key sits in the keychain when there is none.
+    await expect(page.getByText('密钥保存在钥匙串中', { exact: false })).toHaveCount(0);
     await page.getByTestId('key-input-remote').fill('sk_' + 'M'.repeat(32));
     await page.getByTestId('key-input-remote').press('Enter');
     await expect(page.getByTestId('key-state-remote')).toContainText('仅在本次运行期间保存在内存中');

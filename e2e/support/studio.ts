@@ -53,3 +53,12 @@ export async function openTab(page: Page, tab: 'studio' | 'local' | 'settings' |
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/screenshots/${name}.png` });
 }
+
+/** Titles of the cards on the current page whose content is cut off (taller than the card shows). */
+export async function clippedCards(page: Page): Promise<string[]> {
+  return page.locator('.card').evaluateAll((cards) =>
+    cards
+      .filter((c) => c.scrollHeight > c.clientHeight + 1 || c.scrollWidth > c.clientWidth + 1)
+      .map((c) => c.querySelector('h2, h3')?.textContent ?? c.textContent?.slice(0, 40) ?? '?'),
+  );
+}

@@ -9,13 +9,15 @@ export function EstimateBox({ check }: { check: DraftCheck }) {
   const language = useLanguage();
   if (!check.ok) {
     const code = check.error.code;
+    // An empty draft is where every session starts, not a mistake: a calm hint instead of an error.
+    const starting = code === 'prompt_or_reference_required';
     return (
       <div className="estimate estimate-invalid">
         <div className="estimate-total" data-testid="estimate" aria-live="polite">
           {t('estimate.unavailable')}
         </div>
-        <p className="estimate-problem" data-testid="validation-hint" data-code={code}>
-          {isErrorCode(code) ? errorMessage(code, check.error.params, language) : code}
+        <p className={starting ? 'estimate-start muted small' : 'estimate-problem'} data-testid="validation-hint" data-code={code}>
+          {starting ? t('estimate.startHint') : isErrorCode(code) ? errorMessage(code, check.error.params, language) : code}
         </p>
       </div>
     );

@@ -2,6 +2,7 @@
 // typed in by its id (sessions are also listed on the service's website, spec §1).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSessionSummary } from './queries.ts';
 import { useComposeStore } from './store.ts';
 
 export function SessionBar() {
@@ -12,6 +13,8 @@ export function SessionBar() {
   const setServiceSessionId = useComposeStore((s) => s.setServiceSessionId);
   const [typing, setTyping] = useState(false);
   const [typed, setTyped] = useState('');
+  const summary = useSessionSummary(session?.id ?? null);
+  const title = summary.data?.id === session?.id ? summary.data?.title : session?.title;
   const apply = () => {
     if (typed.trim()) setServiceSessionId(typed.trim());
     setTyping(false);
@@ -52,7 +55,10 @@ export function SessionBar() {
         <>
           <span className="session-dot" aria-hidden />
           <span className="session-text">
-            {t('session.continuing')} <strong>{session ? (session.title ?? t('session.thisSession')) : serviceSessionId}</strong>
+            {t('session.continuing')}{' '}
+            <strong data-testid="compose-session-title" title={session ? (title ?? undefined) : (serviceSessionId ?? undefined)}>
+              {session ? (title ?? t('session.thisSession')) : serviceSessionId}
+            </strong>
           </span>
           <button type="button" className="btn btn-ghost btn-xs" data-testid="new-session" onClick={() => setSession(null)}>
             {t('session.startNew')}

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState, type WheelEvent } from 'react
 import { useTranslation } from 'react-i18next';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import { imageUrl } from '../../lib/desktop.ts';
+import { ClampedText } from '../../ui/ClampedText.tsx';
 import { useComposeStore } from '../compose/store.ts';
 import { useLocalAction } from '../local-console/queries.ts';
 import { CopyAsCode } from '../runs/CopyAsCode.tsx';
@@ -124,7 +125,7 @@ export function ImageViewer() {
         </div>
         {image && turn ? (
           <div className="viewer-detail">
-            <p className="viewer-prompt">{turn.request.prompt || t('viewer.noPrompt')}</p>
+            <ClampedText text={turn.request.prompt || t('viewer.noPrompt')} lines={8} className="viewer-prompt" testId="viewer-prompt" />
             <dl className="facts">
               <dt>{t('compose.model')}</dt>
               <dd>{turn.estimate.model}</dd>

@@ -39,7 +39,10 @@ export function useRenameSession() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { sessionId: string; title: string }) => call('libraryRenameSession', input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: ['gallery'] }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: ['gallery'] });
+      void client.invalidateQueries({ queryKey: ['session'] });
+    },
   });
 }
 

@@ -20,9 +20,9 @@ function ErrorLine({ error }: { error: Error | null }) {
   );
 }
 
-function Card(props: { title: string; children: ReactNode; testId?: string }) {
+function Card(props: { title: string; children: ReactNode; testId?: string; wide?: boolean }) {
   return (
-    <section className="card" data-testid={props.testId}>
+    <section className={props.wide ? 'card card-wide' : 'card'} data-testid={props.testId}>
       <h3 className="card-title">{props.title}</h3>
       {props.children}
     </section>
@@ -103,7 +103,8 @@ function KeysCard({ state }: { state: LocalConsoleState }) {
   const [useForApp, setUseForApp] = useState(false);
   const [rates, setRates] = useState<Record<string, string>>({});
   return (
-    <Card title={t('local.keys')} testId="local-keys">
+    // Wide: the table (name, scopes, expiry, limit form, revoke) does not fit a third of the window.
+    <Card title={t('local.keys')} testId="local-keys" wide>
       <table className="table">
         <thead>
           <tr>
@@ -167,7 +168,7 @@ function KeysCard({ state }: { state: LocalConsoleState }) {
         <h4 className="card-sub">{t('local.newKey')}</h4>
         <div className="row-gap wrap">
           <input aria-label={t('local.keyName')} placeholder={t('local.keyName')} value={name} onChange={(e) => setName(e.target.value)} />
-          <input aria-label={t('local.expiresInDays')} placeholder={t('local.expiresInDays')} type="number" min={1} value={days} onChange={(e) => setDays(e.target.value)} className="input-narrow" />
+          <input aria-label={t('local.expiresInDays')} placeholder={t('local.expiresInDays')} type="number" min={1} value={days} onChange={(e) => setDays(e.target.value)} className="input-medium" />
         </div>
         <div className="row-gap wrap">
           {API_SCOPES.map((scope) => (
@@ -214,25 +215,38 @@ function FaultsCard({ state }: { state: LocalConsoleState }) {
         {t('local.armed')}: {t('local.armedList', { fail: g.fail ?? 0, partial: g.partial?.count ?? 0, downgrade: g.downgrade ?? 0, latency: g.latency_ms ?? 0, auth: state.faults.auth_unavailable ?? 0 })}
       </p>
       <div className="row-gap wrap">
-        <input type="number" min={1} className="input-narrow" aria-label={t('local.failCount')} value={fail} onChange={(e) => setFail(e.target.value)} />
+        <label htmlFor="fault-fail-count" className="field-label">
+          {t('local.failCount')}
+        </label>
+        <input id="fault-fail-count" type="number" min={1} className="input-narrow" value={fail} onChange={(e) => setFail(e.target.value)} />
         <button type="button" className="btn btn-sm" data-testid="fault-fail" onClick={() => setFaults.mutate({ generate: { fail: Number(fail) } })}>
           {t('local.armFail')}
         </button>
       </div>
       <div className="row-gap wrap">
-        <input type="number" min={0} className="input-narrow" aria-label={t('local.partialProduce')} value={partialProduce} onChange={(e) => setPartialProduce(e.target.value)} />
+        <label htmlFor="fault-partial-produce" className="field-label">
+          {t('local.partialProduce')}
+        </label>
+        <input id="fault-partial-produce" type="number" min={0} className="input-narrow" value={partialProduce} onChange={(e) => setPartialProduce(e.target.value)} />
         <button type="button" className="btn btn-sm" data-testid="fault-partial" onClick={() => setFaults.mutate({ generate: { partial: { count: 1, produce: Number(partialProduce) } } })}>
           {t('local.armPartial')}
         </button>
+      </div>
+      <div className="row-gap wrap">
         <button type="button" className="btn btn-sm" data-testid="fault-downgrade" onClick={() => setFaults.mutate({ generate: { downgrade: 1 } })}>
           {t('local.armDowngrade')}
         </button>
       </div>
       <div className="row-gap wrap">
-        <input type="number" min={0} className="input-narrow" aria-label={t('local.latency')} value={latency} onChange={(e) => setLatency(e.target.value)} />
+        <label htmlFor="fault-latency-ms" className="field-label">
+          {t('local.latency')}
+        </label>
+        <input id="fault-latency-ms" type="number" min={0} className="input-narrow" value={latency} onChange={(e) => setLatency(e.target.value)} />
         <button type="button" className="btn btn-sm" data-testid="fault-latency" onClick={() => setFaults.mutate({ generate: { latency_ms: Number(latency) } })}>
           {t('local.setLatency')}
         </button>
+      </div>
+      <div className="row-gap wrap">
         <button type="button" className="btn btn-sm" onClick={() => setFaults.mutate({ auth_unavailable: 1 })}>
           {t('local.armAuthUnavailable')}
         </button>
@@ -258,7 +272,10 @@ function ClockAndLimitsCard({ state }: { state: LocalConsoleState }) {
         {t('local.serviceClock')}: <strong>{fmtTime(state.now, language)}</strong>
       </p>
       <div className="row-gap wrap">
-        <input type="number" min={1} className="input-narrow" aria-label={t('local.advanceHours')} value={hours} onChange={(e) => setHours(e.target.value)} />
+        <label htmlFor="clock-advance-hours" className="field-label">
+          {t('local.advanceHours')}
+        </label>
+        <input id="clock-advance-hours" type="number" min={1} className="input-narrow" value={hours} onChange={(e) => setHours(e.target.value)} />
         <button type="button" className="btn btn-sm" onClick={() => advance.mutate({ seconds: Math.round(Number(hours) * 3600) })}>
           {t('local.advance')}
         </button>
@@ -417,9 +434,9 @@ export function LocalConsole() {
       </h1>
       <div className="card-grid">
         <AccountCard state={state} />
-        <KeysCard state={state} />
         <FaultsCard state={state} />
         <ClockAndLimitsCard state={state} />
+        <KeysCard state={state} />
         <WebhookCard state={state} />
         <PacksCard state={state} />
       </div>

@@ -7,6 +7,7 @@ import type { ImageRecord, TurnRecord } from '../../../src-shared/ipc/generation
 import { useAppStore } from '../../app-store.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { Badge, type BadgeTone } from '../../ui/Badge.tsx';
+import { ClampedText } from '../../ui/ClampedText.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { formatSeconds, useNow } from '../../ui/useNow.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
@@ -36,11 +37,15 @@ function RunningProgress({ turn }: { turn: TurnRecord }) {
   const elapsed = now - turn.startedAt;
   const usual = usualSeconds(turn.estimate.model, turn.estimate.resolution, turn.estimate.n) * 1000;
   const ratio = Math.min(1, elapsed / usual);
-  const phase = progress?.phase ?? 'waiting';
+  // Before the first event the request is on its way; a 'retrying' event without a wait is the resend itself.
+  const phase = progress?.phase ?? 'sending';
+  const phaseKey = phase === 'retrying' && progress?.waitMs === undefined ? 'resending' : phase;
   return (
     <div className="run-progress" data-testid="run-progress">
       <div className="run-progress-line">
-        <span className="run-phase">{t(`turn.phase.${phase}`, { wait: formatSeconds(progress?.waitMs ?? 0), attempt: progress?.attempt ?? 1 })}</span>
+        <span className="run-phase" data-testid="run-phase" data-phase={phase}>
+          {t(`turn.phase.${phaseKey}`, { wait: formatSeconds(progress?.waitMs ?? 0), attempt: progress?.attempt ?? 1 })}
+        </span>
         <span className="run-elapsed" data-testid="elapsed">
           {t('turn.elapsed', { elapsed: formatSeconds(elapsed), usual: formatSeconds(usual) })}
         </span>
@@ -198,7 +203,7 @@ export function TurnCard({ turnId }: { turnId: string }) {
           {new Date(turn.startedAt).toLocaleTimeString(language === 'en' ? 'en' : 'zh-CN')}
         </time>
       </header>
-      {r.prompt ? <p className="turn-prompt">{r.prompt}</p> : null}
+      {r.prompt ? <ClampedText text={r.prompt} lines={4} className="turn-prompt" testId="turn-prompt" /> : null}
       {turn.status === 'running' ? <RunningProgress turn={turn} /> : null}
       {turn.warnings.length > 0 ? (
         <ul className="turn-warnings">

@@ -22,7 +22,11 @@ export function useGenerationEvents(): void {
     });
     const offChanged = onEvent('library:changed', (change) => {
       if (change.kind === 'turn') void client.invalidateQueries({ queryKey: turnKey(change.id) });
-      if (change.kind === 'turn' || change.kind === 'session') void client.invalidateQueries({ queryKey: ['session-turns'] });
+      if (change.kind === 'turn' || change.kind === 'session') {
+        void client.invalidateQueries({ queryKey: ['session-turns'] });
+        // A session's title and counts (shown in the compose panel) change with its turns and renames.
+        void client.invalidateQueries({ queryKey: ['session'] });
+      }
       void client.invalidateQueries({ queryKey: ['gallery'] });
       // An image's detail lists where it was used as a reference, so any new turn can change it.
       void client.invalidateQueries({ queryKey: ['image'] });

@@ -78,7 +78,8 @@ function KeySection({ environment }: { environment: EnvironmentName }) {
           {t('settings.memoryOnly')}
         </label>
       )}
-      <p className="muted small">{t('settings.keyNeverShown')}</p>
+      {/* Without a keychain the key is not "stored in the keychain": say only what holds. */}
+      <p className="muted small">{keychainDown ? t('settings.keyNeverShownNoKeychain') : t('settings.keyNeverShown')}</p>
       <MutationError error={setKey.error} />
       <div className="row-gap">
         <button type="button" className="btn btn-sm" data-testid={`test-connection-${environment}`} disabled={!env.keySet || test.isPending} onClick={() => test.mutate({ environment })}>

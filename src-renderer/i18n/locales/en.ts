@@ -11,6 +11,8 @@ export const en = {
     close: 'Close',
     save: 'Save',
     apply: 'Apply',
+    showMore: 'Show all',
+    showLess: 'Show less',
   },
   env: {
     local: 'Local',
@@ -54,6 +56,7 @@ export const en = {
     total_one: '{{count}} credit',
     total_other: '{{count}} credits',
     unavailable: '— credits',
+    startHint: 'Write a prompt or drag gallery images onto the reference tray to see the estimate.',
     perImageLine: '{{n}} × {{price}} credits per image',
     surchargeLine: '{{base}} per image + {{refs}} reference images × 1 = {{surcharge}} surcharge per image',
     billingNote: 'Reserved when the request is accepted; a partial run is charged only for the images produced.',
@@ -92,9 +95,10 @@ export const en = {
   turn: {
     status: { running: 'Running', succeeded: 'Done', failed: 'Failed', outcome_unknown: 'Outcome unknown', cancelled: 'Cancelled' },
     phase: {
-      sending: 'Sending…',
-      waiting: 'Generating…',
+      sending: 'Sending the request…',
+      waiting: 'Sent; waiting for the service to generate…',
       retrying: 'Waiting {{wait}} before attempt {{attempt}}…',
+      resending: 'Sending again (attempt {{attempt}})…',
       downloading: 'Downloading images…',
       done: 'Finishing…',
     },
@@ -234,6 +238,7 @@ export const en = {
     memoryOnly: 'Keep in memory for this run only',
     memoryOnlyForced: 'The key will be kept in memory for this run only (no keychain).',
     keyNeverShown: 'The key is stored in the keychain and never shown again; the app sends it only to this environment.',
+    keyNeverShownNoKeychain: 'The key is never shown again; the app sends it only to this environment.',
     testConnection: 'Test connection',
     testing: 'Testing…',
     connectionOk: 'Connected: the key works ({{ms}} ms).',

@@ -12,6 +12,8 @@ export const zhCN: Resources = {
     close: '关闭',
     save: '保存',
     apply: '应用',
+    showMore: '展开全文',
+    showLess: '收起',
   },
   env: {
     local: '本地',
@@ -55,6 +57,7 @@ export const zhCN: Resources = {
     total_one: '{{count}} 积分',
     total_other: '{{count}} 积分',
     unavailable: '— 积分',
+    startHint: '写下提示词，或把图库中的图片拖到参考图区，就能看到预估积分。',
     perImageLine: '{{n}} × 每张 {{price}} 积分',
     surchargeLine: '每张 {{base}} + {{refs}} 张参考图 × 1 = 每张附加 {{surcharge}}',
     billingNote: '请求通过校验后预扣；部分成功只按实际生成的张数计费。',
@@ -92,9 +95,10 @@ export const zhCN: Resources = {
   turn: {
     status: { running: '生成中', succeeded: '完成', failed: '失败', outcome_unknown: '结果未知', cancelled: '已取消' },
     phase: {
-      sending: '正在发送…',
-      waiting: '正在生成…',
+      sending: '正在发送请求…',
+      waiting: '已发送，等待服务生成…',
       retrying: '等待 {{wait}} 后进行第 {{attempt}} 次尝试…',
+      resending: '正在重新发送（第 {{attempt}} 次尝试）…',
       downloading: '正在下载图片…',
       done: '即将完成…',
     },
@@ -231,6 +235,7 @@ export const zhCN: Resources = {
     memoryOnly: '仅在本次运行期间保存在内存中',
     memoryOnlyForced: '密钥将仅在本次运行期间保存在内存中（钥匙串不可用）。',
     keyNeverShown: '密钥保存在钥匙串中，不会再次显示；应用只会把它发送到这个环境。',
+    keyNeverShownNoKeychain: '密钥不会再次显示；应用只会把它发送到这个环境。',
     testConnection: '测试连接',
     testing: '测试中…',
     connectionOk: '连接成功：密钥可用（{{ms}} 毫秒）。',
