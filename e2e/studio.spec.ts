@@ -5,6 +5,9 @@ import { clippedCards, compose, estimateTotal, generateAndWait, openStudio, open
 
 test('the full generate flow: estimate, run, results in place, request id, gallery, recall', async ({ page, harness }) => {
   await openStudio(page, harness.url);
+  // An empty draft is where work starts: a calm hint, not a red error.
+  await expect(page.getByTestId('validation-hint')).toHaveAttribute('data-code', 'prompt_or_reference_required');
+  await expect(page.getByTestId('validation-hint')).not.toHaveClass(/estimate-problem/);
   await screenshot(page, 'studio-empty');
   await compose(page, { prompt: 'A ceramic mug on a walnut table, morning light', model: 'nano-banana-2', resolution: '2K', n: '2' });
   // spec §4.1 billing example: n=2 at 2K on nano-banana-2 reserves 2 × 16 = 32.
@@ -44,8 +47,16 @@ test('the full generate flow: estimate, run, results in place, request id, galle
 
   // A new session starts a second group, newest first.
   await page.getByTestId('new-session').click();
-  await compose(page, { prompt: 'A linen tote bag, studio light', n: '1' });
-  await generateAndWait(page, 'succeeded');
+  const longPrompt = 'A linen tote bag, studio light. ' + 'Soft shadows, natural fibres, a clean white sweep behind it. '.repeat(30);
+  await compose(page, { prompt: longPrompt, n: '1' });
+  const tote = await generateAndWait(page, 'succeeded');
+  // A long prompt is clamped to a few lines in the card, and can be read in full.
+  const clamped = tote.getByTestId('turn-prompt');
+  const cut = (el: { scrollHeight: number; clientHeight: number }) => el.scrollHeight > el.clientHeight + 1;
+  expect(await clamped.evaluate(cut)).toBe(true);
+  await tote.getByTestId('turn-prompt-toggle').click();
+  await expect(clamped).toHaveAttribute('data-expanded', 'true');
+  expect(await clamped.evaluate(cut)).toBe(false);
   await expect(gallery.getByTestId('session-group')).toHaveCount(2);
   await expect(gallery.getByTestId('session-group').first().getByTestId('gallery-image')).toHaveCount(1);
 
@@ -61,6 +72,9 @@ test('the full generate flow: estimate, run, results in place, request id, galle
   const viewer = page.getByTestId('viewer');
   await expect(viewer).toBeVisible();
   await expect(viewer.getByTestId('viewer-image')).toHaveJSProperty('complete', true);
+  // The viewer clamps the long prompt too, so the image's facts and actions stay in view.
+  await expect(viewer.getByTestId('viewer-prompt-toggle')).toBeVisible();
+  await expect(viewer.getByTestId('export')).toBeInViewport();
   await screenshot(page, 'viewer');
   const firstSrc = await viewer.getByTestId('viewer-image').getAttribute('src');
   await page.keyboard.press('ArrowRight');
