@@ -8,6 +8,7 @@ test('the full generate flow: estimate, run, results in place, request id, galle
   // An empty draft is where work starts: a calm hint, not a red error.
   await expect(page.getByTestId('validation-hint')).toHaveAttribute('data-code', 'prompt_or_reference_required');
   await expect(page.getByTestId('validation-hint')).not.toHaveClass(/estimate-problem/);
+  await expect(page.getByTestId('stage-empty')).toHaveAttribute('data-history', 'false');
   await screenshot(page, 'studio-empty');
   await compose(page, { prompt: 'A ceramic mug on a walnut table, morning light', model: 'nano-banana-2', resolution: '2K', n: '2' });
   // spec §4.1 billing example: n=2 at 2K on nano-banana-2 reserves 2 × 16 = 32.
@@ -90,6 +91,11 @@ test('the full generate flow: estimate, run, results in place, request id, galle
   await page.getByTestId('filter-starred').uncheck();
   await page.getByTestId('gallery-search').fill('tote');
   await expect(gallery.getByTestId('gallery-image')).toHaveCount(1);
+
+  // After a reload a new session is next; with earlier work in the gallery the stage points at Continue.
+  await page.reload();
+  await expect(page.getByTestId('stage-empty')).toHaveAttribute('data-history', 'true');
+  await expect(page.getByTestId('stage-empty')).toContainText('继续');
 });
 
 const TABLE: Array<{ name: string; options: Parameters<typeof compose>[1] }> = [

@@ -11,7 +11,8 @@ function formatDate(ms: number, language: string): string {
   const locale = language === 'en' ? 'en' : 'zh-CN';
   let format = dateFormats.get(locale);
   if (!format) {
-    format = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'numeric', day: 'numeric' });
+    // With the time: sessions all start as 'API generation' (spec §2.4), so the time tells them apart.
+    format = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit' });
     dateFormats.set(locale, format);
   }
   return format.format(ms);

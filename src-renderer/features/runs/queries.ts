@@ -62,6 +62,11 @@ export function useSessionTurns(sessionId: string | null) {
   });
 }
 
+/** Whether the library holds any session (one row is enough); refreshed with every session change. */
+export function useAnySession() {
+  return useQuery({ queryKey: ['session', '*any'], queryFn: () => call('librarySessions', { cursor: null, limit: 1 }) });
+}
+
 export function useRunningTurns() {
   return useQuery({ queryKey: ['running'], queryFn: () => call('generateRunning', {}), staleTime: Infinity });
 }

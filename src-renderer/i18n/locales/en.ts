@@ -91,6 +91,9 @@ export const en = {
     title: 'Generations',
     emptyTitle: 'Nothing generated yet',
     emptyBody: 'Write a prompt, check the estimate, and press Generate (Ctrl/Cmd+Enter). Results appear here.',
+    newSessionTitle: 'A new session',
+    newSessionBody:
+      'The next generation starts a new session; its results appear here. To pick up earlier work, press Continue on a session in the gallery.',
   },
   turn: {
     status: { running: 'Running', succeeded: 'Done', failed: 'Failed', outcome_unknown: 'Outcome unknown', cancelled: 'Cancelled' },

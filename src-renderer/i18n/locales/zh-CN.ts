@@ -91,6 +91,8 @@ export const zhCN: Resources = {
     title: '生成记录',
     emptyTitle: '还没有生成任何图片',
     emptyBody: '写好提示词，确认预估积分，然后点击“生成”（Ctrl/Cmd+Enter）。结果会显示在这里。',
+    newSessionTitle: '新会话',
+    newSessionBody: '下一次生成会开始一个新会话，结果显示在这里。要接着以前的工作，请在图库中的会话上点击“继续”。',
   },
   turn: {
     status: { running: '生成中', succeeded: '完成', failed: '失败', outcome_unknown: '结果未知', cancelled: '已取消' },
