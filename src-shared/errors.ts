@@ -243,7 +243,7 @@ const MESSAGES: Record<ErrorCode, { zh: MessageFn; en: MessageFn }> = {
     en: (p) => `The request body is too large; the limit is ${list(p.limit)} bytes.`,
   },
   invalid_webhook_url: {
-    zh: (p) => `通知地址不符合规则（${list(p.rule)}）：${list(p.detail)}`,
+    zh: (p) => `通知地址不符合规则（${list(p.rule)}）：${list(p.detail_zh ?? p.detail)}。`,
     en: (p) => `The notification URL breaks a rule (${list(p.rule)}): ${list(p.detail)}`,
   },
   publish_rejected: {

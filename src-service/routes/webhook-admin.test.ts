@@ -96,6 +96,28 @@ describe('webhook configuration', () => {
     expect((again.json as { secret: string }).secret).toBe(secret);
   });
 
+  it('words the refused-URL message wholly in Chinese by default and in English for Accept-Language en', async () => {
+    const account = await newAccount();
+    const urls = [
+      'http://hooks.example.com/x',
+      'https://user:pw@hooks.example.com/x',
+      'https://0x7f.1/x',
+      'https://localhost/x',
+      'https://intranet/x',
+      'https://db.internal/x',
+      ' https://hooks.example.com/x',
+    ];
+    for (const url of urls) {
+      const zh = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url, enabled: true });
+      const zhMessage = (zh.json as { error: { message: string } }).error.message;
+      // DESIGN.md §3 "Language": no Accept-Language gives Chinese; only the rule code, host and scheme stay Latin.
+      const latin = zhMessage.replace(/（[a-z_]+）/, '').replace(/[a-z0-9.:[\]-]*(?:hooks\.example\.com|localhost|intranet|internal|0x7f\.1|127\.0\.0\.1|https?)\b/g, '');
+      expect(latin, url).not.toMatch(/[A-Za-z]{3,}/);
+      const en = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url, enabled: true }, { 'Accept-Language': 'en' });
+      expect((en.json as { error: { message: string } }).error.message, url).not.toMatch(/[\u4e00-\u9fff]/);
+    }
+  });
+
   it('refuses a body that is not {url: string, enabled: boolean} with invalid_request and changes nothing', async () => {
     const account = await newAccount();
     await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: 'https://hooks.example.com/keep', enabled: true });

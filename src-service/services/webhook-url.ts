@@ -15,7 +15,8 @@ export type WebhookUrlRule =
 export type WebhookUrlVerdict =
   /** `loopback`: an explicit loopback URL accepted only because allow_loopback_webhooks is on. */
   | { ok: true; url: URL | null; loopback: boolean }
-  | { ok: false; rule: WebhookUrlRule; detail: string };
+  /** `detail` is English; `detailZh` is the same fact in Chinese (DESIGN.md §3 "Language": messages follow Accept-Language). */
+  | { ok: false; rule: WebhookUrlRule; detail: string; detailZh: string };
 
 /** Top-level names that never reach the public internet (RFC 6761/6762, RFC 8375, common LAN suffixes). */
 const PRIVATE_SUFFIXES = [
@@ -64,12 +65,14 @@ export function checkWebhookUrlText(text: string, options: { allowLoopback: bool
   try {
     url = new URL(text);
   } catch {
-    return { ok: false, rule: 'not_a_url', detail: `${JSON.stringify(text)} is not an absolute URL` };
+    return { ok: false, rule: 'not_a_url', detail: `${JSON.stringify(text)} is not an absolute URL`, detailZh: `${JSON.stringify(text)} 不是完整的绝对地址` };
   }
-  if (text.trim() !== text) return { ok: false, rule: 'not_a_url', detail: 'the URL has leading or trailing whitespace' };
+  if (text.trim() !== text) {
+    return { ok: false, rule: 'not_a_url', detail: 'the URL has leading or trailing whitespace', detailZh: '地址首尾不能有空白字符' };
+  }
 
   if (url.username !== '' || url.password !== '') {
-    return { ok: false, rule: 'no_credentials', detail: 'the URL must not carry a username or password' };
+    return { ok: false, rule: 'no_credentials', detail: 'the URL must not carry a username or password', detailZh: '地址中不能包含用户名或密码' };
   }
   // URL normalises the host: lower case, IDN mapped (ｌｏｃａｌｈｏｓｔ → localhost); a trailing dot is the same name.
   const hostname = url.hostname.replace(/\.$/, '');
@@ -80,26 +83,40 @@ export function checkWebhookUrlText(text: string, options: { allowLoopback: bool
     return { ok: true, url, loopback: true };
   }
   if (url.protocol !== 'https:') {
-    return { ok: false, rule: 'https_only', detail: `the scheme is ${url.protocol.replace(/:$/, '')}; only https is allowed` };
+    const scheme = url.protocol.replace(/:$/, '');
+    return { ok: false, rule: 'https_only', detail: `the scheme is ${scheme}; only https is allowed`, detailZh: `协议为 ${scheme}，只允许 https` };
   }
-  if (hostname === '') return { ok: false, rule: 'not_a_url', detail: 'the URL has no host' };
+  if (hostname === '') return { ok: false, rule: 'not_a_url', detail: 'the URL has no host', detailZh: '地址中没有主机名' };
   if (isIpLiteral(hostname)) {
     const written = rawHost(text);
-    const detail =
-      written !== '' && written.toLowerCase() !== hostname
-        ? `the host ${written} is the IP address ${hostname}; IP literals are not allowed`
-        : `the host ${hostname} is an IP address; IP literals are not allowed`;
-    return { ok: false, rule: 'no_ip_literal', detail };
+    const spelledOtherwise = written !== '' && written.toLowerCase() !== hostname;
+    const detail = spelledOtherwise
+      ? `the host ${written} is the IP address ${hostname}; IP literals are not allowed`
+      : `the host ${hostname} is an IP address; IP literals are not allowed`;
+    const detailZh = spelledOtherwise
+      ? `主机 ${written} 即 IP 地址 ${hostname}，不允许使用 IP 地址`
+      : `主机 ${hostname} 是 IP 地址，不允许使用 IP 地址`;
+    return { ok: false, rule: 'no_ip_literal', detail, detailZh };
   }
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
-    return { ok: false, rule: 'no_localhost', detail: `the host ${hostname} is localhost` };
+    return { ok: false, rule: 'no_localhost', detail: `the host ${hostname} is localhost`, detailZh: `主机 ${hostname} 是本机（localhost）` };
   }
   if (!hostname.includes('.')) {
-    return { ok: false, rule: 'no_private_hostname', detail: `the host ${hostname} is a single-label name that only resolves on a private network` };
+    return {
+      ok: false,
+      rule: 'no_private_hostname',
+      detail: `the host ${hostname} is a single-label name that only resolves on a private network`,
+      detailZh: `主机 ${hostname} 是单段名称，只能在内网解析`,
+    };
   }
   const suffix = PRIVATE_SUFFIXES.find((s) => hostname === s || hostname.endsWith(`.${s}`));
   if (suffix !== undefined) {
-    return { ok: false, rule: 'no_private_hostname', detail: `the host ${hostname} ends in .${suffix}, a private name` };
+    return {
+      ok: false,
+      rule: 'no_private_hostname',
+      detail: `the host ${hostname} ends in .${suffix}, a private name`,
+      detailZh: `主机 ${hostname} 以 .${suffix} 结尾，属于内网名称`,
+    };
   }
   return { ok: true, url, loopback: false };
 }

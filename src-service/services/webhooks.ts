@@ -96,7 +96,7 @@ export function createWebhookService(deps: Pick<ServiceDeps, 'db' | 'clock' | 's
     put(accountId: string, input: { url: string; enabled: boolean }): { url: string; enabled: boolean; secret: string } {
       mustHaveAccount(accountId);
       const verdict = checkWebhookUrlText(input.url, { allowLoopback: deps.settings.get().allow_loopback_webhooks });
-      if (!verdict.ok) fail('invalid_webhook_url', { rule: verdict.rule, detail: verdict.detail });
+      if (!verdict.ok) fail('invalid_webhook_url', { rule: verdict.rule, detail: verdict.detail, detail_zh: verdict.detailZh });
       const existing = repo.getConfig(accountId);
       const config: WebhookConfigRow = {
         accountId,
