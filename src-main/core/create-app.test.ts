@@ -10,7 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { SessionSummary } from '../../src-shared/ipc/library.ts';
-import type { GalleryPage, GenerationProgress, IpcEventName, IpcMethodName, LocalConsoleState, SettingsState, TurnRecord } from '../../src-shared/ipc/index.ts';
+import type { ConnectionTest, GalleryPage, GenerationProgress, IpcEventName, IpcMethodName, LocalConsoleState, SettingsState, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../desktop-shell.ts';
 import { AdminClient } from '../local-console/admin-client.ts';
 import { openSecretStore } from '../secrets/secret-store.ts';
@@ -395,6 +395,14 @@ describe('main core against the real local service', () => {
       const noKey = await o.call('generateStart', { request: { prompt: 'x' } });
       expect(noKey.ok ? null : noKey.error.code).toBe('no_api_key');
       expect(seen.length).toBe(2);
+      // Testing the connection to an address where nothing listens says so in words, with the cause kept.
+      const unusedKey = `sk_${'U'.repeat(32)}`;
+      secretsUsed.add(unusedKey);
+      await o.ok('keySet', { environment: 'remote', key: unusedKey });
+      const test = await o.ok<ConnectionTest>('keyTest', { environment: 'remote' });
+      expect(test.ok).toBe(false);
+      expect(test.error).toMatchObject({ code: 'service_unreachable', details: { failure: 'unreachable' } });
+      expect(test.error?.message).toMatch(/^无法连接到服务：请检查服务地址和网络。 \(ECONNREFUSED/);
     } finally {
       await o.ok('environmentSelect', { environment: 'local' });
       remote.close();

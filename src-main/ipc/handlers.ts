@@ -15,6 +15,15 @@ import type { Emit } from '../core/context.ts';
 import type { IpcHandlers } from './dispatch.ts';
 import type { Language } from '../../src-shared/language.ts';
 
+const CONNECTION_TEST_UNREACHABLE = {
+  zh: '无法连接到服务：请检查服务地址和网络。',
+  en: 'Could not reach the service: check the base URL and the network.',
+};
+const CONNECTION_TEST_NO_ANSWER = {
+  zh: '服务没有正常回答：连接中断或超时，请稍后再试。',
+  en: 'The service did not answer properly: the connection broke or timed out; try again later.',
+};
+
 export interface HandlerServices {
   settings: SettingsStore;
   secrets: SecretStore;
@@ -96,7 +105,12 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
       const result = await client.testKey();
       const latencyMs = Date.now() - started;
       if (result.ok) return { ok: true, latencyMs, error: null };
-      if (result.kind === 'network') return { ok: false, latencyMs, error: { code: 'service_unreachable', message: result.message } };
+      if (result.kind === 'network') {
+        // The designer reads a sentence in the UI language; the socket error stays as the technical cause.
+        const text = result.failure === 'unreachable' ? CONNECTION_TEST_UNREACHABLE : CONNECTION_TEST_NO_ANSWER;
+        const message = `${s.language() === 'en' ? text.en : text.zh} (${result.message})`;
+        return { ok: false, latencyMs, error: { code: 'service_unreachable', message, details: { cause: result.message, failure: result.failure } } };
+      }
       return { ok: false, latencyMs, error: result.error };
     },
 
