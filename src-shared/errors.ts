@@ -139,7 +139,7 @@ const MESSAGES: Record<ErrorCode, { zh: MessageFn; en: MessageFn }> = {
       if (p.reason === 'wrong_type') return `字段 ${list(p.field)} 的类型不正确${p.expected ? `，应为 ${list(p.expected)}` : ''}。`;
       if (p.reason === 'unknown_value') return `字段 ${list(p.field)} 的取值不被允许${p.allowed ? `，可选值：${list(p.allowed)}` : ''}。`;
       if (p.reason === 'edit_only_needs_reference') return `${list(p.model)} 仅支持编辑，至少需要一张参考图。`;
-      return `请求无效${p.detail ? `：${list(p.detail)}` : ''}。`;
+      return `请求无效${p.detail ? `：${list(p.detail_zh ?? p.detail)}` : ''}。`;
     },
     en: (p) => {
       if (p.reason === 'not_json' || p.reason === 'not_object' || p.reason === 'missing_prompt_and_references')

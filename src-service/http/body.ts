@@ -2,8 +2,17 @@
 // naming what is wrong; nothing is changed (DESIGN.md §5).
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { fail } from './errors.ts';
+
+// DESIGN.md §3 "Language": the zh message must not carry zod's English text, so a failing body is
+// described a second time with zod's zh-CN messages (only on failure, so valid bodies pay nothing).
+const ZH_ISSUE_MESSAGES = z.locales.zhCN().localeError;
+
+function describeIssue(issue: z.core.$ZodIssue | undefined, fallback: string): string {
+  const field = issue?.path.join('.') || (issue && 'keys' in issue ? String((issue as { keys: string[] }).keys.join(', ')) : '');
+  return `${field ? `${field}: ` : ''}${issue?.message ?? fallback}`;
+}
 
 /** Largest request body accepted; a generate body is at most a 4000-character prompt and a few ids. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -20,9 +29,10 @@ export async function readJson<T extends z.ZodType>(c: Context, schema: T, empty
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') || (issue && 'keys' in issue ? String((issue as { keys: string[] }).keys.join(', ')) : '');
-    fail('invalid_request', { detail: `${field ? `${field}: ` : ''}${issue?.message ?? 'invalid body'}` });
+    const detail = describeIssue(parsed.error.issues[0], 'invalid body');
+    const inChinese = schema.safeParse(value, { error: ZH_ISSUE_MESSAGES });
+    const detailZh = inChinese.success ? detail : describeIssue(inChinese.error.issues[0], '请求体无效');
+    fail('invalid_request', { detail, detail_zh: detailZh });
   }
   return parsed.data;
 }

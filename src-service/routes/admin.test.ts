@@ -52,6 +52,32 @@ describe('admin API', () => {
     expect((await svc.admin('POST', '/admin/clock', { advance_s: -5 })).status).toBe(400);
   });
 
+  it('words admin invalid_request details in Chinese by default and in English for Accept-Language en', async () => {
+    const id = (await svc.admin('POST', '/admin/accounts', { credits: 5 })).body.id;
+    const cases: Array<[string, string, unknown]> = [
+      ['POST', `/admin/accounts/${id}/api-keys`, { scopes: ['generate:write'] }],
+      ['POST', `/admin/accounts/${id}/api-keys`, { name: 'k', scopes: ['admin:all'] }],
+      ['PATCH', `/admin/accounts/${id}`, { add_credits: -6 }],
+      ['PATCH', `/admin/accounts/${id}`, { credits: 1.5 }],
+      ['POST', `/admin/accounts/${id}/webhook/ping`, undefined],
+    ];
+    for (const [method, path, body] of cases) {
+      const zh = await svc.admin(method, path, body);
+      expect(zh.body.error.code, path).toBe('invalid_request');
+      // DESIGN.md §3 "Language": only field names, values and numbers stay Latin in the zh message.
+      const words = String(zh.body.error.message).replace(/[a-z_]+(?:\.\d+)?:|"[^"]*"|add_credits|undefined|string|number|int\b/g, '');
+      expect(words, `${method} ${path}`).not.toMatch(/[A-Za-z]{3,}/);
+      const en = await fetch(`${svc.baseUrl}${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${svc.adminToken}`, 'Content-Type': 'application/json', 'Accept-Language': 'en' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const enError = ((await en.json()) as any).error;
+      expect(enError.code, path).toBe('invalid_request');
+      expect(enError.message, `${method} ${path}`).not.toMatch(/[\u4e00-\u9fff]/);
+    }
+  });
+
   it('creates keys shown once, revokes them and sets their rate limit', async () => {
     const account = await svc.admin('POST', '/admin/accounts', {});
     const key = await svc.admin('POST', `/admin/accounts/${account.body.id}/api-keys`, { name: 'ci', scopes: ['generate:write', 'assets:read'] });

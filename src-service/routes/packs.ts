@@ -16,7 +16,7 @@ const PatchPackSchema = z.strictObject({ style_code: StyleCode.optional(), image
 function idempotencyKeyOf(header: string | undefined): string | null {
   if (header === undefined) return null;
   if (!/^[\x21-\x7e]{1,255}$/.test(header)) {
-    fail('invalid_request', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters' });
+    fail('invalid_request', { detail: 'Idempotency-Key must be 1 to 255 visible ASCII characters', detail_zh: 'Idempotency-Key 必须是 1 到 255 个可见 ASCII 字符' });
   }
   return header;
 }

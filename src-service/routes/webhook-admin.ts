@@ -18,7 +18,7 @@ export function registerWebhookAdminRoutes(app: Hono<AppEnv>, deps: ServiceDeps)
   app.get('/admin/accounts/:id/webhook', admin, (c) => c.json(svc().get(c.req.param('id'))));
   app.get('/admin/accounts/:id/webhook/deliveries', admin, (c) => {
     const limit = LimitSchema.safeParse(c.req.query('limit'));
-    if (!limit.success) fail('invalid_request', { detail: 'limit must be an integer from 1 to 200' });
+    if (!limit.success) fail('invalid_request', { detail: 'limit must be an integer from 1 to 200', detail_zh: 'limit 必须是 1 到 200 的整数' });
     return c.json({ deliveries: svc().deliveries(c.req.param('id'), limit.data) });
   });
   app.put('/admin/accounts/:id/webhook', admin, async (c) => c.json(svc().put(c.req.param('id'), await readJson(c, PutWebhookSchema))));

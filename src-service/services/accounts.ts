@@ -78,7 +78,7 @@ export function createAccountService(db: Database, clock: Clock, defaultRateLimi
         }
         if (input.add_credits !== undefined && input.add_credits !== 0) {
           const next = balance + input.add_credits;
-          if (next < 0) fail('invalid_request', { detail: `add_credits would make the balance negative (${next})` });
+          if (next < 0) fail('invalid_request', { detail: `add_credits would make the balance negative (${next})`, detail_zh: `add_credits 会使余额变为负数（${next}）` });
           accounts.moveCredits(id, next, input.add_credits > 0 ? 'grant' : 'admin_adjust', input.add_credits, null, now);
         }
         if (input.banned !== undefined) accounts.setBanned(id, input.banned);

@@ -68,10 +68,12 @@ export function createPackService(deps: Pick<ServiceDeps, 'db' | 'clock'>, webho
   function checkImageIds(accountId: string, ids: string[]): void {
     const seen = new Set<string>();
     for (const id of ids) {
-      if (seen.has(id)) fail('invalid_request', { detail: `image_ids: ${id} appears more than once` });
+      if (seen.has(id)) fail('invalid_request', { detail: `image_ids: ${id} appears more than once`, detail_zh: `image_ids：${id} 重复出现` });
       seen.add(id);
       const image = images.findById(id);
-      if (!image || image.account_id !== accountId) fail('invalid_request', { detail: `image_ids: ${id} is not an image of account ${accountId}` });
+      if (!image || image.account_id !== accountId) {
+        fail('invalid_request', { detail: `image_ids: ${id} is not an image of account ${accountId}`, detail_zh: `image_ids：${id} 不是账户 ${accountId} 的图片` });
+      }
     }
   }
 

@@ -129,7 +129,10 @@ export function createWebhookService(deps: Pick<ServiceDeps, 'db' | 'clock' | 's
       mustHaveAccount(accountId);
       const config = repo.getConfig(accountId);
       if (!config || !config.enabled || config.url === '') {
-        fail('invalid_request', { detail: 'the webhook is switched off or has no URL, so no test notification can be sent' });
+        fail('invalid_request', {
+          detail: 'the webhook is switched off or has no URL, so no test notification can be sent',
+          detail_zh: '通知已关闭或未设置地址，无法发送测试通知',
+        });
       }
       return { delivery_id: dispatcher.enqueue(accountId, config.url, 'ping', PING_BODY) };
     },
