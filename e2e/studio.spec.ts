@@ -237,6 +237,10 @@ test('the interface switches between Chinese and English', async ({ page, harnes
 
 test('settings: a key is entered masked, never shown again, and the connection can be tested', async ({ page, harness }) => {
   await openStudio(page, harness.url);
+  // A Local session is being continued; switching to Remote below must not carry it over.
+  await compose(page, { prompt: 'A wool scarf', model: 'nano-banana-2', resolution: '1K' });
+  await generateAndWait(page, 'succeeded');
+  await expect(page.getByTestId('compose-session-title')).toBeVisible();
   await openTab(page, 'settings');
   await expect(page.getByTestId('key-state-local')).toContainText('••••');
   // Every card shows all of its content at the size designers use (none squeezed by the page).
@@ -259,6 +263,10 @@ test('settings: a key is entered masked, never shown again, and the connection c
   await page.getByTestId('env-remote').click();
   await expect(page.getByTestId('environment-badge')).toHaveAttribute('data-environment', 'remote');
   await expect(page.getByTestId('nav-local')).toHaveCount(0);
+  await openTab(page, 'studio');
+  await expect(page.getByTestId('compose-session')).toContainText('下一次生成将开始一个新会话');
+  await expect(page.getByTestId('gallery').getByTestId('continue-session')).toBeDisabled();
+  await openTab(page, 'settings');
   await page.getByTestId('env-local').click();
   await expect(page.getByTestId('environment-badge')).toHaveAttribute('data-environment', 'local');
 });

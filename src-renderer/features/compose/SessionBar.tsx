@@ -1,7 +1,8 @@
 // Which session the next generation goes into: a new one, the one being continued, or a service session
 // typed in by its id (sessions are also listed on the service's website, spec §1).
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSettings } from '../settings/queries.ts';
 import { useSessionSummary } from './queries.ts';
 import { useComposeStore } from './store.ts';
 
@@ -15,6 +16,13 @@ export function SessionBar() {
   const [typed, setTyped] = useState('');
   const summary = useSessionSummary(session?.id ?? null);
   const title = summary.data?.id === session?.id ? summary.data?.title : session?.title;
+  // A session belongs to the environment it was made in (its ids and key live there): after a switch of
+  // environment the next generation starts a new session instead of failing with environment_mismatch.
+  const environment = useSettings().data?.environment;
+  const sessionEnvironment = summary.data?.id === session?.id ? summary.data?.environment : undefined;
+  useEffect(() => {
+    if (environment && sessionEnvironment && sessionEnvironment !== environment) setSession(null);
+  }, [environment, sessionEnvironment, setSession]);
   const apply = () => {
     if (typed.trim()) setServiceSessionId(typed.trim());
     setTyping(false);

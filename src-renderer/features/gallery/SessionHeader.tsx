@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { SessionSummary } from '../../../src-shared/ipc/library.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { useComposeStore } from '../compose/store.ts';
+import { useSettings } from '../settings/queries.ts';
 import { useRenameSession } from './queries.ts';
 
 // One formatter per language: creating Intl formatters per header would cost every scroll frame.
@@ -52,6 +53,9 @@ export function SessionHeader({ session, total }: { session: SessionSummary; tot
   const continuing = useComposeStore((s) => s.session?.id === session.id);
   const setSession = useComposeStore((s) => s.setSession);
   const [editing, setEditing] = useState(false);
+  const environment = useSettings().data?.environment;
+  // Sessions of the other environment stay browsable but cannot be continued here (their ids live there).
+  const elsewhere = environment !== undefined && session.environment !== environment;
   return (
     <div className="session-header">
       {editing ? (
@@ -68,6 +72,7 @@ export function SessionHeader({ session, total }: { session: SessionSummary; tot
         </button>
       )}
       <span className="session-meta muted">
+        {elsewhere ? `${t(`env.${session.environment}`)} · ` : ''}
         {t('gallery.imageCount', { count: total })} · {formatDate(session.updatedAt, language)}
       </span>
       <button
@@ -75,6 +80,8 @@ export function SessionHeader({ session, total }: { session: SessionSummary; tot
         className={`btn btn-xs ${continuing ? 'btn-accent-soft' : 'btn-ghost'}`}
         data-testid="continue-session"
         aria-pressed={continuing}
+        disabled={elsewhere}
+        title={elsewhere ? t('gallery.otherEnvironment', { env: t(`env.${session.environment}`) }) : undefined}
         onClick={() => setSession(continuing ? null : { id: session.id, title: session.title })}
       >
         {continuing ? t('gallery.continuing') : t('gallery.continue')}

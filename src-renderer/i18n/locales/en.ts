@@ -191,6 +191,7 @@ export const en = {
     imageCount_one: '{{count}} image',
     imageCount_other: '{{count}} images',
     continue: 'Continue',
+    otherEnvironment: 'This session belongs to the {{env}} environment; switch to it to continue.',
     continuing: 'Continuing',
     renameLabel: 'Session title',
     renameHint: 'Click to rename (local title)',

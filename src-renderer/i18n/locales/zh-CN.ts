@@ -187,6 +187,7 @@ export const zhCN: Resources = {
     imageCount_one: '{{count}} 张图片',
     imageCount_other: '{{count}} 张图片',
     continue: '继续',
+    otherEnvironment: '这个会话属于“{{env}}”环境，切换到该环境后才能继续。',
     continuing: '正在继续',
     renameLabel: '会话标题',
     renameHint: '点击重命名（本地标题）',
