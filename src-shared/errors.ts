@@ -215,7 +215,7 @@ const MESSAGES: Record<ErrorCode, { zh: MessageFn; en: MessageFn }> = {
     en: (p) => `Session ${list(p.session_id)} does not exist or is not yours.`,
   },
   not_found: {
-    zh: (p) => (p.what ? `${list(p.what)} 不存在或不属于当前账户。` : '未找到。'),
+    zh: (p) => (p.what ? `${list(p.what_zh ?? p.what)} 不存在或不属于当前账户。` : '未找到。'),
     en: (p) => (p.what ? `${list(p.what)} does not exist or is not yours.` : 'Not found.'),
   },
   rate_limited: {

@@ -357,6 +357,8 @@ describe('GET /api/v1/image-pack-publications/:id', () => {
       const error = (res.json as ErrorJson).error;
       expect(error.code).toBe('not_found');
       expect(error.request_id).toBe(res.headers.get('x-request-id'));
+      // spec §7: the message follows Accept-Language, default Chinese, with no English words mixed in.
+      expect(error.message.replace(id, ''), id).not.toMatch(/[A-Za-z]{3,}/);
     }
     expect((await svc.api('GET', `/api/v1/image-pack-publications/${publication.id}`, { key: owner.key })).status).toBe(200);
   });

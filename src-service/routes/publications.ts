@@ -14,7 +14,7 @@ export function registerPublicationRoutes(app: Hono<AppEnv>, deps: ServiceDeps):
     const raw = c.req.param('id');
     // A record id is a positive integer (spec §2.7). Any other text names no record, so it answers 404
     // not_found like a missing one: spec §4.3 lists only 404 for this endpoint, and clients branch on it.
-    if (!/^[1-9][0-9]{0,15}$/.test(raw)) fail('not_found', { what: `image pack publication ${raw}` });
+    if (!/^[1-9][0-9]{0,15}$/.test(raw)) fail('not_found', { what: `image pack publication ${raw}`, what_zh: `图包发布记录 ${raw}` });
     return c.json(svc().publicationRecord(c.get('auth').accountId, Number(raw)));
   });
 }

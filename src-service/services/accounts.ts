@@ -51,7 +51,7 @@ export function createAccountService(db: Database, clock: Clock, defaultRateLimi
     rate_limit_per_24h: row.rate_limit_per_24h ?? defaultRateLimit(),
     created_at: Math.floor(row.created_at / 1000),
   });
-  const mustFind = (id: string): AccountRow => accounts.findById(id) ?? fail('not_found', { what: `account ${id}` });
+  const mustFind = (id: string): AccountRow => accounts.findById(id) ?? fail('not_found', { what: `account ${id}`, what_zh: `账户 ${id}` });
 
   return {
     create(input: { credits?: number; age_days?: number; banned?: boolean }): AccountView {
@@ -108,12 +108,12 @@ export function createAccountService(db: Database, clock: Clock, defaultRateLimi
       return keys.listByAccount(accountId).map(keyView);
     },
     revokeKey(keyId: string): { id: string; revoked: true } {
-      if (!keys.findById(keyId)) fail('not_found', { what: `API key ${keyId}` });
+      if (!keys.findById(keyId)) fail('not_found', { what: `API key ${keyId}`, what_zh: `API 密钥 ${keyId}` });
       keys.revoke(keyId, clock.now());
       return { id: keyId, revoked: true };
     },
     setKeyRateLimit(keyId: string, limit: number | null): ApiKeyView {
-      if (!keys.findById(keyId)) fail('not_found', { what: `API key ${keyId}` });
+      if (!keys.findById(keyId)) fail('not_found', { what: `API key ${keyId}`, what_zh: `API 密钥 ${keyId}` });
       keys.setRateLimit(keyId, limit);
       return keyView(keys.findById(keyId) as ApiKeyRow);
     },

@@ -10,7 +10,7 @@ export function createImageService(deps: Pick<ServiceDeps, 'db' | 'clock' | 'fil
   return {
     async cleanUp(id: string): Promise<void> {
       const row = images.findById(id);
-      if (!row || row.deleted_at !== null) fail('not_found', { what: `image ${id}` });
+      if (!row || row.deleted_at !== null) fail('not_found', { what: `image ${id}`, what_zh: `图片 ${id}` });
       images.markDeleted(id, deps.clock.now());
       await rm(deps.files.pathFor(row.filename), { force: true });
     },

@@ -62,7 +62,7 @@ export function createPackService(deps: Pick<ServiceDeps, 'db' | 'clock'>, webho
   const images = createImagesRepo(deps.db);
   const accounts = createAccountsRepo(deps.db);
 
-  const mustFindPack = (packId: string): PackRow => packs.getPack(packId) ?? fail('not_found', { what: `image pack ${packId}` });
+  const mustFindPack = (packId: string): PackRow => packs.getPack(packId) ?? fail('not_found', { what: `image pack ${packId}`, what_zh: `图包 ${packId}` });
 
   /** Image ids of a pack must name images of the pack's account, each once (a deleted one is accepted). */
   function checkImageIds(accountId: string, ids: string[]): void {
@@ -79,7 +79,7 @@ export function createPackService(deps: Pick<ServiceDeps, 'db' | 'clock'>, webho
 
   return {
     list(accountId: string): PackView[] {
-      if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}` });
+      if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}`, what_zh: `账户 ${accountId}` });
       return packs.listPacks(accountId).map(packView);
     },
 
@@ -89,7 +89,7 @@ export function createPackService(deps: Pick<ServiceDeps, 'db' | 'clock'>, webho
 
     create(accountId: string, input: { style_code: string; image_ids: string[] }): PackView {
       return transaction(deps.db, () => {
-        if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}` });
+        if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}`, what_zh: `账户 ${accountId}` });
         checkImageIds(accountId, input.image_ids);
         const id = newId('pack');
         packs.insertPack({ id, accountId, styleCode: input.style_code, imageIds: input.image_ids, now: deps.clock.now() });
@@ -153,7 +153,7 @@ export function createPackService(deps: Pick<ServiceDeps, 'db' | 'clock'>, webho
      */
     publicationRecord(accountId: string, id: number): PublicationRecord {
       const row = packs.getPublication(id);
-      if (!row || row.accountId !== accountId) fail('not_found', { what: `image pack publication ${id}` });
+      if (!row || row.accountId !== accountId) fail('not_found', { what: `image pack publication ${id}`, what_zh: `图包发布记录 ${id}` });
       const list: ApiImage[] = [];
       for (const imageId of row.imageIds) {
         const image = images.findById(imageId);

@@ -56,7 +56,7 @@ export function createWebhookService(deps: Pick<ServiceDeps, 'db' | 'clock' | 's
   });
 
   const mustHaveAccount = (accountId: string): void => {
-    if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}` });
+    if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}`, what_zh: `账户 ${accountId}` });
   };
 
   // DESIGN.md §4: exactly {delivery_id, event, attempts, outcome, status?, at}.
