@@ -217,6 +217,10 @@ test('the interface switches between Chinese and English', async ({ page, harnes
   await screenshot(page, 'settings-en');
   await openTab(page, 'studio');
   await expect(page.getByTestId('estimate')).toHaveText('12 credits');
+  // The longer English line about the next session is shown in full, not cut to an ellipsis.
+  const sessionText = page.getByTestId('compose-session').locator('.session-text');
+  await expect(sessionText).toHaveText('The next generation starts a new session.');
+  expect(await sessionText.evaluate((el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1)).toBe(true);
   await expect(page.getByTestId('generate')).toContainText('Generate');
   await expect(page.getByTestId('purpose').locator('option').first()).toHaveText('Free');
   await generateAndWait(page, 'succeeded');
