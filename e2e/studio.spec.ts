@@ -224,6 +224,7 @@ test('the interface switches between Chinese and English', async ({ page, harnes
   await expect(page.getByTestId('generate')).toContainText('Generate');
   await expect(page.getByTestId('purpose').locator('option').first()).toHaveText('Free');
   await generateAndWait(page, 'succeeded');
+  await expect(page.getByTestId('gallery-totals')).toHaveText('1 image · 1 session');
   await screenshot(page, 'studio-en');
   // The theme follows the OS: dark colours come from the same variables.
   await page.emulateMedia({ colorScheme: 'dark' });

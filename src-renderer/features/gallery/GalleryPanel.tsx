@@ -148,7 +148,11 @@ export function GalleryPanel() {
     <aside className="gallery-panel" aria-label={t('gallery.title')}>
       <div className="gallery-head">
         <h2 className="panel-title">{t('gallery.title')}</h2>
-        {totals ? <span className="muted small">{t('gallery.totals', { count: totals.images, sessions: totals.sessions })}</span> : null}
+        {totals ? (
+          <span className="muted small" data-testid="gallery-totals">
+            {t('gallery.totals', { images: t('gallery.imageCount', { count: totals.images }), sessions: t('gallery.sessionCount', { count: totals.sessions }) })}
+          </span>
+        ) : null}
       </div>
       <FilterBar />
       <SelectionBar />

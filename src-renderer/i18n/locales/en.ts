@@ -167,8 +167,10 @@ export const en = {
   },
   gallery: {
     title: 'Gallery',
-    totals_one: '{{count}} image · {{sessions}} sessions',
-    totals_other: '{{count}} images · {{sessions}} sessions',
+    // Images and sessions each take their own plural ("1 image · 1 session").
+    totals: '{{images}} · {{sessions}}',
+    sessionCount_one: '{{count}} session',
+    sessionCount_other: '{{count}} sessions',
     search: 'Search prompts',
     searchPlaceholder: 'Search prompts…',
     filterModel: 'Filter by model',

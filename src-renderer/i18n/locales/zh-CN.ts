@@ -163,8 +163,9 @@ export const zhCN: Resources = {
   },
   gallery: {
     title: '图库',
-    totals_one: '{{count}} 张图片 · {{sessions}} 个会话',
-    totals_other: '{{count}} 张图片 · {{sessions}} 个会话',
+    totals: '{{images}} · {{sessions}}',
+    sessionCount_one: '{{count}} 个会话',
+    sessionCount_other: '{{count}} 个会话',
     search: '搜索提示词',
     searchPlaceholder: '搜索提示词…',
     filterModel: '按模型筛选',
