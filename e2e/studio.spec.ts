@@ -76,6 +76,11 @@ test('the full generate flow: estimate, run, results in place, request id, galle
   // The viewer clamps the long prompt too, so the image's facts and actions stay in view.
   await expect(viewer.getByTestId('viewer-prompt-toggle')).toBeVisible();
   await expect(viewer.getByTestId('export')).toBeInViewport();
+  // Tab stays inside the modal viewer, both ways round.
+  for (let i = 0; i < 20; i++) await page.keyboard.press('Tab');
+  expect(await viewer.evaluate((v) => v.contains(v.ownerDocument.activeElement))).toBe(true);
+  for (let i = 0; i < 20; i++) await page.keyboard.press('Shift+Tab');
+  expect(await viewer.evaluate((v) => v.contains(v.ownerDocument.activeElement))).toBe(true);
   await screenshot(page, 'viewer');
   const firstSrc = await viewer.getByTestId('viewer-image').getAttribute('src');
   await page.keyboard.press('ArrowRight');

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { ClampedText } from '../../ui/ClampedText.tsx';
+import { trapTab } from '../../ui/trapTab.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useLocalAction } from '../local-console/queries.ts';
 import { CopyAsCode } from '../runs/CopyAsCode.tsx';
@@ -91,7 +92,7 @@ export function ImageViewer() {
   };
   const openSingle = (imageId: string) => open([imageId], 0);
   return (
-    <div className="overlay" role="dialog" aria-modal="true" aria-label={t('viewer.title')} data-testid="viewer" ref={dialogRef} tabIndex={-1}>
+    <div className="overlay" role="dialog" aria-modal="true" aria-label={t('viewer.title')} data-testid="viewer" ref={dialogRef} tabIndex={-1} onKeyDown={trapTab}>
       <div className="viewer-stage" onWheel={onWheel}>
         <img
           src={imageUrl('full', id)}
@@ -191,6 +192,15 @@ export function CompareView() {
   const { t } = useTranslation();
   const compare = useGalleryStore((s) => s.compare);
   const close = useGalleryStore((s) => s.closeCompare);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  // Like the viewer: focus moves in on open and returns to where it was on close.
+  const isOpen = compare !== null;
+  useEffect(() => {
+    if (!isOpen) return;
+    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    dialogRef.current?.focus();
+    return () => before?.focus();
+  }, [isOpen]);
   useEffect(() => {
     if (!compare) return;
     const onKey = (e: KeyboardEvent) => {
@@ -201,7 +211,7 @@ export function CompareView() {
   }, [compare, close]);
   if (!compare) return null;
   return (
-    <div className="overlay compare" role="dialog" aria-modal="true" aria-label={t('compare.title')} data-testid="compare-view">
+    <div className="overlay compare" role="dialog" aria-modal="true" aria-label={t('compare.title')} data-testid="compare-view" ref={dialogRef} tabIndex={-1} onKeyDown={trapTab}>
       <div className="compare-bar">
         <span>{t('compare.title')}</span>
         <button type="button" className="btn btn-ghost btn-sm" onClick={close} aria-label={t('common.close')}>
