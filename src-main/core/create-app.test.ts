@@ -223,6 +223,10 @@ describe('main core against the real local service', () => {
     expect(turn.status).toBe('succeeded');
     const retrying = o.events.slice(before).filter((e) => e.event === 'generation:progress' && (e.payload as GenerationProgress).phase === 'retrying' && (e.payload as GenerationProgress).waitMs !== undefined);
     expect(retrying).toHaveLength(2);
+    // Each wait names the attempt that follows it, and the resends then go out as those attempts.
+    expect(retrying.map((e) => (e.payload as GenerationProgress).attempt)).toEqual([2, 3]);
+    const resent = o.events.slice(before).filter((e) => e.event === 'generation:progress' && (e.payload as GenerationProgress).phase === 'retrying' && (e.payload as GenerationProgress).waitMs === undefined);
+    expect(resent.map((e) => (e.payload as GenerationProgress).attempt)).toEqual([2, 3]);
 
     await o.ok('localSetFaults', { auth_unavailable: 10 });
     const failed = await generate(o, { prompt: 'auth down', model: 'nano-banana-2', resolution: '1K' });

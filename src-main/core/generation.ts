@@ -295,7 +295,8 @@ export class GenerationRunner {
         if (error.code === 'auth_unavailable' && attempt < this.policy.authRetryDelaysMs.length) {
           // spec §7: retry after a few seconds; nothing was reserved, so a resend is safe.
           const waitMs = this.policy.authRetryDelaysMs[attempt] ?? 3000;
-          this.progress(turnId, 'running', 'retrying', { waitMs, attempt: attempt + 1 });
+          // `attempt` names the try that follows the wait (the first resend is attempt 2).
+          this.progress(turnId, 'running', 'retrying', { waitMs, attempt: attempt + 2 });
           try {
             await sleep(waitMs, undefined, { signal });
           } catch {
