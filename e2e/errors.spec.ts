@@ -93,6 +93,10 @@ test('reference_image_missing: a cleaned-up reference is marked in the tray and 
   const doomedId = await doomed.getAttribute('data-image-id');
   await doomed.dblclick();
   await page.getByTestId('delete-on-service').click();
+  // Nothing is deleted before the designer confirms what goes away.
+  await expect(page.getByTestId('delete-confirm')).toContainText('无法撤销');
+  await page.getByTestId('confirm-delete').click();
+  await expect(page.getByTestId('delete-done')).toBeVisible();
   await page.keyboard.press('Escape');
   await gallery.getByTestId('gallery-image').nth(0).dragTo(page.getByTestId('reference-tray'));
   await gallery.getByTestId('gallery-image').nth(1).dragTo(page.getByTestId('reference-tray'));

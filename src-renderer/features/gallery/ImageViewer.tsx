@@ -45,6 +45,8 @@ export function ImageViewer() {
   const environment = useSettings().data?.environment;
   const deleteImage = useLocalAction('localDeleteImage');
   const addReferences = useComposeStore((s) => s.addReferences);
+  const [confirmDeleteOf, setConfirmDeleteOf] = useState<string | null>(null);
+  const confirmingDelete = confirmDeleteOf !== null && confirmDeleteOf === id;
   // Zoom belongs to the image on screen: moving to another image starts at "fit" again.
   const [zoomOf, setZoomOf] = useState<{ id: string | null; zoom: Zoom }>({ id: null, zoom: 'fit' });
   const zoom: Zoom = zoomOf.id === id ? zoomOf.zoom : 'fit';
@@ -161,12 +163,37 @@ export function ImageViewer() {
                 {t('turn.recall')}
               </button>
               <CopyAsCode turn={turn} />
-              {environment === 'local' ? (
-                <button type="button" className="btn btn-sm btn-ghost" data-testid="delete-on-service" onClick={() => deleteImage.mutate({ imageId: image.id })}>
+              {environment === 'local' && !confirmingDelete ? (
+                <button type="button" className="btn btn-sm btn-ghost" data-testid="delete-on-service" onClick={() => setConfirmDeleteOf(image.id)}>
                   {t('viewer.deleteOnService')}
                 </button>
               ) : null}
             </div>
+            {environment === 'local' && confirmingDelete ? (
+              // Deleting cannot be undone on the service: ask once, saying what goes away.
+              <div className="cancel-confirm" role="alertdialog" aria-label={t('viewer.deleteOnService')} data-testid="delete-confirm">
+                <p>{t('viewer.deleteExplain')}</p>
+                <div className="row-gap">
+                  <button
+                    type="button"
+                    className="btn btn-danger btn-sm"
+                    data-testid="confirm-delete"
+                    disabled={deleteImage.isPending}
+                    onClick={() => deleteImage.mutate({ imageId: image.id }, { onSuccess: () => setConfirmDeleteOf(null) })}
+                  >
+                    {t('viewer.deleteConfirm')}
+                  </button>
+                  <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirmDeleteOf(null)}>
+                    {t('viewer.keep')}
+                  </button>
+                </div>
+              </div>
+            ) : null}
+            {deleteImage.isSuccess && deleteImage.variables?.imageId === image.id ? (
+              <p className="muted small" role="status" data-testid="delete-done">
+                {t('viewer.deleted')}
+              </p>
+            ) : null}
             {exportImage.data?.path ? <p className="muted small">{t('viewer.exported', { path: exportImage.data.path })}</p> : null}
             <h3 className="viewer-h" data-testid="viewer-references" data-count={detail.data?.references.length ?? 0}>
               {t('viewer.references', { count: detail.data?.references.length ?? 0 })}

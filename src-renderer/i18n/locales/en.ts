@@ -221,6 +221,10 @@ export const en = {
     notUsed: 'Not used as a reference yet.',
     keys: '← → move · + − zoom · 0 fit · Esc close',
     deleteOnService: 'Delete on the local service',
+    deleteExplain: 'The service cleans this image up: its file and its use as a reference are gone, with no undo. The copy cached on this computer stays.',
+    deleteConfirm: 'Delete',
+    keep: 'Keep',
+    deleted: 'Deleted on the local service. Used as a reference from now on, it gets reference_image_missing.',
   },
   compare: { title: 'Compare side by side' },
   settings: {

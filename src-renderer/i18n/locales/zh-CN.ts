@@ -216,6 +216,10 @@ export const zhCN: Resources = {
     notUsed: '尚未被用作参考图。',
     keys: '← → 切换 · + − 缩放 · 0 适应 · Esc 关闭',
     deleteOnService: '在本地服务上删除',
+    deleteExplain: '服务端会清理这张图片：它的文件和作为参考图的用途都会消失，无法撤销。本机缓存的图片仍然保留。',
+    deleteConfirm: '删除',
+    keep: '保留',
+    deleted: '已在本地服务上删除。之后用它作参考图，服务会回答 reference_image_missing。',
   },
   compare: { title: '并排对比' },
   settings: {
