@@ -67,11 +67,6 @@ export type Publication = z.infer<typeof PublicationSchema>;
 export const PublicationRecordSchema = PublicationSchema.extend({ images: z.array(ImageSchema) });
 export type PublicationRecord = z.infer<typeof PublicationRecordSchema>;
 
-export const PublishedNotificationSchema = z.object({ event: z.literal('image_pack.published'), publication: PublicationSchema });
-export const PingNotificationSchema = z.object({ event: z.literal('ping') });
-export const NotificationBodySchema = z.discriminatedUnion('event', [PublishedNotificationSchema, PingNotificationSchema]);
-export type NotificationBody = z.infer<typeof NotificationBodySchema>;
-
 // ---- Local service admin API (DESIGN.md §4) ----
 
 export const AdminAccountSchema = z.object({

@@ -2,16 +2,11 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { CapturedRequest, DeliveryGroup, DiagnosisCode } from '../../src-shared/ipc/inspector.ts';
 import type { VerificationReport } from '../../src-shared/webhook-signature.ts';
+import type { ReceivedRequest } from './receiver.ts';
 
-export interface StoredRequest {
+/** A received request (receiver.ts) with what the inspector concluded about it. */
+export interface StoredRequest extends ReceivedRequest {
   id: string;
-  receivedAt: number;
-  method: string;
-  path: string;
-  headers: Array<[string, string]>;
-  body: Uint8Array;
-  bodyBytes: number;
-  tooLarge: boolean;
   deliveryId: string | null;
   event: string | null;
   publication: { id: number; packId: string; version: number } | null;

@@ -1,6 +1,6 @@
 // The Local environment's console (issue 5 §6) over the service's admin API (DESIGN.md §4). Main holds the
 // admin token; new keys go to the clipboard or the keychain, never to the renderer (DESIGN.md §2 rule 3).
-import { AdminApiKeySchema, type Faults } from '../../src-shared/api.ts';
+import { AdminAccountSchema, AdminApiKeySchema, AdminWebhookSchema, type Faults } from '../../src-shared/api.ts';
 import type { LocalConsoleState, LocalPackView, MethodInputOf, PublishOutcome } from './types.ts';
 import type { ServiceSettings } from '../../src-shared/api.ts';
 import type { Language } from '../../src-shared/language.ts';
@@ -63,15 +63,18 @@ export class LocalConsole {
   async status(): Promise<LocalConsoleState> {
     const { admin, accountId } = this.admin();
     const base = this.account(accountId);
-    const [account, clock, keys, settings, faults, webhook, packs] = await Promise.all([
-      admin.request<{ id: string; credits: number; reserved?: number; banned: boolean; created_at: number }>('GET', base),
+    const [accountWire, clock, keys, settings, faults, webhookWire, packs] = await Promise.all([
+      admin.request('GET', base),
       admin.request<{ now: number }>('GET', '/admin/clock'),
       admin.request<{ api_keys: unknown[] }>('GET', `${base}/api-keys`),
       admin.request<Required<ServiceSettings>>('GET', '/admin/settings'),
       admin.request<Faults>('GET', '/admin/faults'),
-      admin.request<{ url: string; enabled: boolean; last_delivery: { delivery_id: string; event: string; attempts: number; outcome: 'pending' | 'succeeded' | 'failed'; status?: number; at: number } | null }>('GET', `${base}/webhook`),
+      admin.request('GET', `${base}/webhook`),
       admin.request<{ packs: PackWire[] }>('GET', `${base}/image-packs`),
     ]);
+    // The admin API's shapes are the contract's schemas (src-shared/api.ts), not restated here.
+    const account = AdminAccountSchema.parse(accountWire);
+    const webhook = AdminWebhookSchema.parse(webhookWire);
     const appKeyId = this.deps.settings.get().local.keyId;
     const secretStored = (await this.deps.secrets.get('inspector:webhook-secret')) !== null;
     return {

@@ -1,11 +1,12 @@
 // The viewer: the full image, arrow keys to move, zoom (fit / 100% / wheel), and the image's detail: its
 // settings, the references it used and where it was used as a reference; star, export, recall, reuse.
-import { useCallback, useEffect, useRef, useState, type WheelEvent } from 'react';
+import { useCallback, useEffect, useState, type WheelEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { ClampedText } from '../../ui/ClampedText.tsx';
 import { trapTab } from '../../ui/trapTab.ts';
+import { useDialogFocus } from '../../ui/useDialogFocus.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useLocalAction } from '../local-console/queries.ts';
 import { CopyAsCode } from '../runs/CopyAsCode.tsx';
@@ -58,16 +59,7 @@ export function ImageViewer() {
       }),
     [id],
   );
-  const dialogRef = useRef<HTMLDivElement>(null);
-
-  // Keyboard users land in the viewer and go back to where they were when it closes.
-  const isOpen = viewer !== null;
-  useEffect(() => {
-    if (!isOpen) return;
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialogRef.current?.focus();
-    return () => before?.focus();
-  }, [isOpen]);
+  const dialogRef = useDialogFocus(viewer !== null);
 
   useEffect(() => {
     if (!viewer) return;
@@ -219,15 +211,7 @@ export function CompareView() {
   const { t } = useTranslation();
   const compare = useGalleryStore((s) => s.compare);
   const close = useGalleryStore((s) => s.closeCompare);
-  const dialogRef = useRef<HTMLDivElement>(null);
-  // Like the viewer: focus moves in on open and returns to where it was on close.
-  const isOpen = compare !== null;
-  useEffect(() => {
-    if (!isOpen) return;
-    const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    dialogRef.current?.focus();
-    return () => before?.focus();
-  }, [isOpen]);
+  const dialogRef = useDialogFocus(compare !== null);
   useEffect(() => {
     if (!compare) return;
     const onKey = (e: KeyboardEvent) => {
