@@ -5,15 +5,16 @@ import type { AddressInfo } from 'node:net';
 import type { DatabaseSync } from 'node:sqlite';
 import { join, resolve } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import { API_SCOPES } from '../src-shared/api.ts';
 import { isFilename, randomAlphanumeric } from '../src-shared/ids.ts';
 import { createApp } from './app.ts';
 import { createClock } from './clock.ts';
 import { openDatabase } from './db.ts';
-import type { Lifecycle, ServiceDeps } from './deps.ts';
+import type { Lifecycle, ServiceDeps, ServiceTestingHooks } from './deps.ts';
 import { createFaultStore } from './faults.ts';
 import { createFileStore } from './files.ts';
+import { lockDataFolder, type DataFolderLock } from './lock.ts';
 import { createAdminAuth, createApiKeyAuth, createRateLimiter } from './http/auth.ts';
 import { fail, languageOf } from './http/errors.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -22,6 +23,9 @@ import { createTurnsRepo } from './repos/turns.ts';
 import { createAccountService } from './services/accounts.ts';
 import { createCreditService } from './services/credits.ts';
 import { createSettingsStore } from './settings.ts';
+
+// The shared SQLite bootstrap, for main's library database (DESIGN.md §2 rule 1: main's only way in).
+export { openSqliteDatabase, transaction, type SqliteMigration } from './sqlite.ts';
 
 export interface StartServiceOptions {
   host?: string;
@@ -33,7 +37,27 @@ export interface StartServiceOptions {
   seed?: boolean;
   logLevel?: string;
   logger?: Logger;
+  /** Slow-client limits (slowloris); defaults in DEFAULT_TIMEOUTS. Tests shorten them. */
+  timeouts?: Partial<ServiceTimeouts>;
+  /** Test seams; the CLI never sets these. */
+  testing?: ServiceTestingHooks;
 }
+
+export interface ServiceTimeouts {
+  /** All request headers must arrive within this time (node:http headersTimeout). */
+  headersMs: number;
+  /**
+   * The whole request (headers and body) must arrive within this time. It stops counting once the body is
+   * in, so a generation waiting up to 5 minutes for its answer (spec §1) is never cut off.
+   */
+  requestMs: number;
+  /** How often node:http checks the two limits above. */
+  checkIntervalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ServiceTimeouts = { headersMs: 30_000, requestMs: 60_000, checkIntervalMs: 5_000 };
+
+export { DataFolderInUseError, DATA_FOLDER_IN_USE_EXIT_CODE, probeDataFolder, processHoldsLockFile, readLockHolder, type LockHolder } from './lock.ts';
 
 export interface RunningService {
   baseUrl: string;
@@ -66,7 +90,21 @@ function removeOrphanFiles(db: DatabaseSync, dir: string): number {
   return removed;
 }
 
+/**
+ * Starts the service on its data folder. Throws DataFolderInUseError, before service.db is opened, when
+ * another service holds the folder (docs/local-service.md "The data folder lock").
+ */
 export async function startService(options: StartServiceOptions): Promise<RunningService> {
+  const lock = lockDataFolder(options.dataDir);
+  try {
+    return await startLocked(options, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startLocked(options: StartServiceOptions, lock: DataFolderLock): Promise<RunningService> {
   const host = options.host ?? '127.0.0.1';
   const dataDir = resolve(options.dataDir);
   const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
@@ -78,6 +116,7 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   const adminToken = options.adminToken ?? `adm_${randomAlphanumeric(32)}`;
   const closers: Array<() => void | Promise<void>> = [];
   const lifecycle: Lifecycle = { onClose: (fn) => void closers.push(fn) };
+  let ownBaseUrl: string | null = null;
 
   // DESIGN.md §3 crash safety: a run cut off by a crash left its reservation pending; refund it now.
   const turns = createTurnsRepo(db);
@@ -112,6 +151,11 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     fail,
     requireApiKey: createApiKeyAuth({ keys, clock, faults, settings, limiter }),
     requireAdmin: createAdminAuth(adminToken),
+    baseUrl: () => {
+      if (ownBaseUrl === null) throw new Error('the service is not listening yet');
+      return ownBaseUrl;
+    },
+    testing: options.testing ?? {},
   };
   const app = createApp(deps);
 
@@ -124,10 +168,23 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
     apiKey = accounts.createKey(account.id, { name: 'seed', scopes: [...API_SCOPES] }).key;
   }
 
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
-  // Generations run up to 5 minutes (spec §1): never cut a request off while it waits.
-  server.requestTimeout = 0;
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: host,
+    serverOptions: { connectionsCheckingInterval: timeouts.checkIntervalMs },
+  }) as Server;
+  // A client that trickles its headers or never sends its body is cut off. requestTimeout covers only the
+  // receiving of the request, so a generation waiting up to 5 minutes for its answer (spec §1) is not.
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
   server.keepAliveTimeout = 65_000;
+  // Answers still being written when close() runs (the 500 of a cut-off generation) are let out first.
+  const answering = new Set<ServerResponse>();
+  server.on('request', (_req, res: ServerResponse) => {
+    answering.add(res);
+    res.once('close', () => answering.delete(res));
+  });
   await new Promise<void>((resolveListen, rejectListen) => {
     server.once('error', rejectListen);
     server.listen(options.port ?? 8420, host, () => {
@@ -137,6 +194,8 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
   });
   const { port } = server.address() as AddressInfo;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  ownBaseUrl = baseUrl;
+  lock.describe(baseUrl);
   logger.info({ base_url: baseUrl, data_dir: dataDir }, 'local service listening');
 
   let closing: Promise<void> | null = null;
@@ -152,12 +211,20 @@ export async function startService(options: StartServiceOptions): Promise<Runnin
         const closed = new Promise<void>((done) => server.close(() => done()));
         server.closeIdleConnections();
         for (const fn of closers.reverse()) await fn();
+        await waitForAnswers(answering, 2_000);
         server.closeAllConnections();
         await closed;
         db.close();
+        lock.release();
         logger.flush();
       })();
       return closing;
     },
   };
+}
+
+/** Resolves when every answer in flight has been written (or after `limitMs`). */
+async function waitForAnswers(answering: Set<unknown>, limitMs: number): Promise<void> {
+  const until = Date.now() + limitMs;
+  while (answering.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
 }

@@ -3,10 +3,12 @@
 import type { Migration } from './types.ts';
 import { migration as m0001 } from './0001-library.ts';
 import { migration as m0100 } from './0100-webhook-inspector.ts';
+import { migration as m0200 } from './0200-app-meta.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
   m0100,
+  m0200,
 ];
 
 export type { Migration };

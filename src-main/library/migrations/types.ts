@@ -1,8 +1,4 @@
-import type { DatabaseSync } from 'node:sqlite';
+import type { SqliteMigration } from '../../../src-service/start.ts';
 
-/** A numbered migration (`0001-library`); applied once, in order, inside a transaction. */
-export interface Migration {
-  version: number;
-  name: string;
-  up(db: DatabaseSync): void;
-}
+/** A numbered migration (`0001-library`); applied once, in order, inside a transaction (the shared bootstrap). */
+export type Migration = SqliteMigration;
