@@ -1,8 +1,11 @@
-// The flags of `npm run service` (DESIGN.md §4), shared by the CLI and the utilityProcess entry.
+// The flags of `npm run service` (DESIGN.md §4), shared by the CLI and the utilityProcess entry. The admin token
+// may also come from STUDIO_ADMIN_TOKEN (preferred: a command line is visible to every user of the machine).
 import { parseArgs } from 'node:util';
 import type { StartServiceOptions } from './start.ts';
 
-export function parseServiceArgs(argv: readonly string[]): StartServiceOptions {
+export const ADMIN_TOKEN_ENV = 'STUDIO_ADMIN_TOKEN';
+
+export function parseServiceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): StartServiceOptions {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -18,11 +21,12 @@ export function parseServiceArgs(argv: readonly string[]): StartServiceOptions {
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be an integer 0..65535, got ${values.port}`);
+  const adminToken = values['admin-token'] || env[ADMIN_TOKEN_ENV] || undefined;
   return {
     host: values.host,
     port,
     dataDir: values.data,
-    ...(values['admin-token'] ? { adminToken: values['admin-token'] } : {}),
+    ...(adminToken ? { adminToken } : {}),
     seed: values.seed,
     logLevel: values['log-level'],
   };

@@ -2,7 +2,7 @@
 // The CLI as a child process (DESIGN.md §4): the ready line, --seed, logs without secrets, clean SIGTERM,
 // and crash safety: kill -9 during a slow generation, restart on the same data, the reservation is refunded.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,6 +52,14 @@ function startCli(args: string[]): Promise<Started> {
 
 function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
   return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+async function waitForReserved(ready: ServiceReadyLine, accountId: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await admin(ready, 'GET', `/admin/accounts/${accountId}`)).reserved > 0) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the generation never reserved its credits');
 }
 
 async function admin(ready: ServiceReadyLine, method: string, path: string, body?: unknown): Promise<any> {
@@ -137,7 +145,7 @@ describe('npm run service', () => {
       headers: { Authorization: `Bearer ${key.key}` },
       body: JSON.stringify({ prompt: 'slow', resolution: '1K' }),
     }).then(
-      (res) => res.status,
+      async (res) => ({ status: res.status, body: (await res.json()) as any }),
       (error: unknown) => error,
     );
     for (let i = 0; i < 100; i++) {
@@ -148,13 +156,78 @@ describe('npm run service', () => {
     first.child.kill('SIGTERM');
     expect(await exited(first.child)).toBe(0);
     expect(Date.now() - started).toBeLessThan(30_000);
-    const outcome = await pending;
-    expect(outcome === 500 || outcome instanceof Error).toBe(true);
+    // The client gets the real answer (DESIGN.md §3: refunded, 500), not a dropped connection.
+    expect(await pending).toMatchObject({ status: 500, body: { error: { code: 'internal_error' } } });
 
     const second = await startCli(['--port', '0', '--data', data, '--admin-token', 'stop-test-token']);
     expect(await admin(second.ready, 'GET', `/admin/accounts/${account.id}`)).toMatchObject({ credits: 100, reserved: 0 });
     // refunded at stop, so start-up found nothing pending
     expect(second.stderr()).not.toContain('refunded reservations left pending');
+  });
+
+  it("refuses a second service on a held data folder, naming folder and pid, and leaves the first service's generation alone", async () => {
+    const data = tempDir();
+    const first = await startCli(['--port', '0', '--data', data, '--admin-token', 'lock-test-token']);
+    const account = await admin(first.ready, 'POST', '/admin/accounts', { credits: 1000, age_days: 30 });
+    const key = await admin(first.ready, 'POST', `/admin/accounts/${account.id}/api-keys`, { name: 'k', scopes: ['generate:write', 'assets:read'] });
+    await admin(first.ready, 'PUT', '/admin/faults', { generate: { latency_ms: 3_000 } });
+    const generation = fetch(`${first.ready.base_url}/api/v1/generate`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key.key}` },
+      body: JSON.stringify({ prompt: 'slow', n: 2, resolution: '2K', model: 'nano-banana-2' }),
+    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    await waitForReserved(first.ready, account.id);
+
+    const second = spawn(process.execPath, ['src-service/cli.ts', '--port', '0', '--data', data, '--admin-token', 'lock-test-token'], {
+      cwd: process.cwd(),
+    });
+    children.push(second);
+    let out = '';
+    let err = '';
+    second.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    second.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    expect(await exited(second)).toBe(3);
+    expect(out).toBe('');
+    expect(err).toContain(`the data folder ${data} is in use by another local service (pid ${first.child.pid})`);
+    expect(err).not.toContain('refunded reservations left pending');
+
+    // The first keeps serving, and its generation settles charged (the second refunded nothing).
+    expect(await admin(first.ready, 'GET', `/admin/accounts/${account.id}`)).toMatchObject({ credits: 968, reserved: 32 });
+    const settled = await generation;
+    expect(settled.status).toBe(200);
+    expect(settled.body.credits_charged).toBe(32);
+    expect(await admin(first.ready, 'GET', `/admin/accounts/${account.id}`)).toMatchObject({ credits: 968, reserved: 0 });
+    const files = await fetch(`${first.ready.base_url}${settled.body.images[0].url}`, { headers: { Authorization: `Bearer ${key.key}` }, redirect: 'manual' });
+    expect(files.status).toBe(302);
+    expect((await fetch(files.headers.get('location') ?? '')).status).toBe(200);
+  });
+
+  it('starts on a folder whose holder was killed with kill -9 (the OS released the lock)', async () => {
+    const data = tempDir();
+    const first = await startCli(['--port', '0', '--data', data]);
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    const second = await startCli(['--port', '0', '--data', data]);
+    expect(second.ready.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(JSON.parse(readFileSync(join(data, 'service.pid'), 'utf8'))).toMatchObject({ pid: second.child.pid, base_url: second.ready.base_url });
+  });
+
+  it('reads the admin token from STUDIO_ADMIN_TOKEN when --admin-token is absent', async () => {
+    const child = spawn(process.execPath, ['src-service/cli.ts', '--port', '0', '--data', tempDir()], {
+      cwd: process.cwd(),
+      env: { ...process.env, STUDIO_ADMIN_TOKEN: 'token-from-env' },
+    });
+    children.push(child);
+    const line = await new Promise<string>((resolve) => {
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+      });
+    });
+    const ready = ServiceReadyLineSchema.parse(JSON.parse(line));
+    expect(ready.admin_token).toBe('token-from-env');
+    expect((await fetch(`${ready.base_url}/admin/settings`, { headers: { Authorization: 'Bearer token-from-env' } })).status).toBe(200);
   });
 
   it('runs the utilityProcess entry under plain Node with the same flags and ready line', async () => {

@@ -1,15 +1,22 @@
 // `npm run service -- [--host 127.0.0.1] [--port 8420] [--data DIR] [--admin-token TOKEN] [--seed]`
 // (DESIGN.md §4): one ready line of JSON on stdout, logs on stderr, clean stop on SIGTERM/SIGINT.
-import { parseServiceArgs } from './cli-options.ts';
-import { readyLine, startService, type RunningService } from './start.ts';
+// Environment (docs/local-service.md): STUDIO_ADMIN_TOKEN instead of --admin-token; STUDIO_PARENT_PID makes it
+// stop when that process dies. Exit codes: 0 clean stop, 1 failure, 2 bad flags, 3 data folder in use.
+import { ADMIN_TOKEN_ENV, parseServiceArgs } from './cli-options.ts';
+import { parentPidFromEnv, watchParent } from './parent-watch.ts';
+import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, readyLine, startService, type RunningService } from './start.ts';
+
+/** After the parent died the service must be gone within 2 s (docs/local-service.md); a slow close is cut. */
+const PARENT_DEATH_EXIT_MS = 1_500;
 
 let service: RunningService | null = null;
 let stopRequested: string | null = null;
 
-function stop(signal: string): void {
+function stop(reason: string, deadlineMs?: number): void {
   if (stopRequested) return;
-  stopRequested = signal;
-  process.stderr.write(`local service: ${signal}, stopping\n`);
+  stopRequested = reason;
+  process.stderr.write(`local service: ${reason}, stopping\n`);
+  if (deadlineMs !== undefined) setTimeout(() => process.exit(1), deadlineMs).unref();
   if (!service) return; // still starting: main() stops it as soon as it is up
   service.close().then(
     () => process.exit(0),
@@ -26,17 +33,32 @@ process.on('SIGINT', () => stop('SIGINT'));
 
 async function main(): Promise<void> {
   let options;
+  let parentPid;
   try {
-    options = parseServiceArgs(process.argv.slice(2));
+    options = parseServiceArgs(process.argv.slice(2), process.env);
+    parentPid = parentPidFromEnv(process.env);
   } catch (error) {
     process.stderr.write(`local service: ${(error as Error).message}\n`);
     process.exit(2);
   }
-  service = await startService(options);
+  // Read once; nothing this process starts needs to inherit it.
+  delete process.env[ADMIN_TOKEN_ENV];
+  if (parentPid !== null) {
+    watchParent(parentPid, (why) => stop(why, PARENT_DEATH_EXIT_MS), { watchStdin: true });
+  }
+  try {
+    service = await startService(options);
+  } catch (error) {
+    if (error instanceof DataFolderInUseError) {
+      process.stderr.write(`local service: ${error.message}\n`);
+      process.exit(DATA_FOLDER_IN_USE_EXIT_CODE);
+    }
+    throw error;
+  }
   if (stopRequested) {
-    const signal = stopRequested;
+    const reason = stopRequested;
     stopRequested = null;
-    stop(signal);
+    stop(reason);
     return;
   }
   process.stdout.write(`${JSON.stringify(readyLine(service))}\n`);

@@ -45,4 +45,15 @@ export interface ServiceDeps {
   requireApiKey(scope: ApiScope): MiddlewareHandler<AppEnv>;
   /** Bearer admin-token auth for /admin (DESIGN.md §4). */
   requireAdmin: MiddlewareHandler<AppEnv>;
+  /** The service's own base URL (known once it listens); absolute links are built from it, never from Host. */
+  baseUrl(): string;
+  testing: ServiceTestingHooks;
+}
+
+/** Test seams of StartServiceOptions.testing; empty in the CLI. */
+export interface ServiceTestingHooks {
+  /** Called before a reservation is settled or refunded; a throw stands in for a failing write (SQLITE_FULL). */
+  beforeCreditClose?: (turnId: string) => void;
+  /** Back-off of the settle/refund retry (docs/local-service.md); default 250 ms doubling to 30 s. */
+  settleRetryDelaysMs?: readonly number[];
 }

@@ -57,7 +57,15 @@ export interface ServiceTimeouts {
 
 export const DEFAULT_TIMEOUTS: ServiceTimeouts = { headersMs: 30_000, requestMs: 60_000, checkIntervalMs: 5_000 };
 
-export { DataFolderInUseError, DATA_FOLDER_IN_USE_EXIT_CODE, probeDataFolder, processHoldsLockFile, readLockHolder, type LockHolder } from './lock.ts';
+export {
+  DataFolderInUseError,
+  DATA_FOLDER_IN_USE_EXIT_CODE,
+  freeDataFolder,
+  probeDataFolder,
+  readLockHolder,
+  type FreeDataFolderResult,
+  type LockHolder,
+} from './lock.ts';
 
 export interface RunningService {
   baseUrl: string;

@@ -1,8 +1,10 @@
 // Entry of the bundled service inside Electron's utilityProcess (built as out/main/service.js).
 // Options come from argv (the CLI's flags); the ready object goes to the parent over parentPort when there
 // is one, else to stdout like the CLI. `electron` may not be imported here, so parentPort is typed locally.
-import { parseServiceArgs } from './cli-options.ts';
-import { readyLine, startService, type RunningService } from './start.ts';
+// The admin token comes from STUDIO_ADMIN_TOKEN and the app's pid from STUDIO_PARENT_PID (docs/local-service.md).
+import { ADMIN_TOKEN_ENV, parseServiceArgs } from './cli-options.ts';
+import { parentPidFromEnv, watchParent } from './parent-watch.ts';
+import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, readyLine, startService, type RunningService } from './start.ts';
 
 interface ParentPortLike {
   postMessage(message: unknown): void;
@@ -31,7 +33,25 @@ parentPort?.on('message', (event) => {
 });
 
 async function main(): Promise<void> {
-  service = await startService(parseServiceArgs(process.argv.slice(2)));
+  const options = parseServiceArgs(process.argv.slice(2), process.env);
+  delete process.env[ADMIN_TOKEN_ENV];
+  const parentPid = parentPidFromEnv(process.env);
+  if (parentPid !== null) {
+    watchParent(parentPid, (why) => {
+      process.stderr.write(`local service: ${why}, stopping\n`);
+      // The app is gone: within 2 s this process must be too (docs/local-service.md).
+      setTimeout(() => process.exit(1), 1_500).unref();
+      stop();
+    });
+  }
+  try {
+    service = await startService(options);
+  } catch (error) {
+    if (!(error instanceof DataFolderInUseError)) throw error;
+    if (parentPort) parentPort.postMessage({ event: 'error', code: error.code, message: error.message });
+    process.stderr.write(`local service: ${error.message}\n`);
+    process.exit(DATA_FOLDER_IN_USE_EXIT_CODE);
+  }
   if (stopRequested) return stop();
   const ready = readyLine(service);
   if (parentPort) parentPort.postMessage(ready);

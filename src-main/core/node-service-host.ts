@@ -1,12 +1,25 @@
 // The bundled local service as a child process of plain Node (harness, tests, benchmarks): runs
 // `node src-service/cli.ts --port 0 --data DIR`, reads its ready line (DESIGN.md §4), restarts it when it
 // dies. The Electron shell uses a utilityProcess host with the same interface.
+// Supervision (docs/local-service.md): the admin token goes through the environment, never the command line;
+// STUDIO_PARENT_PID and a stdin pipe make the service exit when this process dies, however it dies; a service
+// left behind on the data folder is stopped before ours starts, and a folder locked by a service that cannot be
+// stopped is a failure that is not retried.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { randomAlphanumeric } from '../../src-shared/ids.ts';
 import { ServiceReadyLineSchema } from '../../src-shared/api.ts';
+import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder } from '../../src-service/start.ts';
 import type { LocalServiceHost, LocalServiceStatus } from './studio-app.ts';
+
+/** The service refused to start because another service holds its data folder. */
+export class DataFolderLockedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DataFolderLockedError';
+  }
+}
 
 export interface NodeServiceHostOptions {
   /** The service's data folder (the app uses `<dataDir>/local-service`). */
@@ -58,14 +71,28 @@ export class NodeLocalServiceHost implements LocalServiceHost {
 
   async start(): Promise<{ baseUrl: string; adminToken: string }> {
     this.stopping = false;
-    const baseUrl = await this.spawnOnce();
-    return { baseUrl, adminToken: this.options.adminToken };
+    const freed = await freeDataFolder(this.options.dataDir);
+    if (!freed.ok) {
+      this.status({ status: 'failed', baseUrl: null, error: freed.message });
+      throw new DataFolderLockedError(freed.message);
+    }
+    try {
+      const baseUrl = await this.spawnOnce();
+      return { baseUrl, adminToken: this.options.adminToken };
+    } catch (error) {
+      if (error instanceof DataFolderLockedError) this.status({ status: 'failed', baseUrl: null, error: error.message });
+      throw error;
+    }
   }
 
   private spawnOnce(): Promise<string> {
     const { nodePath, cliPath, dataDir, adminToken } = this.options;
-    const args = [cliPath, '--host', '127.0.0.1', '--port', String(this.port), '--data', dataDir, '--admin-token', adminToken];
-    const child = spawn(nodePath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } });
+    const args = [cliPath, '--host', '127.0.0.1', '--port', String(this.port), '--data', dataDir];
+    // stdin stays an open pipe that is never written: its end tells the service this process died.
+    const child = spawn(nodePath, args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, STUDIO_ADMIN_TOKEN: adminToken, STUDIO_PARENT_PID: String(process.pid) },
+    });
     this.child = child;
     this.stderrTail = [];
     createInterface({ input: child.stderr as NodeJS.ReadableStream }).on('line', (line) => {
@@ -91,7 +118,10 @@ export class NodeLocalServiceHost implements LocalServiceHost {
         if (this.child === child) this.child = null;
         const why = `the local service exited (${signal ?? `code ${code}`})${this.stderrTail.length ? `: ${this.stderrTail.slice(-3).join(' | ')}` : ''}`;
         if (!ready) {
-          reject(new Error(why));
+          if (code === DATA_FOLDER_IN_USE_EXIT_CODE) {
+            const refusal = this.stderrTail.find((line) => line.includes('is in use by another local service'));
+            reject(new DataFolderLockedError(refusal?.replace(/^local service: /, '') ?? why));
+          } else reject(new Error(why));
           return;
         }
         if (!this.stopping) void this.restart(why);
@@ -112,6 +142,11 @@ export class NodeLocalServiceHost implements LocalServiceHost {
       const baseUrl = await this.spawnOnce();
       this.status({ status: 'running', baseUrl, error: null });
     } catch (error) {
+      // Another service holds the folder: restarting against the lock cannot succeed, unless it let go meanwhile.
+      if (error instanceof DataFolderLockedError && probeDataFolder(this.options.dataDir).locked) {
+        this.status({ status: 'failed', baseUrl: null, error: error.message });
+        return;
+      }
       // The old port may be taken now; take any free one.
       this.port = 0;
       void this.restart(error instanceof Error ? error.message : String(error));

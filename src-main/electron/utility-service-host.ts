@@ -2,9 +2,15 @@
 // src-service/utility-entry.ts), which posts {event:'ready', base_url, admin_token} through parentPort.
 // If it dies unexpectedly it is restarted on the same port with the same admin token, so the core's base URL
 // and admin token stay valid; after repeated quick deaths it gives up and reports 'failed'.
+// Supervision (docs/local-service.md): the admin token and this process's pid go through the environment
+// (STUDIO_ADMIN_TOKEN, STUDIO_PARENT_PID: the service exits when the app dies, however it dies); a service left
+// behind on the folder is stopped first; a folder that stays locked is a failure that is not retried.
 import { randomBytes } from 'node:crypto';
 import { utilityProcess, type UtilityProcess } from 'electron';
+import { freeDataFolder, probeDataFolder } from '../../src-service/start.ts';
 import type { LocalServiceHost } from '../core/studio-app.ts';
+
+class DataFolderLockedError extends Error {}
 
 type Status = Parameters<Parameters<LocalServiceHost['onStatus']>[0]>[0];
 
@@ -45,12 +51,26 @@ export class UtilityServiceHost implements LocalServiceHost {
   async start(): Promise<{ baseUrl: string; adminToken: string }> {
     this.stopped = false;
     this.emit({ status: 'starting', baseUrl: null, error: null });
-    return this.spawnOnce();
+    const freed = await freeDataFolder(this.options.dataDir);
+    if (!freed.ok) {
+      this.emit({ status: 'failed', baseUrl: null, error: freed.message });
+      throw new Error(freed.message);
+    }
+    try {
+      return await this.spawnOnce();
+    } catch (error) {
+      if (error instanceof DataFolderLockedError) this.emit({ status: 'failed', baseUrl: null, error: error.message });
+      throw error;
+    }
   }
 
   private spawnOnce(): Promise<{ baseUrl: string; adminToken: string }> {
-    const args = ['--host', '127.0.0.1', '--port', String(this.port), '--data', this.options.dataDir, '--admin-token', this.adminToken];
-    const child = utilityProcess.fork(this.options.entry, args, { serviceName: 'Image Studio local service', stdio: 'pipe' });
+    const args = ['--host', '127.0.0.1', '--port', String(this.port), '--data', this.options.dataDir];
+    const child = utilityProcess.fork(this.options.entry, args, {
+      serviceName: 'Image Studio local service',
+      stdio: 'pipe',
+      env: { ...process.env, STUDIO_ADMIN_TOKEN: this.adminToken, STUDIO_PARENT_PID: String(process.pid) },
+    });
     this.child = child;
     child.stdout?.on('data', (chunk: Buffer) => process.stdout.write(chunk));
     child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(chunk));
@@ -64,7 +84,7 @@ export class UtilityServiceHost implements LocalServiceHost {
       }, this.options.startTimeoutMs);
 
       child.on('message', (message: unknown) => {
-        const m = message as { event?: string; base_url?: unknown; message?: string } | null;
+        const m = message as { event?: string; base_url?: unknown; message?: string; code?: string } | null;
         if (m?.event === 'ready' && typeof m.base_url === 'string') {
           ready = true;
           clearTimeout(timer);
@@ -74,7 +94,8 @@ export class UtilityServiceHost implements LocalServiceHost {
           resolve({ baseUrl: m.base_url, adminToken: this.adminToken });
         } else if (m?.event === 'error' && !ready) {
           clearTimeout(timer);
-          reject(new Error(`The local service failed to start: ${m.message ?? 'unknown error'}`));
+          if (m.code === 'data_folder_in_use') reject(new DataFolderLockedError(m.message ?? 'the data folder is in use by another local service'));
+          else reject(new Error(`The local service failed to start: ${m.message ?? 'unknown error'}`));
         }
       });
 
@@ -103,6 +124,11 @@ export class UtilityServiceHost implements LocalServiceHost {
       this.restartTimer = null;
       if (this.stopped) return;
       this.spawnOnce().catch((err: unknown) => {
+        // Restarting against a held lock cannot succeed, unless its holder let go meanwhile.
+        if (err instanceof DataFolderLockedError && probeDataFolder(this.options.dataDir).locked) {
+          this.emit({ status: 'failed', baseUrl: null, error: err.message });
+          return;
+        }
         // Its port may have been taken meanwhile: the next attempt picks a free one.
         this.port = 0;
         process.stderr.write(`local service: restart failed: ${err instanceof Error ? err.message : String(err)}\n`);

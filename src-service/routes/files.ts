@@ -20,8 +20,9 @@ export function registerFileRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   app.get('/api/file/:filename', deps.requireApiKey('assets:read'), (c) => {
     const filename = c.req.param('filename');
     if (!isFilename(filename)) deps.fail('not_found', { what: filename });
-    const origin = new URL(c.req.url).origin;
-    return c.redirect(`${origin}${service.directLink(c.get('auth').accountId, filename)}`, 302);
+    // DESIGN.md §3 "Files": an absolute Location on the service's own base URL; the Host header is the
+    // client's to forge, so it never picks where the key holder is sent.
+    return c.redirect(`${deps.baseUrl()}${service.directLink(c.get('auth').accountId, filename)}`, 302);
   });
 
   app.get('/direct/:filename', async (c) => {
