@@ -1,7 +1,6 @@
 // createStudioApp: wires the main-process core (keychain, environments, API client, library, downloads,
 // generation runner, local console, inspector, IPC handlers) for either host (Electron shell or harness).
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { IpcEventName, IpcEvents } from '../../src-shared/ipc/index.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { Environments } from '../environments/environments.ts';
@@ -11,11 +10,13 @@ import { cacheDirs, existingCachePath } from '../files/image-cache.ts';
 import { createInspectorHandlers } from '../inspector/handlers.ts';
 import { dispatch } from '../ipc/dispatch.ts';
 import { createIpcHandlers } from '../ipc/handlers.ts';
-import { openLibraryDatabase } from '../library/database.ts';
+import { AppMeta } from '../library/app-meta.ts';
+import { backupLibrary, openLibraryWithRecovery } from '../library/recovery.ts';
 import { LibraryRepo } from '../library/library-repo.ts';
 import { LocalConsole } from '../local-console/local-console.ts';
 import { openSecretStore } from '../secrets/secret-store.ts';
 import type { StudioContext } from './context.ts';
+import { StartupNotices } from './startup-notices.ts';
 import { GenerationRunner } from './generation.ts';
 import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
 
@@ -25,8 +26,15 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
   const { dataDir, shell } = options;
   mkdirSync(dataDir, { recursive: true });
   const secrets = await openSecretStore({ backend: options.secretStore ?? 'keychain', service: options.keychainService ?? DEFAULT_KEYCHAIN_SERVICE });
+  // Recovery of local data (docs/main-process.md): damaged files are kept aside and the user is told.
+  const notices = new StartupNotices();
   const settings = new SettingsStore(dataDir);
-  const db = openLibraryDatabase(join(dataDir, 'library.db'));
+  if (settings.recovery) notices.add(settings.recovery.code, settings.recovery.params);
+  const { db, recovery: libraryRecovery } = openLibraryWithRecovery(dataDir);
+  if (libraryRecovery) notices.add(libraryRecovery.code, libraryRecovery.params);
+  const appMeta = new AppMeta(db);
+  appMeta.rememberLocalAccount(settings.get().local);
+  settings.onChange((s) => appMeta.rememberLocalAccount(s.local));
   const repo = new LibraryRepo(db);
   const dirs = cacheDirs(dataDir);
   const language = (): Language => settings.get().language;
@@ -47,6 +55,8 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     secrets,
     localService: options.localService,
     onServiceStatus: (s) => emit('service:status', { status: s.status, baseUrl: s.baseUrl, error: s.error }),
+    rememberedLocalAccount: () => appMeta.localAccount(),
+    onLocalAccountRecovered: (accountId) => notices.add('local_account_recovered', { accountId }),
   });
   const testing = options.testing ?? {};
   const downloader = new Downloader({
@@ -115,6 +125,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
   inspectorRegenerate = () => inspector.inspectorRegenerateLocal({});
 
   const handlers = createIpcHandlers({
+    notices,
     settings,
     secrets,
     environments,
@@ -137,6 +148,8 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
 
   // The Local environment works with no set-up (issue 4 §2). A service that cannot start leaves the app
   // usable with Remote; its status says why.
+  // The daily backup runs in the background (SQLite online backup, in steps); close() waits for it.
+  const backedUp = backupLibrary(db, dataDir).catch(() => null);
   await environments.startLocal().catch(() => undefined);
   if (!testing.pauseDownloads) downloader.resumePending();
 
@@ -170,6 +183,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
       await runner.close();
       await closeInspector().catch(() => undefined);
       await environments.stop().catch(() => undefined);
+      await backedUp;
       db.close();
     },
   };

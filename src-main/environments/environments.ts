@@ -33,6 +33,12 @@ export interface EnvironmentsDeps {
   localService: LocalServiceHost;
   onServiceStatus: (state: LocalServiceState) => void;
   clientOptions?: { generateTimeoutMs?: number };
+  /**
+   * The local account as last recorded outside settings.json (library.db's app_meta), so a lost or damaged
+   * settings file recovers the account instead of seeding a new one (docs/main-process.md).
+   */
+  rememberedLocalAccount?: () => { accountId: string; keyId: string | null } | null;
+  onLocalAccountRecovered?: (accountId: string) => void;
 }
 
 export class Environments {
@@ -96,6 +102,14 @@ export class Environments {
     if (!admin) return;
     const { settings, secrets } = this.deps;
     let accountId = settings.get().local.accountId;
+    let keyId = settings.get().local.keyId;
+    const remembered = accountId ? null : (this.deps.rememberedLocalAccount?.() ?? null);
+    if (remembered) {
+      // Settings lost the account but library.db remembers it: reuse it (its balance, its images) if the
+      // bundled service still has it, and its key from the keychain, rather than seeding a stranger.
+      accountId = remembered.accountId;
+      keyId = remembered.keyId;
+    }
     if (accountId) {
       try {
         await admin.request('GET', `/admin/accounts/${encodeURIComponent(accountId)}`);
@@ -105,6 +119,14 @@ export class Environments {
       }
     }
     const storedKey = await secrets.get(keyAccount('local'));
+    if (remembered && accountId) {
+      const recovered = accountId;
+      const recoveredKeyId = storedKey ? keyId : null;
+      settings.update((d) => {
+        d.local = { accountId: recovered, keyId: recoveredKeyId };
+      });
+      this.deps.onLocalAccountRecovered?.(recovered);
+    }
     // A key the user entered or created for Local is kept; only a missing one is replaced.
     if (accountId && storedKey) return;
     if (!accountId) {

@@ -13,6 +13,7 @@ import type { LocalConsole } from '../local-console/local-console.ts';
 import { problemText, type SecretStore } from '../secrets/secret-store.ts';
 import type { Emit } from '../core/context.ts';
 import type { IpcHandlers } from './dispatch.ts';
+import type { StartupNotices } from '../core/startup-notices.ts';
 import type { Language } from '../../src-shared/language.ts';
 
 const CONNECTION_TEST_UNREACHABLE = {
@@ -38,6 +39,8 @@ export interface HandlerServices {
   language: () => Language;
   /** http(s) URLs the app itself made and may open in the browser. */
   externalUrlAllowed: (url: string) => boolean;
+  /** What this start has to tell the user (damaged files kept aside, backups restored). */
+  notices: StartupNotices;
 }
 
 export async function settingsState(s: Pick<HandlerServices, 'settings' | 'secrets' | 'environments'>): Promise<SettingsState> {
@@ -76,6 +79,10 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
 
   return {
     ...s.inspector,
+
+    // ---- this start's notices (docs/main-process.md "Recovery of local data") ----
+    appNotices: async () => s.notices.list(),
+    appDismissNotice: async ({ id }) => s.notices.dismiss(id),
 
     // ---- settings and environments ----
     settingsGet: state,

@@ -1,5 +1,6 @@
 // The whole IPC contract: every method the renderer may call and every event main may send.
 import type { z } from 'zod';
+import { appMethods } from './app.ts';
 import type { IpcMethod, IpcResult, MethodInput, MethodOutput } from './contract.ts';
 import { generationMethods, type GenerationProgress } from './generation.ts';
 import { inspectorMethods } from './inspector.ts';
@@ -13,6 +14,7 @@ export const IPC_METHODS = {
   ...libraryMethods,
   ...localConsoleMethods,
   ...inspectorMethods,
+  ...appMethods,
 } as const;
 
 export type IpcMethods = typeof IPC_METHODS;
@@ -75,3 +77,4 @@ export * from './library.ts';
 export * from './local-console.ts';
 export * from './settings.ts';
 export * from './inspector.ts';
+export * from './app.ts';

@@ -1,0 +1,151 @@
+// Recovery of local data end to end (docs/main-process.md): the app against the real local service (child
+// process), real files, the real keychain (under dbus-run-session + gnome-keyring in `npm test`). A damaged
+// settings.json or library.db never costs the user the local account, its balance or the library.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { IpcMethodName, LocalConsoleState, StartupNotice, TurnRecord } from '../../src-shared/ipc/index.ts';
+import { RecordingShell } from '../desktop-shell.ts';
+import { openSecretStore } from '../secrets/secret-store.ts';
+import { createStudioApp } from './create-app.ts';
+import { NodeLocalServiceHost } from './node-service-host.ts';
+import type { CoreStudioApp } from './studio-app.ts';
+
+const ADMIN_TOKEN = `adm_${'R'.repeat(32)}`;
+
+interface Started {
+  app: CoreStudioApp;
+  ok<T = unknown>(method: IpcMethodName, input: unknown): Promise<T>;
+}
+
+const running: CoreStudioApp[] = [];
+afterEach(async () => {
+  for (const app of running.splice(0)) await app.close();
+});
+
+async function start(dataDir: string, keychainService: string): Promise<Started> {
+  const app = await createStudioApp({
+    dataDir,
+    shell: new RecordingShell(() => join(dataDir, 'exported.png')),
+    localService: new NodeLocalServiceHost({ dataDir: join(dataDir, 'local-service'), restartDelayMs: 100, adminToken: ADMIN_TOKEN }),
+    keychainService,
+  });
+  running.push(app);
+  const ok = async <T,>(method: IpcMethodName, input: unknown): Promise<T> => {
+    const result = await app.invoke(method, input);
+    if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
+    return result.value as T;
+  };
+  return { app, ok };
+}
+
+async function stop(s: Started): Promise<void> {
+  running.splice(running.indexOf(s.app), 1);
+  await s.app.close();
+}
+
+interface Before {
+  dataDir: string;
+  keychainService: string;
+  accountId: string;
+  credits: number;
+  turnId: string;
+}
+
+/** First start: seed, spend credits on one generation, close. */
+async function firstRun(): Promise<Before> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-recover-'));
+  const keychainService = `image-studio-test-${randomUUID()}`;
+  const s = await start(dataDir, keychainService);
+  const { turnId } = await s.ok<{ turnId: string }>('generateStart', { request: { prompt: 'green teapot on oak', model: 'seedream-5-0-pro', n: 1 } });
+  await s.app.whenGenerationsSettled();
+  expect((await s.ok<TurnRecord>('libraryGetTurn', { turnId })).status).toBe('succeeded');
+  const state = await s.ok<LocalConsoleState>('localStatus', {});
+  expect(state.account.credits).toBeLessThan(10_000);
+  await stop(s);
+  return { dataDir, keychainService, accountId: state.account.id, credits: state.account.credits, turnId };
+}
+
+async function expectSameAccount(s: Started, before: Before): Promise<void> {
+  const state = await s.ok<LocalConsoleState>('localStatus', {});
+  expect(state.account.id).toBe(before.accountId);
+  expect(state.account.credits).toBe(before.credits);
+  expect(await s.ok('keyTest', { environment: 'local' })).toMatchObject({ ok: true, error: null });
+}
+
+function damagedSettings(dataDir: string): string[] {
+  return readdirSync(dataDir).filter((f) => f.startsWith('settings.json.damaged-')).sort();
+}
+
+async function keychainWorks(keychainService: string): Promise<boolean> {
+  return (await openSecretStore({ service: keychainService })).status().backend === 'keychain';
+}
+
+describe('recovery of local data', () => {
+  it('a garbage settings.json with no good copy: the local account, its balance and its key are recovered from library.db', async () => {
+    const before = await firstRun();
+    const storedKey = await (await openSecretStore({ service: before.keychainService })).get('env:local:api-key');
+    const garbage = randomBytes(300);
+    writeFileSync(join(before.dataDir, 'settings.json'), garbage);
+    rmSync(join(before.dataDir, 'settings.json.bak'));
+    const s = await start(before.dataDir, before.keychainService);
+    await expectSameAccount(s, before);
+    if (await keychainWorks(before.keychainService)) {
+      // The very same key, not a new one on the old account.
+      expect(await (await openSecretStore({ service: before.keychainService })).get('env:local:api-key')).toBe(storedKey);
+    }
+    const [damaged] = damagedSettings(before.dataDir);
+    expect(readFileSync(join(before.dataDir, damaged!))).toEqual(garbage);
+    const notices = await s.ok<StartupNotice[]>('appNotices', {});
+    expect(notices.map((n) => n.code)).toEqual(['settings_reset', 'local_account_recovered']);
+    expect(notices[0]!.params.damagedPath).toBe(join(before.dataDir, damaged!));
+    expect(notices[1]!.params.accountId).toBe(before.accountId);
+    expect(JSON.parse(readFileSync(join(before.dataDir, 'settings.json'), 'utf8')).local.accountId).toBe(before.accountId);
+    // Dismissed notices stay dismissed for this start.
+    expect(await s.ok<StartupNotice[]>('appDismissNotice', { id: notices[0]!.id })).toEqual([notices[1]]);
+  });
+
+  it('a settings.json truncated to 0 bytes, then damaged again: restored each time, both damaged files kept', async () => {
+    const before = await firstRun();
+    writeFileSync(join(before.dataDir, 'settings.json'), '');
+    let s = await start(before.dataDir, before.keychainService);
+    await expectSameAccount(s, before);
+    expect((await s.ok<StartupNotice[]>('appNotices', {})).map((n) => n.code)).toEqual(['settings_restored']);
+    await stop(s);
+
+    writeFileSync(join(before.dataDir, 'settings.json'), '{"version": 1, "local": {"accountId": ');
+    s = await start(before.dataDir, before.keychainService);
+    await expectSameAccount(s, before);
+    const notices = await s.ok<StartupNotice[]>('appNotices', {});
+    expect(notices.map((n) => n.code)).toEqual(['settings_restored']);
+    const damaged = damagedSettings(before.dataDir);
+    expect(damaged).toHaveLength(2);
+    expect(damaged.map((f) => readFileSync(join(before.dataDir, f), 'utf8')).sort()).toEqual(['', '{"version": 1, "local": {"accountId": ']);
+    expect(notices[0]!.params.damagedPath).toBe(join(before.dataDir, damaged.find((f) => readFileSync(join(before.dataDir, f), 'utf8') !== '')!));
+  });
+
+  it('a damaged library.db is kept aside and the backup restored, turns and account included', async () => {
+    const before = await firstRun();
+    // The first start backed up the library before the generation; take today's backup again with the turn in it.
+    rmSync(join(before.dataDir, 'backups'), { recursive: true });
+    let s = await start(before.dataDir, before.keychainService);
+    await stop(s);
+    expect(readdirSync(join(before.dataDir, 'backups'))).toHaveLength(1);
+    const garbage = randomBytes(20_000);
+    writeFileSync(join(before.dataDir, 'library.db'), garbage);
+    // settings.json lost as well: the account is known from the restored library's app_meta.
+    rmSync(join(before.dataDir, 'settings.json'));
+    rmSync(join(before.dataDir, 'settings.json.bak'));
+    s = await start(before.dataDir, before.keychainService);
+    await expectSameAccount(s, before);
+    expect((await s.ok<TurnRecord>('libraryGetTurn', { turnId: before.turnId })).status).toBe('succeeded');
+    const notices = await s.ok<StartupNotice[]>('appNotices', {});
+    expect(notices.map((n) => n.code)).toEqual(['library_restored', 'local_account_recovered']);
+    const damagedPath = notices[0]!.params.damagedPath!;
+    expect(damagedPath.startsWith(join(before.dataDir, 'library.db.damaged-'))).toBe(true);
+    expect(readFileSync(damagedPath)).toEqual(garbage);
+    expect(existsSync(join(before.dataDir, 'library.db'))).toBe(true);
+  });
+});

@@ -1,0 +1,163 @@
+// Recovery of local data (docs/main-process.md): library.db is backed up once a day with SQLite's online
+// backup into <dataDir>/backups/; a damaged library.db is moved aside (never deleted) and the newest good
+// backup restored, and the caller tells the user what happened.
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { backup, DatabaseSync } from 'node:sqlite';
+import { openLibraryDatabase } from './database.ts';
+
+export const LIBRARY_FILE = 'library.db';
+export const BACKUP_DIR = 'backups';
+/** How many daily backups are kept. */
+export const BACKUPS_KEPT = 3;
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+const BACKUP_NAME = /^library-(\d{4}-\d{2}-\d{2})T(\d{2})(\d{2})(\d{2})Z\.db$/;
+
+export type LibraryRecovery =
+  | { code: 'library_restored'; params: { damagedPath: string; backupDate: string; reason: string } }
+  | { code: 'library_reset'; params: { damagedPath: string; reason: string } };
+
+export interface OpenedLibrary {
+  db: DatabaseSync;
+  /** Set when the file was damaged: what was done, for the user's notice. */
+  recovery: LibraryRecovery | null;
+}
+
+/** `2026-11-22T101500Z`: sortable, and valid in file names on every OS (no colons). */
+export function fileStamp(date: Date): string {
+  return `${date.toISOString().slice(0, 19).replace(/:/g, '')}Z`;
+}
+
+/** The backups in `<dataDir>/backups/`, newest first, with the moment each was taken (ISO 8601). */
+export function listBackups(dataDir: string): Array<{ path: string; takenAt: string }> {
+  const dir = join(dataDir, BACKUP_DIR);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((name) => ({ name, m: BACKUP_NAME.exec(name) }))
+    .filter((e): e is { name: string; m: RegExpExecArray } => e.m !== null)
+    .sort((a, b) => (a.name < b.name ? 1 : a.name > b.name ? -1 : 0))
+    .map(({ name, m }) => ({ path: join(dir, name), takenAt: `${m[1]}T${m[2]}:${m[3]}:${m[4]}Z` }));
+}
+
+/**
+ * Why the library file cannot be used, or null when it looks sound. A zero-byte file or one without our schema
+ * counts as damaged only when backups exist (otherwise it is an interrupted first start with nothing to lose).
+ */
+function diagnose(file: string, haveBackups: boolean): string | null {
+  const size = statSync(file).size;
+  if (size === 0) return haveBackups ? 'empty' : null;
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, head, 0, head.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (!head.equals(SQLITE_HEADER)) return 'not_sqlite';
+  return check(file, haveBackups);
+}
+
+/** quick_check and our schema, on a file known to start with the SQLite header. */
+function check(file: string, requireSchema: boolean): string | null {
+  let db: DatabaseSync | null = null;
+  try {
+    // Read-only, so a damaged file and its WAL are kept exactly as found (no checkpoint on close).
+    db = new DatabaseSync(file, { readOnly: true });
+    const rows = db.prepare('PRAGMA quick_check').all() as Array<{ quick_check: string }>;
+    if (rows.length !== 1 || rows[0]?.quick_check !== 'ok') return 'quick_check_failed';
+    const schema = db.prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
+    if (!schema && requireSchema) return 'schema_missing';
+    return null;
+  } catch {
+    return 'unreadable';
+  } finally {
+    db?.close();
+  }
+}
+
+/** A name beside `file` that no earlier damaged copy uses, so a second damage never overwrites the first. */
+export function damagedName(file: string, now: Date): string {
+  const base = `${file}.damaged-${fileStamp(now)}`;
+  const taken = (candidate: string) => ['', '-wal', '-shm'].some((s) => existsSync(`${candidate}${s}`));
+  if (!taken(base)) return base;
+  for (let i = 2; ; i++) if (!taken(`${base}-${i}`)) return `${base}-${i}`;
+}
+
+/** Moves the file and its -wal/-shm aside under SQLite's naming, so the kept copy opens with its WAL. */
+function moveAside(file: string, now: Date): string {
+  const target = damagedName(file, now);
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${target}${suffix}`);
+  }
+  return target;
+}
+
+/** Copies the newest backup that passes quick_check into place; returns when it was taken, or null. */
+function restoreNewestGoodBackup(dataDir: string, file: string): string | null {
+  const staging = `${file}.restoring`;
+  for (const candidate of listBackups(dataDir)) {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${staging}${suffix}`, { force: true });
+    try {
+      copyFileSync(candidate.path, staging);
+    } catch {
+      continue;
+    }
+    // Checked on the copy, so the backup itself is never opened for writing.
+    if (diagnose(staging, true) === null) {
+      for (const suffix of ['-wal', '-shm']) rmSync(`${staging}${suffix}`, { force: true });
+      renameSync(staging, file);
+      return candidate.takenAt;
+    }
+  }
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${staging}${suffix}`, { force: true });
+  return null;
+}
+
+/**
+ * Opens `<dataDir>/library.db`. A file that is not SQLite, fails quick_check or to open, or (with backups) is
+ * empty or lost its schema is moved aside and replaced by the newest good backup, or by a new library.
+ */
+export function openLibraryWithRecovery(dataDir: string, now: () => Date = () => new Date()): OpenedLibrary {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, LIBRARY_FILE);
+  if (!existsSync(file)) return { db: openLibraryDatabase(file), recovery: null };
+  let reason = diagnose(file, listBackups(dataDir).length > 0);
+  if (reason === null) {
+    try {
+      return { db: openLibraryDatabase(file), recovery: null };
+    } catch {
+      reason = 'open_failed';
+    }
+  }
+  const damagedPath = moveAside(file, now());
+  const backupDate = restoreNewestGoodBackup(dataDir, file);
+  const db = openLibraryDatabase(file);
+  return {
+    db,
+    recovery: backupDate ? { code: 'library_restored', params: { damagedPath, backupDate, reason } } : { code: 'library_reset', params: { damagedPath, reason } },
+  };
+}
+
+/**
+ * Backs the open library up into `<dataDir>/backups/library-<stamp>.db` unless one was taken today (UTC),
+ * then keeps the newest BACKUPS_KEPT. SQLite's online backup runs in steps off the main thread, so the app
+ * keeps working meanwhile. Resolves with the new file, or null when today's backup already exists.
+ */
+export async function backupLibrary(db: DatabaseSync, dataDir: string, now: Date = new Date()): Promise<string | null> {
+  const dir = join(dataDir, BACKUP_DIR);
+  mkdirSync(dir, { recursive: true });
+  const day = now.toISOString().slice(0, 10);
+  if (listBackups(dataDir).some((b) => b.takenAt.startsWith(day))) return null;
+  const target = join(dir, `library-${fileStamp(now)}.db`);
+  const partial = `${target}.partial`;
+  rmSync(partial, { force: true });
+  try {
+    await backup(db, partial);
+    renameSync(partial, target);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  for (const old of listBackups(dataDir).slice(BACKUPS_KEPT)) rmSync(old.path, { force: true });
+  return target;
+}
