@@ -117,7 +117,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
       const env = settings.get().environment;
       const baseUrl = environments.baseUrl(env);
       if (!baseUrl) return null;
-      return { baseUrl, apiKey: await secrets.get(`env:${env}:api-key`) };
+      return { baseUrl, apiKey: await secrets.get(`env:${env}:api-key`), environment: env };
     },
   };
   const inspector = createInspectorHandlers(context);

@@ -2,6 +2,7 @@
 // it structurally; keeping the list here shows exactly what the inspector may touch.
 import type { DatabaseSync } from 'node:sqlite';
 import type { IpcEventName, IpcEvents } from '../../src-shared/ipc/index.ts';
+import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { Language } from '../../src-shared/language.ts';
 
 export interface InspectorSecrets {
@@ -27,5 +28,5 @@ export interface InspectorContext {
   /** The Local environment's admin access, or null when the service is not running. */
   localAdmin(): Promise<LocalServiceAdmin | null>;
   /** Base URL and key of the current environment, for fetching a publication (needs documents:read). */
-  currentApi(): Promise<{ baseUrl: string; apiKey: string | null } | null>;
+  currentApi(): Promise<{ baseUrl: string; apiKey: string | null; environment?: EnvironmentName } | null>;
 }

@@ -1,7 +1,8 @@
-// Verification explained (issue 6 §2): runs the one shared verifier (src-shared/webhook-signature.ts) and turns
+// Verification explained (spec §6, docs/decisions.md): runs the one shared verifier (src-shared/webhook-signature.ts) and turns
 // its first failure into a diagnosis an integrator can act on: which secret, which byte, which clock.
 import type { Diagnosis, DiagnosisCode } from '../../src-shared/ipc/inspector.ts';
 import type { Language } from '../../src-shared/language.ts';
+import { mainMessage } from '../domain/messages.ts';
 import {
   computeWebhookSignature,
   constantTimeEqual,
@@ -74,9 +75,13 @@ function likelyOriginals(body: Uint8Array): Array<{ how: string; bytes: Uint8Arr
   return out;
 }
 
+const NO_SECRET_STAND_IN = 'no-secret-stored';
+
 /** Verifies and diagnoses one request. Never throws on any input. */
 export async function explainDelivery(input: ExplainInput): Promise<Explained> {
-  const report = await verifyWebhook({ headers: input.headers, body: input.body, secret: input.secret ?? '', now: input.now });
+  // Web Crypto refuses an empty HMAC key, so without a secret the other steps run with a stand-in key whose
+  // signature result is then discarded: the request is still recorded and explained (spec §6: rejected).
+  const report = await verifyWebhook({ headers: input.headers, body: input.body, secret: input.secret ?? NO_SECRET_STAND_IN, now: input.now });
   if (input.secret === null) {
     // Without a secret there is nothing to compare: show the parts, not an HMAC of an empty key.
     report.signature.expected = null;
@@ -165,93 +170,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 type Params = Record<string, string | number | null>;
 
-const HOW: Record<string, { zh: string; en: string }> = {
-  trailing_whitespace: { zh: '末尾多了空白或换行', en: 'whitespace or a newline was added at the end' },
-  line_endings: { zh: '换行符被改成了 CRLF', en: 'line endings were changed to CRLF' },
-  reserialized: {
-    zh: '正文被解析后重新序列化（空格或字段顺序变了）',
-    en: 'the body was parsed and re-serialised (spacing or key order changed)',
-  },
-  differs_from_earlier_attempt: {
-    zh: '与同一投递 ID 之前的尝试相比，正文字节不同',
-    en: 'its bytes differ from an earlier attempt with the same delivery id',
-  },
-};
-
-function fmtTime(ms: number | null | string, language: Language): string {
-  if (typeof ms !== 'number') return '?';
-  return new Date(ms).toLocaleString(language === 'en' ? 'en-GB' : 'zh-CN', { hour12: false });
-}
-
-const MESSAGES: Record<DiagnosisCode, (p: Params, l: Language) => { zh: string; en: string }> = {
-  valid: () => ({
-    zh: '签名与存储的签名密钥一致，时间戳在 5 分钟窗口内，正文是文档规定的 JSON。',
-    en: 'The signature matches the stored signing secret, the timestamp is inside the 5-minute window and the body is JSON of the documented shape.',
-  }),
-  missing_header: (p) => ({
-    zh: `缺少请求头：${p.missing}。服务的每次投递都带有这些头；这个请求可能不是服务发出的，或者被代理删掉了。`,
-    en: `Missing header: ${p.missing}. Every delivery from the service carries them; this request did not come from the service, or a proxy removed them.`,
-  }),
-  unknown_event: (p) => ({
-    zh: `X-Service-Event 的值 "${p.event}" 不是 image_pack.published 或 ping。`,
-    en: `X-Service-Event is "${p.event}", which is neither image_pack.published nor ping.`,
-  }),
-  timestamp_invalid: (p) => ({
-    zh: `X-Service-Timestamp "${p.timestamp}" 不是以秒为单位的 Unix 时间（只能有一个纯数字的值）。`,
-    en: `X-Service-Timestamp "${p.timestamp}" is not Unix time in seconds (a single value of digits only).`,
-  }),
-  timestamp_stale: (p) => ({
-    zh: `时间戳已过期：比现在早 ${p.skew} 秒，超过 ${p.tolerance} 秒的容差。这是一次重放，或者接收方的时钟不准。签名本身是对的。`,
-    en: `Stale timestamp: ${p.skew} s older than now, beyond the ${p.tolerance} s tolerance. This is a replay, or the receiver's clock is off. The signature itself is correct.`,
-  }),
-  timestamp_future: (p) => ({
-    zh: `时间戳在未来：比现在晚 ${p.skew} 秒，超过 ${p.tolerance} 秒的容差。检查发送方或本机的时钟。`,
-    en: `Timestamp in the future: ${p.skew} s ahead of now, beyond the ${p.tolerance} s tolerance. Check the sender's or this machine's clock.`,
-  }),
-  no_v1_signature: (p) => ({
-    zh: `X-Service-Signature 中没有可用的 v1 部分（收到：${p.parts ?? '空'}）。格式应为 v1= 后跟 64 位十六进制 HMAC-SHA256。`,
-    en: `X-Service-Signature has no usable v1 part (received: ${p.parts ?? 'empty'}). It must be v1= followed by a 64-digit hex HMAC-SHA256.`,
-  }),
-  no_secret: () => ({
-    zh: '没有存储签名密钥，无法核对签名。在本地环境中点击“连接本地服务”，或粘贴密钥后验证。',
-    en: 'No signing secret is stored, so the signature cannot be checked. Click "Connect local service" in the Local environment, or paste the secret to verify.',
-  }),
-  wrong_secret: () => ({
-    zh: '签名不匹配：用存储的密钥算出的 HMAC 与收到的不同，之前的密钥也都不匹配。发送方用的是另一个密钥（另一个账户或环境）。',
-    en: 'Signature mismatch: the HMAC computed with the stored secret differs from the one received, and no earlier secret matches either. The sender signs with another secret (another account or environment).',
-  }),
-  old_secret: (p, l) => ({
-    zh: `签名使用的是旧密钥，它已在 ${fmtTime(p.replacedAt ?? null, l)} 被“重新生成”替换。重新生成后旧密钥立即失效；请在接收方更新为新密钥。`,
-    en: `Signed with an old secret, replaced by Regenerate at ${fmtTime(p.replacedAt ?? null, l)}. The old secret stops working at once after Regenerate; update the receiver to the new one.`,
-  }),
-  timestamp_changed: (p) => ({
-    zh: `时间戳被改过：签名对应的是同一投递 ID 之前一次尝试的时间戳 ${p.signedAt}，而不是这次的 X-Service-Timestamp。服务每次重试都会用新时间戳重新签名；这是被篡改的重放。`,
-    en: `The timestamp was changed: the signature belongs to ${p.signedAt}, the timestamp of an earlier attempt of this delivery id, not to this X-Service-Timestamp. The service re-signs every retry with a fresh timestamp; this is a doctored replay.`,
-  }),
-  body_changed: (p) => ({
-    zh: `正文被改动过：${HOW[String(p.how)]?.zh ?? ''}。签名覆盖原始字节；请用收到的原始正文验证，不要先解析再序列化。`,
-    en: `The body was changed: ${HOW[String(p.how)]?.en ?? ''}. The signature covers the raw bytes; verify the body exactly as received, never a parsed and re-serialised copy.`,
-  }),
-  body_not_json: () => ({
-    zh: '签名正确，但正文不是合法的 UTF-8 JSON。',
-    en: 'The signature is correct, but the body is not valid UTF-8 JSON.',
-  }),
-  body_shape: (p) => ({
-    zh: `签名正确，但正文不符合文档的结构：${p.shape}。`,
-    en: `The signature is correct, but the body is not of the documented shape: ${p.shape}.`,
-  }),
-  too_large: (p) => ({
-    zh: `正文超过 1 MB（${p.bytes} 字节），已以 413 拒绝，未读取。`,
-    en: `The body is over 1 MB (${p.bytes} bytes); refused with 413 and not read.`,
-  }),
-  wrong_path: (p) => ({
-    zh: `路径 ${p.path} 不是 /webhooks，已回答 404。`,
-    en: `The path ${p.path} is not /webhooks; answered 404.`,
-  }),
-};
-
-/** The plain-language explanation of a diagnosis in the UI language. */
+/** The plain-language explanation of a diagnosis, made from its code and facts in `language` when read. */
 export function describeDiagnosis(code: DiagnosisCode, params: Params, language: Language): Diagnosis {
-  const texts = MESSAGES[code](params, language);
-  return { code, params, message: texts[language] };
+  return { code, params, message: mainMessage(`diagnosis_${code}`, params, language) };
 }

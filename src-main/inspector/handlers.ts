@@ -1,6 +1,6 @@
 // IPC handlers of the webhook inspector, keyed by the method names of inspectorMethods. Main's IPC table
-// parses every input with the contract's schema before calling these; failures are InspectorError values
-// with a stable `code` (and `status`/`requestId` when the service answered).
+// parses every input with the contract's schema before calling these; failures are StudioError values
+// (src-main/domain/errors.ts) with a stable `code` and facts, rendered in the UI language by the IPC layer.
 import type { MethodInput, MethodOutput } from '../../src-shared/ipc/contract.ts';
 import type { inspectorMethods } from '../../src-shared/ipc/inspector.ts';
 import type { InspectorContext } from './context.ts';

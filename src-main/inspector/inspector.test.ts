@@ -8,6 +8,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { StudioError } from '../domain/errors.ts';
 import { openLibraryDatabase } from '../library/database.ts';
 import { createInspectorHandlers, type InspectorHandlers } from './handlers.ts';
 import { InspectorSecretKeeper } from './secrets.ts';
@@ -189,6 +190,27 @@ describe('receiver', () => {
     // Still alive for the next, honest delivery.
     const ok = publishedBody();
     expect((await post(url, signed(ok), ok)).status).toBe(200);
+  });
+
+  it('records a delivery that arrives before any secret is stored, explains it, and rejects it with 401 (not 500)', async () => {
+    const ctx = await createTestContext();
+    const { handlers, url } = await startInspector(ctx, []);
+    expect((await handlers.inspectorStatus({})).secretStored).toBe(false);
+    const headers = signed(body);
+    const res = await post(url, headers, body);
+    // spec §6: a receiver that cannot verify the signature rejects the delivery.
+    expect(res.status).toBe(401);
+    const detail = await lastRequest(handlers);
+    expect(detail.deliveryId).toBe(headers['X-Service-Delivery']);
+    expect(detail.bodyText).toBe(body);
+    expect(detail.responseStatus).toBe(401);
+    expect(detail.valid).toBe(false);
+    expect(detail.verification.diagnosis.code).toBe('no_secret');
+    expect(detail.verification.report.signature).toMatchObject({ verdict: 'skip', expected: null });
+    expect(detail.verification.diagnosis.message).toMatch(/No signing secret is stored/);
+    ctx.setLanguage('zh');
+    const zh = await handlers.inspectorGet({ requestId: detail.requestId });
+    expect(zh.verification.diagnosis.message).toMatch(/没有存储签名密钥/);
   });
 
   it('names a changed byte as "body changed" when an earlier attempt of the same delivery verified', async () => {
@@ -382,6 +404,40 @@ describe('grouping, duplicates and persistence', () => {
     open.push({ handlers: again });
     await again.ready;
     expect((await again.inspectorStatus({})).port).toBe(port);
+  });
+
+  it('says why the receiver is not running, and why a port is refused, in the language the user has when reading', async () => {
+    const ctx = await createTestContext();
+    const { handlers } = await startInspector(ctx);
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    open.push(blocker);
+    const taken = (blocker.address() as AddressInfo).port;
+    const refused = await handlers.inspectorConfigure({ port: taken }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(StudioError);
+    expect(refused).toMatchObject({ code: 'port_unavailable', params: { port: taken } });
+    expect((refused as StudioError).toIpc('en').message).toMatch(new RegExp(`^Port ${taken} cannot be used`));
+    expect((refused as StudioError).toIpc('zh').message).toMatch(new RegExp(`^端口 ${taken} 无法使用`));
+
+    // A receiver configured for a port that is taken at the next start reports it in the current language.
+    const free = createServer();
+    await new Promise<void>((r) => free.listen(0, '127.0.0.1', () => r()));
+    const wanted = (free.address() as AddressInfo).port;
+    await new Promise<void>((r) => free.close(() => r()));
+    await handlers.inspectorConfigure({ port: wanted });
+    await handlers.close();
+    open.length = 0;
+    const occupier = createServer();
+    await new Promise<void>((r) => occupier.listen(wanted, '127.0.0.1', () => r()));
+    open.push(occupier);
+    const again = createInspectorHandlers(ctx);
+    open.push({ handlers: again });
+    await again.ready;
+    const en = await again.inspectorStatus({});
+    expect(en.running).toBe(false);
+    expect(en.error).toMatch(new RegExp(`Port ${wanted} cannot be used .*the receiver is not running`));
+    ctx.setLanguage('zh');
+    expect((await again.inspectorStatus({})).error).toMatch(new RegExp(`端口 ${wanted} 无法使用.*接收器未运行`));
   });
 });
 

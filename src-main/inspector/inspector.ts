@@ -1,7 +1,7 @@
-// The webhook inspector: receiver + verdicts + persistence + replay (issue 6). Handlers (handlers.ts) are thin
+// The webhook inspector (DESIGN.md §1, spec §6): receiver + verdicts + persistence + replay. Handlers (handlers.ts) are thin
 // wrappers around this class; tests drive it directly over real HTTP and a real SQLite file.
 import { randomUUID } from 'node:crypto';
-import { PublicationRecordSchema, type PublicationRecord } from '../../src-shared/api.ts';
+import type { PublicationRecord } from '../../src-shared/api.ts';
 import { randomAlphanumeric } from '../../src-shared/ids.ts';
 import type {
   CapturedHeader,
@@ -12,8 +12,10 @@ import type {
   SendResult,
   VerificationExplained,
 } from '../../src-shared/ipc/inspector.ts';
-import { acceptLanguageFor } from '../../src-shared/language.ts';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../src-shared/webhook-signature.ts';
+import { ServiceClient } from '../api/service-client.ts';
+import { StudioError, renderText, type StoredError } from '../domain/errors.ts';
+import { AdminClient } from '../local-console/admin-client.ts';
 import type { InspectorContext } from './context.ts';
 import { describeDiagnosis, explainDelivery, headerBag } from './explain.ts';
 import { exportCurl, exportJson } from './export.ts';
@@ -22,20 +24,6 @@ import { WebhookReceiver, type ReceivedRequest, type ReceiverAnswer } from './re
 import { InspectorSecretKeeper } from './secrets.ts';
 import { sendSignedNotification } from './sender.ts';
 import { InspectorStore, type StoredRequest } from './store.ts';
-
-/** A failure with a stable code; main's IPC table turns it into an IpcError. */
-export class InspectorError extends Error {
-  readonly code: string;
-  readonly status?: number;
-  readonly requestId?: string;
-  constructor(code: string, message: string, extra: { status?: number; requestId?: string } = {}) {
-    super(message);
-    this.name = 'InspectorError';
-    this.code = code;
-    if (extra.status !== undefined) this.status = extra.status;
-    if (extra.requestId !== undefined) this.requestId = extra.requestId;
-  }
-}
 
 type SecretChoice = { secret?: string | undefined; useStoredSecret?: boolean | undefined };
 
@@ -55,7 +43,8 @@ export class WebhookInspector {
   private readonly secrets: InspectorSecretKeeper;
   private readonly receiver: WebhookReceiver;
   private behaviour: Behaviour;
-  private error: string | null = null;
+  /** Why the receiver is not running, kept as code + facts and rendered in the language of each status(). */
+  private error: StoredError | null = null;
   /** Unix seconds; tests pin it. */
   private readonly clock: () => number;
   private readonly maxKept: number;
@@ -70,10 +59,6 @@ export class WebhookInspector {
     this.behaviour = { port: 0, forcedStatus: null, delayMs: 0, ...(this.store.setting<Behaviour>('behaviour') ?? {}) };
   }
 
-  private text(zh: string, en: string): string {
-    return this.ctx.language() === 'en' ? en : zh;
-  }
-
   /** Starts the receiver on the configured port, or the port it had last time so the service's URL still works. */
   async start(): Promise<void> {
     const wanted = this.behaviour.port || (this.store.setting<number>('lastPort') ?? 0);
@@ -82,10 +67,7 @@ export class WebhookInspector {
       this.error = null;
     } catch (error) {
       if (this.behaviour.port !== 0) {
-        this.error = this.text(
-          `端口 ${this.behaviour.port} 无法使用（${(error as Error).message}）；接收器未运行。`,
-          `Port ${this.behaviour.port} cannot be used (${(error as Error).message}); the receiver is not running.`,
-        );
+        this.error = { code: 'receiver_port_unavailable', params: { port: this.behaviour.port, cause: (error as Error).message } };
         return;
       }
       await this.receiver.start(0);
@@ -109,7 +91,7 @@ export class WebhookInspector {
       previousSecrets: previous.length,
       forcedStatus: this.behaviour.forcedStatus,
       delayMs: this.behaviour.delayMs,
-      error: this.error,
+      error: this.error === null ? null : renderText(this.error, this.ctx.language()),
     };
   }
 
@@ -129,10 +111,7 @@ export class WebhookInspector {
       } catch (error) {
         // Keep the old receiver settings and port; a failed change changes nothing.
         await this.start();
-        throw new InspectorError(
-          'port_unavailable',
-          this.text(`端口 ${next.port} 无法使用：${(error as Error).message}`, `Port ${next.port} cannot be used: ${(error as Error).message}`),
-        );
+        throw new StudioError('port_unavailable', { port: next.port, cause: (error as Error).message });
       }
     }
     this.behaviour = next;
@@ -250,7 +229,7 @@ export class WebhookInspector {
 
   private requireRequest(requestId: string): StoredRequest {
     const r = this.store.get(requestId);
-    if (!r) throw new InspectorError('not_found', this.text(`没有 ID 为 ${requestId} 的请求记录。`, `No captured request has the id ${requestId}.`));
+    if (!r) throw new StudioError('not_found', { what: 'request', id: requestId });
     return r;
   }
 
@@ -258,10 +237,7 @@ export class WebhookInspector {
     if (!choice.useStoredSecret && choice.secret) return choice.secret;
     const { current } = await this.secrets.load();
     if (current === null) {
-      throw new InspectorError(
-        'no_secret',
-        this.text('没有存储签名密钥：先连接本地服务，或直接填写密钥。', 'No signing secret is stored: connect the local service first, or type the secret.'),
-      );
+      throw new StudioError('no_secret');
     }
     return current;
   }
@@ -318,7 +294,7 @@ export class WebhookInspector {
   /** Re-sends a captured delivery byte for byte, re-signed with a fresh timestamp and the same delivery id. */
   async resend(input: { requestId: string; url: string } & SecretChoice): Promise<SendResult> {
     const r = this.requireRequest(input.requestId);
-    if (r.tooLarge) throw new InspectorError('too_large', this.text('这个请求的正文超过 1 MB，没有保存，无法重发。', 'This request was over 1 MB and its body was not kept; it cannot be re-sent.'));
+    if (r.tooLarge) throw new StudioError('too_large');
     const secret = await this.chooseSecret(input);
     const event = (WEBHOOK_EVENTS as readonly string[]).includes(r.event ?? '') ? (r.event as WebhookEvent) : eventOfBody(r.body);
     return sendSignedNotification({
@@ -340,52 +316,34 @@ export class WebhookInspector {
   private async followLocalWebhook(oldUrl: string | null): Promise<void> {
     if (oldUrl === null || this.receiver.url === null) return;
     try {
-      const current = await this.admin('/webhook', 'GET');
-      if (current.url === oldUrl) await this.admin('/webhook', 'PUT', { url: this.receiver.url, enabled: current.enabled === true });
+      const { admin, accountId } = await this.localAdmin();
+      const current = await admin.webhook(accountId);
+      if (current.url === oldUrl) await admin.setWebhook(accountId, { url: this.receiver.url, enabled: current.enabled });
     } catch {
       // No local service (or it refused): the user can connect again; the port change itself stands.
     }
   }
 
-  private async admin(path: string, method: 'GET' | 'PUT' | 'POST', body?: unknown): Promise<Record<string, unknown>> {
+  private async localAdmin(): Promise<{ admin: AdminClient; accountId: string }> {
     const local = await this.ctx.localAdmin();
-    if (!local) {
-      throw new InspectorError(
-        'local_unavailable',
-        this.text('本地服务没有运行；连接只在本地环境中可用。', 'The local service is not running; connecting works in the Local environment only.'),
-      );
-    }
-    const res = await fetch(`${local.baseUrl}/admin/accounts/${encodeURIComponent(local.accountId)}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${local.adminToken}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? null : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!res.ok) {
-      const err = (json.error ?? {}) as { code?: string; message?: string; request_id?: string };
-      throw new InspectorError(err.code ?? 'local_failed', err.message ?? `HTTP ${res.status}`, {
-        status: res.status,
-        ...(err.request_id ? { requestId: err.request_id } : {}),
-      });
-    }
-    return json;
+    if (!local) throw new StudioError('local_unavailable');
+    return { admin: new AdminClient(local.baseUrl, local.adminToken, { language: () => this.ctx.language(), timeoutMs: 10_000 }), accountId: local.accountId };
   }
 
-  /** One click (issue 6 §7): points the local service's webhook at this receiver and keeps its secret. */
+  /** One click (spec §6 "Configuration"): points the local service's webhook at this receiver and keeps its secret. */
   async connectLocal(): Promise<InspectorStatus> {
     if (this.receiver.port === null) await this.start();
     const url = this.receiver.url;
-    if (url === null) throw new InspectorError('receiver_stopped', this.error ?? 'receiver not running');
-    const answer = await this.admin('/webhook', 'PUT', { url, enabled: true });
-    if (typeof answer.secret !== 'string') throw new InspectorError('local_failed', 'the service answered without a secret');
+    if (url === null) throw this.error ? StudioError.fromStored(this.error) : new StudioError('receiver_stopped');
+    const { admin, accountId } = await this.localAdmin();
+    const answer = await admin.setWebhook(accountId, { url, enabled: true });
     await this.secrets.replace(answer.secret);
     return this.status();
   }
 
   async regenerateLocal(): Promise<InspectorStatus> {
-    const answer = await this.admin('/webhook/regenerate', 'POST');
-    if (typeof answer.secret !== 'string') throw new InspectorError('local_failed', 'the service answered without a secret');
+    const { admin, accountId } = await this.localAdmin();
+    const answer = await admin.regenerateWebhookSecret(accountId);
     await this.secrets.replace(answer.secret);
     return this.status();
   }
@@ -393,29 +351,22 @@ export class WebhookInspector {
   /** spec §4.3: the publication a notification points to, with the current environment's key. */
   async fetchPublication(publicationId: number): Promise<PublicationRecord> {
     const api = await this.ctx.currentApi();
-    if (!api?.apiKey) {
-      throw new InspectorError('no_api_key', this.text('当前环境没有 API 密钥（需要 documents:read 权限）。', 'The current environment has no API key (it needs documents:read).'));
+    // documents:read is needed (spec §4.3); without a key there is nothing to ask with.
+    if (!api?.apiKey) throw new StudioError('no_api_key');
+    const client = new ServiceClient({ environment: api.environment ?? 'remote', baseUrl: api.baseUrl, apiKey: api.apiKey, language: this.ctx.language() });
+    const result = await client.publication(publicationId);
+    if (result.ok) return result.value;
+    if (result.kind === 'network') throw new StudioError('service_unreachable', { cause: result.message });
+    const { code, message, status, requestId } = result.error;
+    if (code === 'unexpected_response') {
+      throw new StudioError(code, { text: message }, { ...(status !== undefined ? { status } : {}), ...(requestId !== undefined ? { requestId } : {}) });
     }
-    const res = await fetch(`${api.baseUrl}/api/v1/image-pack-publications/${publicationId}`, {
-      headers: { Authorization: `Bearer ${api.apiKey}`, 'Accept-Language': acceptLanguageFor(this.ctx.language()) },
-      redirect: 'error',
-      signal: AbortSignal.timeout(15_000),
+    throw new StudioError(code, {}, {
+      ...(status !== undefined ? { status } : {}),
+      ...(requestId !== undefined ? { requestId } : {}),
+      serviceMessage: message,
+      serviceLanguage: this.ctx.language(),
     });
-    const json = (await res.json().catch(() => null)) as unknown;
-    if (!res.ok) {
-      const err = ((json as { error?: { code?: string; message?: string; request_id?: string } } | null)?.error ?? {}) as {
-        code?: string;
-        message?: string;
-        request_id?: string;
-      };
-      throw new InspectorError(err.code ?? 'fetch_failed', err.message ?? `HTTP ${res.status}`, {
-        status: res.status,
-        ...(err.request_id ? { requestId: err.request_id } : {}),
-      });
-    }
-    const parsed = PublicationRecordSchema.safeParse(json);
-    if (!parsed.success) throw new InspectorError('unexpected_body', this.text('服务返回的出版记录格式不对。', 'The service answered with a publication of an unexpected shape.'));
-    return parsed.data;
   }
 }
 

@@ -1,0 +1,127 @@
+// The local service's admin API (DESIGN.md §4 table, plus the read-only extras of docs/decisions.md "Extra
+// admin ids and routes"): every request body and answer as a zod schema, so the app's one admin client
+// parses what it gets instead of trusting it. Answers are plain objects (unknown fields are dropped, so a
+// service that adds a field stays readable); request bodies are strict, like the service's own checks.
+import { z } from 'zod';
+import {
+  AdminAccountSchema,
+  AdminApiKeySchema,
+  AdminWebhookSchema,
+  API_SCOPES,
+  FaultsSchema,
+  ImageSchema,
+  LastDeliverySchema,
+  PublicationSchema,
+  ServiceSettingsSchema,
+  WarningSchema,
+} from './api.ts';
+
+// The shapes the service's routes already validate with live in ./api.ts; they are part of this contract.
+export { AdminAccountSchema, AdminApiKeySchema, AdminWebhookSchema, FaultsSchema, LastDeliverySchema, ServiceSettingsSchema };
+export type { AdminAccount, AdminApiKey, Faults, ServiceSettings } from './api.ts';
+
+// ---- Request bodies ----
+
+export const CreateAccountBodySchema = z.strictObject({
+  credits: z.number().int().min(0).optional(),
+  age_days: z.number().min(0).optional(),
+  banned: z.boolean().optional(),
+});
+export type CreateAccountBody = z.infer<typeof CreateAccountBodySchema>;
+
+export const PatchAccountBodySchema = z.strictObject({
+  credits: z.number().int().min(0).optional(),
+  add_credits: z.number().int().optional(),
+  banned: z.boolean().optional(),
+  age_days: z.number().min(0).optional(),
+});
+export type PatchAccountBody = z.infer<typeof PatchAccountBodySchema>;
+
+export const CreateApiKeyBodySchema = z.strictObject({
+  name: z.string().min(1),
+  scopes: z.array(z.enum(API_SCOPES)),
+  /** Unix seconds. */
+  expires_at: z.number().int().min(0).nullable().optional(),
+});
+export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBodySchema>;
+
+export const PutWebhookBodySchema = z.strictObject({ url: z.string(), enabled: z.boolean() });
+export type PutWebhookBody = z.infer<typeof PutWebhookBodySchema>;
+
+export const CreatePackBodySchema = z.strictObject({ style_code: z.string(), image_ids: z.array(z.string()) });
+export type CreatePackBody = z.infer<typeof CreatePackBodySchema>;
+
+export const PatchPackBodySchema = z.strictObject({
+  style_code: z.string().optional(),
+  image_ids: z.array(z.string()).optional(),
+  /** false marks the pack as having unsaved changes (DESIGN.md §4). */
+  saved: z.boolean().optional(),
+});
+export type PatchPackBody = z.infer<typeof PatchPackBodySchema>;
+
+// ---- Answers ----
+
+/** 201 of POST /admin/accounts/:id/api-keys: the only answer that carries the key itself. */
+export const AdminCreatedApiKeySchema = AdminApiKeySchema.extend({ key: z.string() });
+export type AdminCreatedApiKey = z.infer<typeof AdminCreatedApiKeySchema>;
+
+export const AdminApiKeyListSchema = z.object({ api_keys: z.array(AdminApiKeySchema) });
+
+export const AdminRevokedKeySchema = z.object({ id: z.string(), revoked: z.literal(true) });
+
+/** PUT /admin/accounts/:id/webhook: the configuration with its signing secret. */
+export const AdminWebhookConfigSchema = z.object({ url: z.string(), enabled: z.boolean(), secret: z.string() });
+export type AdminWebhookConfig = z.infer<typeof AdminWebhookConfigSchema>;
+export type AdminWebhook = z.infer<typeof AdminWebhookSchema>;
+
+export const AdminWebhookSecretSchema = z.object({ secret: z.string() });
+
+export const AdminPingSchema = z.object({ delivery_id: z.string() });
+
+/** One row of GET /admin/accounts/:id/webhook/deliveries (docs/decisions.md), newest first. */
+export const AdminDeliverySchema = LastDeliverySchema.extend({ error: z.string().optional(), created_at: z.number() });
+export const AdminDeliveryListSchema = z.object({ deliveries: z.array(AdminDeliverySchema) });
+export type AdminDelivery = z.infer<typeof AdminDeliverySchema>;
+
+export const AdminPackSchema = z.object({
+  pack_id: z.string(),
+  account_id: z.string(),
+  style_code: z.string(),
+  image_ids: z.array(z.string()),
+  saved: z.boolean(),
+  /** How many versions were published. */
+  versions: z.number().int(),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type AdminPack = z.infer<typeof AdminPackSchema>;
+export const AdminPackListSchema = z.object({ packs: z.array(AdminPackSchema) });
+
+/** 200 of POST /admin/image-packs/:pack_id/publish (a 409 `publish_rejected` is an error with `reason`). */
+export const AdminPublishedSchema = z.object({ published: z.literal(true), publication: PublicationSchema });
+export type AdminPublished = z.infer<typeof AdminPublishedSchema>;
+
+export const AdminClockSchema = z.object({ now: z.number() });
+
+/** GET/PUT /admin/settings answer every setting. */
+export const AdminSettingsSchema = z.object({
+  allow_loopback_webhooks: z.boolean(),
+  default_rate_limit_per_24h: z.number().int(),
+});
+export type AdminSettings = z.infer<typeof AdminSettingsSchema>;
+
+/** One generation (turn) of an account, as GET /admin/accounts/:id/turns?since= lists it. */
+export const AdminTurnSchema = z.object({
+  turn_id: z.string(),
+  session_id: z.string(),
+  client_turn_id: z.string().nullable(),
+  status: z.enum(['running', 'succeeded', 'failed']),
+  credits_charged: z.number().nullable(),
+  reserved: z.number(),
+  warnings: z.array(WarningSchema),
+  created_at: z.number(),
+  finished_at: z.number().nullable(),
+  images: z.array(ImageSchema),
+});
+export type AdminTurn = z.infer<typeof AdminTurnSchema>;
+export const AdminTurnListSchema = z.object({ turns: z.array(AdminTurnSchema) });
