@@ -5,6 +5,7 @@ import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
 import { CompareView, ImageViewer } from './features/gallery/ImageViewer.tsx';
 import { InspectorPanel } from './features/inspector/InspectorPanel.tsx';
 import { LocalConsole } from './features/local-console/LocalConsole.tsx';
+import { StartupNotices } from './features/notices/StartupNotices.tsx';
 import { RunStage } from './features/runs/RunStage.tsx';
 import { EnvironmentBadge } from './features/settings/EnvironmentBadge.tsx';
 import { useSettings } from './features/settings/queries.ts';
@@ -51,6 +52,7 @@ export function App() {
         <span className="spacer" />
         <EnvironmentBadge />
       </header>
+      <StartupNotices />
       <main className="app-main">
         {tab === 'studio' ? <Studio /> : null}
         {tab === 'webhooks' ? <InspectorPanel /> : null}

@@ -2,6 +2,16 @@
 // t() keys are type-checked against this file (i18n/i18next.d.ts).
 export const en = {
   app: { name: 'Image Studio' },
+  notices: {
+    label: 'About your local data',
+    dismiss: 'Dismiss',
+    keptAt: 'The damaged file was kept, not deleted:',
+    library_restored: 'The library file was damaged, so it was restored from the backup of {{backupDate}}. Anything generated after that backup is not in the gallery.',
+    library_reset: 'The library file was damaged and no usable backup was found, so the app started with an empty library.',
+    settings_restored: 'The settings file was damaged and was restored from its last good copy.',
+    settings_reset: 'The settings file was damaged and there was no good copy, so the settings are back to their defaults.',
+    local_account_recovered: 'The Local environment kept its account {{accountId}}: its credits and images are as before.',
+  },
   nav: { studio: 'Studio', webhooks: 'Webhooks', local: 'Local service', settings: 'Settings', label: 'Sections' },
   common: {
     copy: 'Copy',

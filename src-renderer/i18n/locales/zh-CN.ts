@@ -3,6 +3,16 @@ import type { Resources } from './en.ts';
 
 export const zhCN: Resources = {
   app: { name: 'Image Studio' },
+  notices: {
+    label: '关于本地数据的提示',
+    dismiss: '知道了',
+    keptAt: '损坏的文件已保留（没有删除），位置：',
+    library_restored: '图库文件已损坏，已从 {{backupDate}} 的备份恢复。该备份之后生成的内容不在图库中。',
+    library_reset: '图库文件已损坏，且没有可用的备份，应用已使用空图库启动。',
+    settings_restored: '设置文件已损坏，已从上一次完好的副本恢复。',
+    settings_reset: '设置文件已损坏，且没有完好的副本，设置已恢复为默认值。',
+    local_account_recovered: '本地环境沿用了原来的账户 {{accountId}}，余额和图片都和之前一样。',
+  },
   nav: { studio: '工作台', webhooks: 'Webhooks', local: '本地服务', settings: '设置', label: '页面' },
   common: {
     copy: '复制',
