@@ -101,11 +101,11 @@ export class ServiceClient {
 
   private async call<T>(
     path: string,
-    init: { method: 'GET' | 'POST'; body?: string; signal?: AbortSignal | undefined; timeoutMs: number; onSent?: (() => void) | undefined },
+    init: { method: 'GET' | 'POST'; body?: string; signal?: AbortSignal | undefined; timeoutMs: number; onSent?: (() => void) | undefined; headers?: Record<string, string> },
     parse: (json: unknown) => T,
   ): Promise<ClientResult<T>> {
     const url = this.url(path);
-    const headers = this.headersFor(url, init.body !== undefined ? { 'content-type': 'application/json' } : {});
+    const headers = this.headersFor(url, { ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers });
     let response: BufferedResponse;
     try {
       response = await sendRequest(url, { method: init.method, headers, body: init.body, signal: init.signal, timeoutMs: init.timeoutMs, onSent: init.onSent });
@@ -130,8 +130,15 @@ export class ServiceClient {
    * POST /api/v1/generate (spec §4.1), waiting up to the generate deadline. `onSent` fires when the request
    * has gone out: from then on the run is the service's (up to 5 minutes) and the outcome may be charged.
    */
-  generate(body: GenerateRequest, signal?: AbortSignal, hooks: { onSent?: () => void } = {}): Promise<ClientResult<GenerateResult>> {
-    return this.call('api/v1/generate', { method: 'POST', body: JSON.stringify(body), signal, timeoutMs: this.generateTimeoutMs, onSent: hooks.onSent }, (j) => GenerateResultSchema.parse(j));
+  generate(body: GenerateRequest, signal?: AbortSignal, hooks: { onSent?: () => void; clientTurnId?: string } = {}): Promise<ClientResult<GenerateResult>> {
+    // The app's own turn id travels as a header a service may ignore (spec §4.1 has no such field, and an
+    // unknown body field is refused); the bundled service records it so a crash can be reconciled.
+    const headers = hooks.clientTurnId ? { 'x-client-turn-id': hooks.clientTurnId } : undefined;
+    return this.call(
+      'api/v1/generate',
+      { method: 'POST', body: JSON.stringify(body), signal, timeoutMs: this.generateTimeoutMs, onSent: hooks.onSent, ...(headers ? { headers } : {}) },
+      (j) => GenerateResultSchema.parse(j),
+    );
   }
 
   /** Proves the key authenticates and may generate, without spending: an empty body is refused after auth. */

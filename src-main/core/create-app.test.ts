@@ -541,7 +541,7 @@ describe('downloads left unfinished', () => {
   it('resume at the next start', async () => {
     const first = await open({ testing: { pauseDownloads: true } });
     const turn = await generate(first, { prompt: 'resume me', model: 'nano-banana-2', resolution: '1K', n: 2 });
-    // A run still waiting when the app quits is not resent at the next start: its outcome is unknown.
+    // A run still waiting when the app quits is never resent; at the next start the Local service tells its fate.
     await first.ok('localSetFaults', { generate: { latency_ms: 1000 } });
     const { turnId: cutOff } = await first.ok<{ turnId: string }>('generateStart', { request: { prompt: 'cut off', model: 'nano-banana-2', resolution: '1K' } });
     await new Promise((r) => setTimeout(r, 200));
@@ -560,9 +560,13 @@ describe('downloads left unfinished', () => {
       if ((await second.ok<SettingsState>('settingsGet', {})).keychain.backend === 'keychain') expect(state.keys).toHaveLength(1);
       // The cut-off run was refunded by the service when it stopped (DESIGN.md §3 crash safety).
       expect(state.account.credits).toBe(10_000 - 24);
+      // Reconciled from the service (its admin list of turns): it failed there and was refunded, so it is a
+      // plain failure now, with one retry allowed, and nothing was sent twice.
       const interrupted = await second.ok<TurnRecord>('libraryGetTurn', { turnId: cutOff });
-      expect(interrupted.status).toBe('outcome_unknown');
-      expect(interrupted.outcomeNote).toMatch(/应用被关闭/);
+      expect(interrupted.status).toBe('failed');
+      expect(interrupted.creditsCharged).toBe(0);
+      expect(interrupted.outcomeNote).toMatch(/已从本地服务核对.*退回/);
+      expect(interrupted.actions.retry).toMatchObject({ offer: 'now', kind: 'retry_once' });
     } finally {
       await second.app.close();
     }

@@ -18,9 +18,15 @@ import { openSecretStore } from '../secrets/secret-store.ts';
 import type { StudioContext } from './context.ts';
 import { StartupNotices } from './startup-notices.ts';
 import { GenerationRunner } from './generation.ts';
+import { reconcileLocalTurns } from './reconcile.ts';
 import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'Image Studio';
+
+/** Problems the user learns about through the UI; the log keeps the technical cause. */
+function logTrouble(message: string, error: unknown): void {
+  process.stderr.write(`image-studio: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+}
 
 export async function createStudioApp(options: StudioAppOptions): Promise<CoreStudioApp> {
   const { dataDir, shell } = options;
@@ -80,6 +86,8 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     onImagesReady: (turn) => {
       if (!testing.pauseDownloads) downloader.enqueue(repo.pendingDownloads().filter((d) => d.turnId === turn.id));
     },
+    dataDir,
+    onTrouble: logTrouble,
     ...(testing.generation ? { policy: testing.generation } : {}),
     ...(testing.now ? { now: testing.now } : {}),
   });
@@ -151,7 +159,17 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
   // The daily backup runs in the background (SQLite online backup, in steps); close() waits for it.
   const backedUp = backupLibrary(db, dataDir).catch(() => null);
   await environments.startLocal().catch(() => undefined);
+  // Local turns a crash left "outcome unknown" are settled from the service (docs/main-process.md).
+  await reconcileLocal().catch((error: unknown) => logTrouble('could not reconcile Local turns with the local service', error));
   if (!testing.pauseDownloads) downloader.resumePending();
+
+  async function reconcileLocal(): Promise<void> {
+    const admin = environments.localAdmin();
+    const accountId = settings.get().local.accountId;
+    if (!admin || !accountId) return;
+    const report = await reconcileLocalTurns({ repo, runner, accountTurns: (since) => admin.accountTurns(accountId, since), now: Date.now });
+    for (const id of [...report.failed, ...report.neverArrived]) emit('library:changed', { kind: 'turn', id });
+  }
 
   let closed = false;
   return {

@@ -1,9 +1,10 @@
-// Running generations (spec §4.1) with spec §7's retry guidance done right: 503 auth_unavailable retried
-// after a few seconds (bounded); 429 rate_limited waits with exponential back-off and is retried only by
-// the user after the wait; 500 offers exactly one retry; a timeout or a broken connection is never resent.
+// Running generations (spec §4.1). What to do after each answer (resend after 503, back off after 429, one
+// retry after 500, never resend after a timeout) is decided by the domain layer (../domain/retry-policy.ts);
+// this runner only carries it out and records the turn as codes and facts (../domain/errors.ts).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GenerateRequest, GenerateResult } from '../../src-shared/api.ts';
-import { errorMessage, isErrorCode, type ErrorCode } from '../../src-shared/errors.ts';
+import { DEFAULT_PURPOSE, DEFAULT_RATIO, pixelSize } from '../../src-shared/catalog.ts';
+import { isErrorCode } from '../../src-shared/errors.ts';
 import { randomAlphanumeric } from '../../src-shared/ids.ts';
 import type { IpcError } from '../../src-shared/ipc/contract.ts';
 import type { GenerationProgress, TurnRecord } from '../../src-shared/ipc/generation.ts';
@@ -12,28 +13,15 @@ import type { Language } from '../../src-shared/language.ts';
 import { validateGenerateRequest } from '../../src-shared/validation.ts';
 import type { ServiceClient } from '../api/service-client.ts';
 import type { DesktopShell } from '../desktop-shell.ts';
+import { StudioError, asStudioError, type StoredError } from '../domain/errors.ts';
+import { mainMessage, type StoredNote } from '../domain/messages.ts';
+import { DEFAULT_RETRY_POLICY, afterErrorAnswer, afterNetworkEnd, retryVerdict, type FinalStep, type NetworkEnd, type RetryPolicy } from '../domain/retry-policy.ts';
+import { presentTurn, type StoredTurn } from '../domain/turns.ts';
 import { transaction, type LibraryDatabase } from '../library/database.ts';
-import type { LibraryRepo } from '../library/library-repo.ts';
-import { StudioError, say, studioError } from './errors.ts';
-import { CANCELLED_BEFORE_RESEND_NOTE, CANCELLED_NOTE, UNREACHABLE_ERROR, notifyDone, outcomeUnknownNote } from './notes.ts';
+import type { LibraryRepo, TurnPatch } from '../library/library-repo.ts';
 
-export interface GenerationPolicy {
-  /** Deadline of one generate call (spec §1: runs take up to 5 minutes). */
-  generateTimeoutMs: number;
-  /** Waits before each automatic resend after 503 auth_unavailable; its length bounds the resends. */
-  authRetryDelaysMs: number[];
-  /** First back-off step after 429 rate_limited; doubles with each rate-limited retry in a row. */
-  rateLimitBaseMs: number;
-  /** Upper bound of one back-off wait. */
-  rateLimitMaxMs: number;
-}
-
-export const DEFAULT_POLICY: GenerationPolicy = {
-  generateTimeoutMs: 330_000,
-  authRetryDelaysMs: [3_000, 6_000, 12_000],
-  rateLimitBaseMs: 60_000,
-  rateLimitMaxMs: 24 * 3600_000,
-};
+/** The runner's policy is the domain's spec §7 policy (tests shorten its waits). */
+export type GenerationPolicy = RetryPolicy;
 
 export interface GenerationDeps {
   db: LibraryDatabase;
@@ -44,8 +32,12 @@ export interface GenerationDeps {
   clientFor: (environment: EnvironmentName, overrides: { generateTimeoutMs: number }) => Promise<ServiceClient>;
   onProgress: (progress: GenerationProgress) => void;
   onTurnChanged: (turnId: string) => void;
-  onImagesReady: (turn: TurnRecord) => void;
+  onImagesReady: (turn: StoredTurn) => void;
   onImageChanged?: (imageId: string) => void;
+  /** The app data folder, named in a disk-full error. */
+  dataDir?: string;
+  /** Something went wrong that the user is told about through the turn; this is for the log. */
+  onTrouble?: (message: string, error: unknown) => void;
   policy?: Partial<GenerationPolicy>;
   now?: () => number;
 }
@@ -59,55 +51,67 @@ interface Running {
   startedAt: number;
 }
 
+/** A service error answer as the domain stores it: code and facts, the service's own words kept aside. */
+export function fromServiceAnswer(error: IpcError, language: Language): StoredError {
+  const { code, message, status, requestId, details } = error;
+  const out: StoredError = { code, serviceMessage: message, serviceLanguage: language };
+  if (status !== undefined) out.status = status;
+  if (requestId !== undefined) out.requestId = requestId;
+  if (details !== undefined) out.details = details;
+  if (!isErrorCode(code)) out.details = { ...out.details, unknownCode: true };
+  return out;
+}
+
 export class GenerationRunner {
   private readonly deps: GenerationDeps;
   private readonly policy: GenerationPolicy;
   private readonly running = new Map<string, Running>();
   private readonly tasks = new Set<Promise<void>>();
+  /** Outcomes that could not be written (a full disk): kept here and written as soon as the disk allows. */
+  private readonly unsaved = new Map<string, TurnPatch>();
+  private unsavedTimer: NodeJS.Timeout | null = null;
   private readonly now: () => number;
 
   constructor(deps: GenerationDeps) {
     this.deps = deps;
-    this.policy = { ...DEFAULT_POLICY, ...deps.policy };
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...deps.policy };
     this.now = deps.now ?? Date.now;
   }
 
-  /** Turns an earlier run left `running` (the app quit mid-request): their outcome is unknown. */
-  recoverInterrupted(): void {
-    const language = this.deps.language();
+  /** Turns an earlier run left `running` (the app quit or died mid-request): their outcome is unknown. */
+  recoverInterrupted(): string[] {
+    const ids: string[] = [];
     for (const turn of this.deps.repo.turnsWithStatus('running')) {
       if (this.running.has(turn.id)) continue;
-      this.deps.repo.updateTurn(turn.id, {
-        status: 'outcome_unknown',
-        outcomeNote: say(outcomeUnknownNote('app_closed', 0), language),
-        finishedAt: this.now(),
-      });
+      this.deps.repo.updateTurn(turn.id, { status: 'outcome_unknown', outcome: { code: 'outcome_unknown', params: { why: 'crashed' } }, finishedAt: this.now() });
+      ids.push(turn.id);
     }
+    return ids;
+  }
+
+  /** A turn as the renderer receives it: text in the UI language and the actions spec §7 allows now. */
+  present(turn: StoredTurn): TurnRecord {
+    return presentTurn(turn, this.deps.language(), this.now());
   }
 
   /** Checks the request, records the turn and starts the call; resolves as soon as the turn exists. */
   async start(input: { request: GenerateRequest; sessionId?: string | undefined }, retryOf: string | null = null): Promise<{ turnId: string }> {
-    const language = this.deps.language();
     const environment = this.deps.environment();
     const { session_id: serviceSessionInRequest, ...request } = input.request;
     // Every rule of spec §4.1 that needs no server state is checked before anything is sent or recorded.
     const checked = validateGenerateRequest(request);
     if (!checked.ok) {
       const { code, params, status } = checked.error;
-      throw new StudioError(code, errorMessage(code, params, language), { status, details: { ...params } });
+      throw new StudioError(code, { ...params }, { status });
     }
     const client = await this.deps.clientFor(environment, { generateTimeoutMs: this.policy.generateTimeoutMs });
     const { repo } = this.deps;
     let sessionId = input.sessionId ?? null;
     if (sessionId) {
       const session = repo.sessionRow(sessionId);
-      if (!session) throw studioError('session_not_found', { zh: `本地会话 ${sessionId} 不存在。`, en: `Local session ${sessionId} does not exist.` }, language);
+      if (!session) throw new StudioError('local_session_not_found', { sessionId });
       if (session.environment !== environment) {
-        throw studioError(
-          'environment_mismatch',
-          { zh: `该会话属于 ${session.environment} 环境，当前是 ${environment}。`, en: `That session belongs to the ${session.environment} environment; the current one is ${environment}.` },
-          language,
-        );
+        throw new StudioError('environment_mismatch', { sessionEnvironment: session.environment, environment });
       }
     } else if (serviceSessionInRequest) {
       sessionId = repo.findSessionByService(environment, serviceSessionInRequest);
@@ -135,10 +139,12 @@ export class GenerationRunner {
     const controller = new AbortController();
     this.running.set(turnId, { controller, startedAt: now });
     this.deps.onTurnChanged(turnId);
-    const task = this.run(turnId, client, request, controller.signal).finally(() => {
-      this.running.delete(turnId);
-      this.tasks.delete(task);
-    });
+    const task = this.run(turnId, client, request, controller.signal)
+      .catch((error: unknown) => this.deps.onTrouble?.(`generation ${turnId} could not be settled`, error))
+      .finally(() => {
+        this.running.delete(turnId);
+        this.tasks.delete(task);
+      });
     this.tasks.add(task);
     return { turnId };
   }
@@ -152,78 +158,19 @@ export class GenerationRunner {
   }
 
   runningTurns(): TurnRecord[] {
-    return [...this.running.keys()].map((id) => this.deps.repo.getTurn(id)).filter((t): t is TurnRecord => t !== null);
+    return [...this.running.keys()].map((id) => this.deps.repo.getTurn(id)).filter((t): t is StoredTurn => t !== null).map((t) => this.present(t));
   }
 
-  /** Resends a failed turn as a new turn, only where spec §7 allows it. */
+  /** Resends a failed turn as a new turn, only where spec §7 allows it (../domain/retry-policy.ts decides). */
   async retry(turnId: string): Promise<{ turnId: string }> {
-    const language = this.deps.language();
-    const { repo } = this.deps;
-    const turn = repo.getTurn(turnId);
-    if (!turn) throw studioError('turn_not_found', { zh: `找不到生成记录 ${turnId}。`, en: `No generation ${turnId}.` }, language);
-    const refuse = (code: string, text: { zh: string; en: string }, details?: Record<string, unknown>): never => {
-      throw studioError(code, text, language, details);
-    };
-    if (turn.status === 'running') refuse('retry_not_allowed', { zh: '该生成仍在进行中。', en: 'This generation is still running.' });
-    if (turn.status === 'succeeded') refuse('retry_not_allowed', { zh: '该生成已经成功，无需重试。', en: 'This generation succeeded; there is nothing to retry.' });
-    if (turn.status === 'outcome_unknown' || turn.status === 'cancelled') {
-      refuse('retry_not_allowed', {
-        zh: '这次生成的结果未知，服务端可能已经生成并扣费，因此不能自动重发。请先在服务网站查看；如需再次生成，请手动发起新的生成。',
-        en: 'The outcome of this generation is unknown: the service may have produced and charged for it, so it is not resent. Check the service’s website first; to generate again, start a new generation yourself.',
-      });
+    const turn = this.deps.repo.getTurn(turnId);
+    if (!turn) throw new StudioError('turn_not_found', { turnId });
+    const verdict = retryVerdict({ ...turn, isRetry: turn.retryOf !== null }, this.now());
+    if (!verdict.allowed) {
+      const extra = verdict.code === 'retry_too_early' ? { details: { retryAt: turn.retryAt, waitMs: (turn.retryAt ?? 0) - this.now() } } : {};
+      throw new StudioError(verdict.code, verdict.params, extra);
     }
-    const code = turn.error?.code ?? '';
-    if (repo.turnsRetrying(turnId) > 0) {
-      refuse('retry_not_allowed', { zh: '该生成已经重试过了。', en: 'This generation was already retried.' });
-    }
-    if (code === 'internal_error') {
-      // spec §7: retry once as is; then stop and report with the request id.
-      const previous = turn.retryOf ? repo.getTurn(turn.retryOf) : null;
-      if (previous?.error?.code === 'internal_error') {
-        refuse(
-          'retry_limit_reached',
-          {
-            zh: `已经重试过一次仍然失败。请停止重试，并带上 request_id ${turn.requestId ?? ''} 反馈问题。`,
-            en: `It failed again after one retry. Stop retrying and report it with request_id ${turn.requestId ?? ''}.`,
-          },
-          { requestId: turn.requestId },
-        );
-      }
-    } else if (code === 'rate_limited') {
-      const waitMs = (turn.retryAt ?? 0) - this.now();
-      if (waitMs > 0) {
-        refuse(
-          'retry_too_early',
-          {
-            zh: `该密钥已达到 24 小时请求上限，请在 ${Math.ceil(waitMs / 1000)} 秒后再试（指数退避，不要立即重试）。`,
-            en: `This key reached its 24-hour request limit; try again in ${Math.ceil(waitMs / 1000)} s (exponential back-off, never at once).`,
-          },
-          { retryAt: turn.retryAt, waitMs },
-        );
-      }
-    } else if (code === 'auth_unavailable' || code === 'service_unreachable') {
-      // Safe: nothing was run or charged.
-    } else if (code === 'new_user_daily_limit') {
-      // spec §7: come back the next day; the turn records when (Retry-After).
-      const waitMs = (turn.retryAt ?? 0) - this.now();
-      if (waitMs > 0) {
-        refuse(
-          'retry_too_early',
-          {
-            zh: `新账户的 24 小时消费上限已满，请在 ${Math.ceil(waitMs / 3_600_000)} 小时后再试。`,
-            en: `The new account’s 24-hour spending cap is reached; try again in ${Math.ceil(waitMs / 3_600_000)} h.`,
-          },
-          { retryAt: turn.retryAt, waitMs },
-        );
-      }
-    } else {
-      refuse('retry_not_allowed', {
-        zh: '同样的请求会得到同样的回答，请先修改请求（见错误说明）。',
-        en: 'The same request gets the same answer; fix the request first (see the error).',
-      });
-    }
-    const request: GenerateRequest = { ...turn.request };
-    return this.start({ request, sessionId: turn.sessionId }, turn.id);
+    return this.start({ request: { ...turn.request }, sessionId: turn.sessionId }, turn.id);
   }
 
   /** Waits for every running turn to settle (tests, close). */
@@ -235,6 +182,8 @@ export class GenerationRunner {
   async close(): Promise<void> {
     for (const r of this.running.values()) r.controller.abort('app_closed');
     await this.settle();
+    this.flushUnsaved();
+    if (this.unsavedTimer) clearInterval(this.unsavedTimer);
   }
 
   private progress(turnId: string, status: GenerationProgress['status'], phase: GenerationProgress['phase'], extra: Partial<GenerationProgress> = {}): void {
@@ -242,16 +191,61 @@ export class GenerationRunner {
     this.deps.onProgress({ turnId, status, phase, elapsedMs: this.now() - startedAt, ...extra });
   }
 
-  private finish(turnId: string, patch: Parameters<LibraryRepo['updateTurn']>[1]): void {
-    this.deps.repo.updateTurn(turnId, { finishedAt: this.now(), ...patch });
+  /**
+   * Records how a turn ended. If the disk is full the outcome is kept in memory (and shown) and written as
+   * soon as a write succeeds again; nothing here may throw, or the app would lose the run's result.
+   */
+  private finish(turnId: string, patch: TurnPatch): void {
+    const full: TurnPatch = { finishedAt: this.now(), ...patch };
+    try {
+      this.deps.repo.updateTurn(turnId, full);
+    } catch (error) {
+      this.keepUnsaved(turnId, full, error);
+    }
     this.deps.onTurnChanged(turnId);
     const turn = this.deps.repo.getTurn(turnId);
-    if (turn) this.progress(turnId, turn.status, 'done');
-    if (turn && !this.deps.shell.isWindowFocused() && turn.status !== 'cancelled') {
+    const status = full.status ?? turn?.status ?? 'failed';
+    this.progress(turnId, status, 'done');
+    if (!this.deps.shell.isWindowFocused() && status !== 'cancelled') {
       const language = this.deps.language();
-      const note = notifyDone(turn.status === 'succeeded', turn.images.length);
-      this.deps.shell.notify(say(note.title, language), say(note.body, language));
+      const ok = status === 'succeeded';
+      this.deps.shell.notify(
+        mainMessage(ok ? 'notify_done_title' : 'notify_failed_title', {}, language),
+        mainMessage(ok ? 'notify_done_body' : 'notify_failed_body', { count: turn?.images.length ?? 0 }, language),
+      );
     }
+  }
+
+  private keepUnsaved(turnId: string, patch: TurnPatch, error: unknown): void {
+    this.deps.onTrouble?.(`could not record the end of generation ${turnId}; kept in memory until the disk allows`, error);
+    this.unsaved.set(turnId, { ...this.unsaved.get(turnId), ...patch });
+    this.unsavedTimer ??= setInterval(() => this.flushUnsaved(), 5_000);
+    this.unsavedTimer.unref();
+  }
+
+  private flushUnsaved(): void {
+    for (const [turnId, patch] of this.unsaved) {
+      try {
+        this.deps.repo.updateTurn(turnId, patch);
+        this.unsaved.delete(turnId);
+        this.deps.onTurnChanged(turnId);
+      } catch {
+        return; // still full: try again later
+      }
+    }
+    if (this.unsaved.size === 0 && this.unsavedTimer) {
+      clearInterval(this.unsavedTimer);
+      this.unsavedTimer = null;
+    }
+  }
+
+  /** Applies a domain decision that ends the turn. */
+  private endWith(turnId: string, step: FinalStep, error: StoredError | null, requestId: string | null = error?.requestId ?? null): void {
+    const patch: TurnPatch =
+      step.kind === 'fail'
+        ? { status: 'failed', error, requestId, retryAt: step.retryAt }
+        : { status: step.kind === 'unknown' ? 'outcome_unknown' : 'cancelled', outcome: step.note, ...(error ? { error, requestId } : {}) };
+    this.finish(turnId, patch);
   }
 
   private async run(turnId: string, client: ServiceClient, request: GenerateRequest, signal: AbortSignal): Promise<void> {
@@ -267,64 +261,62 @@ export class GenerationRunner {
         const onSent = (): void => {
           if (!answered) this.progress(turnId, 'running', 'waiting', { attempt: attempt + 1 });
         };
-        const result = await client.generate(body, signal, { onSent });
+        const result = await client.generate(body, signal, { onSent, clientTurnId: turnId });
         answered = true;
         if (result.ok) {
           this.recordSuccess(turnId, result.value, result.requestId);
           return;
         }
         if (result.kind === 'network') {
-          if (result.failure === 'cancelled') {
-            const closing = signal.reason === 'app_closed';
-            this.finish(turnId, closing ? { status: 'outcome_unknown', outcomeNote: say(outcomeUnknownNote('app_closed', 0), language) } : { status: 'cancelled', outcomeNote: say(CANCELLED_NOTE, language) });
-          } else if (result.failure === 'unreachable') {
-            this.finish(turnId, { status: 'failed', error: { code: 'service_unreachable', message: say(UNREACHABLE_ERROR, language), details: { cause: result.message } } });
-          } else {
-            // spec §7 rule 5: a run may have produced images; resending would be paid twice.
-            const note = outcomeUnknownNote(result.failure === 'timeout' ? 'timeout' : 'dropped', Math.round(this.policy.generateTimeoutMs / 1000));
-            this.finish(turnId, { status: 'outcome_unknown', outcomeNote: say(note, language) });
-          }
+          const end: NetworkEnd = result.failure === 'cancelled' ? (signal.reason === 'app_closed' ? 'app_closed' : 'cancelled') : result.failure;
+          const error: StoredError | null = end === 'unreachable' ? { code: 'service_unreachable', params: { cause: result.message } } : null;
+          this.endWith(turnId, afterNetworkEnd(end, this.policy), error);
           return;
         }
-        const error = result.error;
+        const error = fromServiceAnswer(result.error, language);
         if (error.code === 'unexpected_response' && (error.status ?? 0) >= 200 && (error.status ?? 0) < 300) {
           // A success we cannot read may still have been charged: like a timeout, never resend.
-          this.finish(turnId, { status: 'outcome_unknown', error, requestId: error.requestId ?? null, outcomeNote: say(outcomeUnknownNote('unreadable', 0), language) });
+          this.endWith(turnId, afterNetworkEnd('unreadable_success', this.policy), error);
           return;
         }
-        if (error.code === 'auth_unavailable' && attempt < this.policy.authRetryDelaysMs.length) {
-          // spec §7: retry after a few seconds; nothing was reserved, so a resend is safe.
-          const waitMs = this.policy.authRetryDelaysMs[attempt] ?? 3000;
+        const step = afterErrorAnswer(error, { attempt, retryAfterS: result.retryAfterS, rateLimitStreak: this.rateLimitStreak(turnId), now: this.now() }, this.policy);
+        if (step.kind === 'resend_after') {
           // `attempt` names the try that follows the wait (the first resend is attempt 2).
-          this.progress(turnId, 'running', 'retrying', { waitMs, attempt: attempt + 2 });
+          this.progress(turnId, 'running', 'retrying', { waitMs: step.waitMs, attempt: attempt + 2 });
           try {
-            await sleep(waitMs, undefined, { signal });
+            await sleep(step.waitMs, undefined, { signal });
           } catch {
-            this.finish(turnId, { status: 'cancelled', error, requestId: error.requestId ?? null, outcomeNote: say(CANCELLED_BEFORE_RESEND_NOTE, language) });
+            this.endWith(turnId, { kind: 'cancelled', note: { code: 'cancelled_before_resend' } }, error);
             return;
           }
           continue;
         }
-        const patch: Parameters<LibraryRepo['updateTurn']>[1] = { status: 'failed', error: localizeError(error, language), requestId: error.requestId ?? null };
-        if (error.code === 'rate_limited') patch.retryAt = this.now() + this.backoffMs(turnId, result.retryAfterS);
-        if (error.code === 'new_user_daily_limit') patch.retryAt = this.now() + (result.retryAfterS ?? 86_400) * 1000;
         if (error.code === 'reference_image_missing') {
           const missing = await this.findMissingReferences(client, request).catch(() => []);
-          patch.error = { ...(patch.error as IpcError), details: { ...error.details, missingImageIds: missing } };
+          error.details = { ...error.details, missingImageIds: missing };
           for (const id of missing) this.deps.onImageChanged?.(id);
         }
-        this.finish(turnId, patch);
+        this.endWith(turnId, step, error);
         return;
       }
-    } catch (error) {
-      // A bug or a disk problem must still settle the turn; its outcome is unknown since it may have run.
-      const message = error instanceof Error ? error.message : String(error);
-      this.finish(turnId, { status: 'outcome_unknown', outcomeNote: `${say(outcomeUnknownNote('dropped', 0), language)} (${message})` });
+    } catch (thrown) {
+      // A bug or a full disk must still settle the turn and never end the process. A full disk is a failure
+      // the user can act on; anything else leaves the outcome unknown, since the run may have been charged.
+      const error = asStudioError(thrown);
+      this.deps.onTrouble?.(`generation ${turnId} stopped`, thrown);
+      if (error.code === 'disk_full') {
+        const turn = repo.getTurn(turnId);
+        const needBytes = expectedBytes(turn);
+        this.finish(turnId, { status: 'failed', error: { code: 'disk_full', params: { needBytes, path: this.deps.dataDir ?? '' } } });
+      } else {
+        const note: StoredNote = { code: 'outcome_unknown', params: { why: 'dropped' } };
+        this.finish(turnId, { status: 'outcome_unknown', outcome: note, error: error.toStored() });
+      }
     }
   }
 
-  /** spec §7: 24-hour rolling window, exponential back-off, never at once. */
-  private backoffMs(turnId: string, retryAfterS: number | null): number {
+  /** How many rate-limited turns precede this one in its retry chain (spec §7: back off exponentially). */
+  private rateLimitStreak(turnId: string): number {
     let streak = 0;
     let turn = this.deps.repo.getTurn(turnId);
     while (turn?.retryOf) {
@@ -332,8 +324,7 @@ export class GenerationRunner {
       if (turn?.error?.code !== 'rate_limited') break;
       streak++;
     }
-    const backoff = this.policy.rateLimitBaseMs * 2 ** streak;
-    return Math.min(this.policy.rateLimitMaxMs, Math.max(backoff, (retryAfterS ?? 0) * 1000));
+    return streak;
   }
 
   /**
@@ -355,29 +346,46 @@ export class GenerationRunner {
     return missing;
   }
 
-  private recordSuccess(turnId: string, result: GenerateResult, requestId: string | null): void {
+  /** Records a success: images and charge in one transaction, then the downloads start. */
+  recordSuccess(turnId: string, result: GenerateResult, requestId: string | null, outcome: StoredNote | null = null): void {
     const { repo } = this.deps;
     const turn = repo.getTurn(turnId);
     if (!turn) return;
     const now = this.now();
-    transaction(this.deps.db, () => {
-      repo.setSessionService(turn.sessionId, result.session_id, 'API generation');
-      repo.insertImages(
-        { id: turnId, sessionId: turn.sessionId, environment: turn.environment, model: turn.estimate.model, purpose: turn.request.purpose_id ?? 'free', prompt: turn.request.prompt ?? '' },
-        result.images.map((i) => ({ id: i.id, filename: i.filename, width: i.width, height: i.height })),
-        now,
-      );
-      repo.updateTurn(turnId, {
-        status: 'succeeded',
+    try {
+      transaction(this.deps.db, () => {
+        repo.setSessionService(turn.sessionId, result.session_id, 'API generation');
+        repo.insertImages(
+          { id: turnId, sessionId: turn.sessionId, environment: turn.environment, model: turn.estimate.model, purpose: turn.request.purpose_id ?? DEFAULT_PURPOSE, prompt: turn.request.prompt ?? '' },
+          result.images.map((i) => ({ id: i.id, filename: i.filename, width: i.width, height: i.height })),
+          now,
+        );
+        repo.updateTurn(turnId, {
+          status: 'succeeded',
+          serviceTurnId: result.turn_id,
+          creditsCharged: result.credits_charged,
+          warnings: result.warnings,
+          requestId,
+          durationMs: result.duration_ms,
+          finishedAt: now,
+          ...(outcome ? { outcome } : {}),
+        });
+        repo.touchSession(turn.sessionId, now);
+      });
+    } catch (thrown) {
+      const error = asStudioError(thrown);
+      if (error.code !== 'disk_full') throw thrown;
+      // The service charged and has the images; the library could not take them. Say so, keep the charge
+      // visible, and keep what identifies the run so nothing is paid for twice (docs/main-process.md).
+      this.finish(turnId, {
+        status: 'failed',
         serviceTurnId: result.turn_id,
         creditsCharged: result.credits_charged,
-        warnings: result.warnings,
         requestId,
-        durationMs: result.duration_ms,
-        finishedAt: now,
+        error: { code: 'disk_full', params: { needBytes: imagesBytes(result), path: this.deps.dataDir ?? '' }, details: { charged: result.credits_charged, serviceTurnId: result.turn_id } },
       });
-      repo.touchSession(turn.sessionId, now);
-    });
+      return;
+    }
     const done = repo.getTurn(turnId);
     if (done) this.deps.onImagesReady(done);
     this.progress(turnId, 'succeeded', 'downloading');
@@ -385,8 +393,14 @@ export class GenerationRunner {
   }
 }
 
-/** Keeps the service's message (it already follows Accept-Language); known codes keep their code. */
-function localizeError(error: IpcError, _language: Language): IpcError {
-  const known: ErrorCode | null = isErrorCode(error.code) ? error.code : null;
-  return known ? error : { ...error, details: { ...error.details, unknownCode: true } };
+/** Room a PNG of the result needs at most (4 bytes a pixel, uncompressed), to tell the user how much to free. */
+function imagesBytes(result: GenerateResult): number {
+  return result.images.reduce((sum, i) => sum + i.width * i.height * 4, 0) + 1024 * 1024;
 }
+
+function expectedBytes(turn: StoredTurn | null): number {
+  if (!turn) return 64 * 1024 * 1024;
+  const { width, height } = pixelSize(turn.request.ratio ?? DEFAULT_RATIO, turn.estimate.resolution);
+  return turn.estimate.n * width * height * 4 + 1024 * 1024;
+}
+

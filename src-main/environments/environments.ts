@@ -4,7 +4,7 @@ import { API_SCOPES } from '../../src-shared/api.ts';
 import type { EnvironmentInfo, EnvironmentName, ServiceStatus } from '../../src-shared/ipc/settings.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { ServiceClient } from '../api/service-client.ts';
-import { StudioError, studioError } from '../core/errors.ts';
+import { StudioError } from '../domain/errors.ts';
 import type { LocalServiceHost } from '../core/studio-app.ts';
 import { AdminClient } from '../local-console/admin-client.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
@@ -152,23 +152,17 @@ export class Environments {
   async client(environment: EnvironmentName, language: Language, overrides: { generateTimeoutMs?: number } = {}): Promise<ServiceClient> {
     const baseUrl = this.baseUrl(environment);
     if (environment === 'local' && this.local.status !== 'running') {
-      throw studioError(
-        'service_not_running',
-        this.local.status === 'starting' || this.local.status === 'restarting'
-          ? { zh: '本地服务正在启动，请稍候再试。', en: 'The local service is starting; try again in a moment.' }
-          : { zh: `本地服务没有运行${this.local.error ? `（${this.local.error}）` : ''}。`, en: `The local service is not running${this.local.error ? ` (${this.local.error})` : ''}.` },
-        language,
-        { serviceStatus: this.local.status },
-      );
+      const starting = this.local.status === 'starting' || this.local.status === 'restarting';
+      throw new StudioError('service_not_running', { ...(starting ? { starting } : {}), ...(this.local.error ? { cause: this.local.error } : {}) }, { details: { serviceStatus: this.local.status } });
     }
     if (!baseUrl) {
       throw environment === 'local'
-        ? studioError('service_not_running', { zh: '本地服务尚未运行。', en: 'The local service is not running.' }, language)
-        : studioError('no_base_url', { zh: '请先在设置中填写远程环境的地址。', en: 'Enter the Remote environment’s base URL in Settings first.' }, language);
+        ? new StudioError('service_not_running')
+        : new StudioError('no_base_url');
     }
     const apiKey = await this.deps.secrets.get(keyAccount(environment));
     if (!apiKey) {
-      throw studioError('no_api_key', { zh: '该环境还没有 API 密钥，请在设置中填写。', en: 'This environment has no API key yet; enter one in Settings.' }, language, { environment });
+      throw new StudioError('no_api_key', { environment });
     }
     return new ServiceClient({
       environment,

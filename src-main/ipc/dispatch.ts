@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { IpcResult, MethodOutput } from '../../src-shared/ipc/contract.ts';
 import { IPC_METHODS, type IpcMethodName, type IpcMethods } from '../../src-shared/ipc/index.ts';
 import type { Language } from '../../src-shared/language.ts';
-import { StudioError } from '../core/errors.ts';
+import { StudioError, asStudioError, renderError } from '../domain/errors.ts';
 
 export type IpcHandler<K extends IpcMethodName> = (input: z.output<IpcMethods[K]['input']>) => Promise<MethodOutput<IpcMethods[K]>>;
 export type IpcHandlers = { [K in IpcMethodName]: IpcHandler<K> };
@@ -28,14 +28,8 @@ export function invalidInput(error: z.ZodError, language: Language): IpcResult<n
   const first = error.issues[0];
   const field = first ? fieldOf(first) : '(input)';
   const why = first?.message ?? 'invalid';
-  return {
-    ok: false,
-    error: {
-      code: 'invalid_input',
-      message: language === 'en' ? `Invalid input: ${field}: ${why}. Nothing was changed.` : `输入无效：${field}：${why}。未做任何更改。`,
-      details: { field, issues: error.issues.map((i) => ({ field: fieldOf(i), message: i.message })) },
-    },
-  };
+  const rendered = renderError({ code: 'invalid_input', params: { field, why }, details: { issues: error.issues.map((i) => ({ field: fieldOf(i), message: i.message })) } }, language);
+  return { ok: false, error: rendered };
 }
 
 export async function dispatch(
@@ -47,14 +41,14 @@ export async function dispatch(
 ): Promise<IpcResult<unknown>> {
   const result = await run(handlers, method, input, language);
   if (holdsSecret(JSON.stringify(result), knownSecrets())) {
-    return { ok: false, error: { code: 'secret_blocked', message: 'The reply held a secret and was not sent to the window.' } };
+    return { ok: false, error: renderError({ code: 'secret_blocked' }, language) };
   }
   return result;
 }
 
 async function run(handlers: IpcHandlers, method: string, input: unknown, language: Language): Promise<IpcResult<unknown>> {
   if (!Object.hasOwn(IPC_METHODS, method)) {
-    return { ok: false, error: { code: 'unknown_method', message: `Unknown IPC method ${method}.` } };
+    return { ok: false, error: renderError({ code: 'unknown_method', params: { method } }, language) };
   }
   const name = method as IpcMethodName;
   const parsed = IPC_METHODS[name].input.safeParse(input ?? {});
@@ -64,20 +58,8 @@ async function run(handlers: IpcHandlers, method: string, input: unknown, langua
     const value = await handler(parsed.data);
     return { ok: true, value: value === undefined ? null : value };
   } catch (error) {
-    if (error instanceof StudioError) return { ok: false, error: error.toIpc() };
-    const e = error as { code?: unknown; message?: unknown; status?: unknown; requestId?: unknown };
-    // Inspector errors are values with a stable code too.
-    if (typeof e?.code === 'string' && typeof e.message === 'string') {
-      return {
-        ok: false,
-        error: {
-          code: e.code,
-          message: e.message,
-          ...(typeof e.status === 'number' ? { status: e.status } : {}),
-          ...(typeof e.requestId === 'string' ? { requestId: e.requestId } : {}),
-        },
-      };
-    }
-    return { ok: false, error: { code: 'internal', message: error instanceof Error ? error.message : String(error) } };
+    if (error instanceof StudioError) return { ok: false, error: error.toIpc(language) };
+    // Anything else: a full disk keeps its own code (the user can act on it); the rest is `internal`.
+    return { ok: false, error: asStudioError(error).toIpc(language) };
   }
 }

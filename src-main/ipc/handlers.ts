@@ -1,7 +1,8 @@
 // Handlers for every method of the IPC contract (src-shared/ipc). Inputs arrive parsed (dispatch.ts);
 // handlers delegate to the services and never return a key, secret or admin token.
 import type { SettingsState } from '../../src-shared/ipc/settings.ts';
-import { StudioError, studioError } from '../core/errors.ts';
+import { StudioError, renderError } from '../domain/errors.ts';
+import { fromServiceAnswer } from '../core/generation.ts';
 import type { GenerationRunner } from '../core/generation.ts';
 import type { DesktopShell } from '../desktop-shell.ts';
 import type { Environments } from '../environments/environments.ts';
@@ -16,14 +17,6 @@ import type { IpcHandlers } from './dispatch.ts';
 import type { StartupNotices } from '../core/startup-notices.ts';
 import type { Language } from '../../src-shared/language.ts';
 
-const CONNECTION_TEST_UNREACHABLE = {
-  zh: '无法连接到服务：请检查服务地址和网络。',
-  en: 'Could not reach the service: check the base URL and the network.',
-};
-const CONNECTION_TEST_NO_ANSWER = {
-  zh: '服务没有正常回答：连接中断或超时，请稍后再试。',
-  en: 'The service did not answer properly: the connection broke or timed out; try again later.',
-};
 
 export interface HandlerServices {
   settings: SettingsStore;
@@ -64,15 +57,14 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
     s.emit('settings:changed', {});
     return state();
   };
-  const WHAT = { image: '图片', session: '会话', turn: '生成记录' } as const;
-  const notFound = (what: keyof typeof WHAT, id: string): never => {
-    throw studioError('not_found', { zh: `找不到${WHAT[what]} ${id}。`, en: `No ${what} ${id}.` }, s.language(), { id });
+  const notFound = (what: 'image' | 'session' | 'turn', id: string): never => {
+    throw new StudioError('not_found', { what, id });
   };
   const fullPath = (imageId: string): string => {
     const image = s.repo.getImage(imageId) ?? notFound('image', imageId);
     const file = image.download === 'done' ? existingCachePath(s.dirs, 'full', image.id) : null;
     if (!file) {
-      throw studioError('file_not_ready', { zh: '该图片尚未下载完成。', en: 'This image has not finished downloading.' }, s.language(), { imageId });
+      throw new StudioError('file_not_ready', { imageId });
     }
     return file;
   };
@@ -114,11 +106,11 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
       if (result.ok) return { ok: true, latencyMs, error: null };
       if (result.kind === 'network') {
         // The designer reads a sentence in the UI language; the socket error stays as the technical cause.
-        const text = result.failure === 'unreachable' ? CONNECTION_TEST_UNREACHABLE : CONNECTION_TEST_NO_ANSWER;
-        const message = `${s.language() === 'en' ? text.en : text.zh} (${result.message})`;
-        return { ok: false, latencyMs, error: { code: 'service_unreachable', message, details: { cause: result.message, failure: result.failure } } };
+        const code = result.failure === 'unreachable' ? 'connection_unreachable' : 'connection_no_answer';
+        const error = renderError({ code, params: { cause: result.message }, details: { failure: result.failure } }, s.language());
+        return { ok: false, latencyMs, error: { ...error, code: 'service_unreachable' } };
       }
-      return { ok: false, latencyMs, error: result.error };
+      return { ok: false, latencyMs, error: renderError(fromServiceAnswer(result.error, s.language()), s.language()) };
     },
 
     // ---- generation ----
@@ -129,20 +121,26 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
 
     // ---- library and files ----
     libraryGallery: async ({ filters, cursor, limit }) => {
-      if (!isValidCursor(cursor)) throw new StudioError('invalid_input', s.language() === 'en' ? 'Invalid input: cursor.' : '输入无效：cursor。', { details: { field: 'cursor' } });
+      if (!isValidCursor(cursor)) throw new StudioError('invalid_input', { field: 'cursor' });
       return s.repo.gallery(filters, cursor, limit);
     },
     librarySessions: async ({ cursor, limit }) => {
-      if (!isValidCursor(cursor)) throw new StudioError('invalid_input', s.language() === 'en' ? 'Invalid input: cursor.' : '输入无效：cursor。', { details: { field: 'cursor' } });
+      if (!isValidCursor(cursor)) throw new StudioError('invalid_input', { field: 'cursor' });
       return s.repo.listSessions(cursor, limit);
     },
     libraryGetSession: async ({ sessionId }) => s.repo.sessionSummary(sessionId) ?? notFound('session', sessionId),
     libraryListTurns: async ({ sessionId }) => {
       if (!s.repo.sessionRow(sessionId)) notFound('session', sessionId);
-      return s.repo.listTurns(sessionId);
+      return s.repo.listTurns(sessionId).map((t) => s.runner.present(t));
     },
-    libraryGetTurn: async ({ turnId }) => s.repo.getTurn(turnId) ?? notFound('turn', turnId),
-    libraryGetImage: async ({ imageId }) => s.repo.imageDetail(imageId) ?? notFound('image', imageId),
+    libraryGetTurn: async ({ turnId }) => {
+      const turn = s.repo.getTurn(turnId);
+      return turn ? s.runner.present(turn) : notFound('turn', turnId);
+    },
+    libraryGetImage: async ({ imageId }) => {
+      const detail = s.repo.imageDetail(imageId);
+      return detail ? { ...detail, turn: s.runner.present(detail.turn) } : notFound('image', imageId);
+    },
     libraryStar: async ({ imageId, starred }) => {
       if (!s.repo.setStarred(imageId, starred)) notFound('image', imageId);
       s.emit('library:changed', { kind: 'image', id: imageId });
@@ -175,7 +173,7 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
     shellOpenExternal: async ({ url }) => {
       const parsed = new URL(url);
       if ((parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || !s.externalUrlAllowed(url)) {
-        throw studioError('link_not_allowed', { zh: '只能打开应用自己生成的 http(s) 链接。', en: 'Only http(s) links the app itself made can be opened.' }, s.language());
+        throw new StudioError('link_not_allowed');
       }
       await s.shell.openExternal(url);
       return { opened: true };

@@ -2,8 +2,10 @@
 // (core/generation.ts); this file only reads and writes rows and maps them to the IPC contract's records.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { GenerateRequest } from '../../src-shared/api.ts';
-import type { IpcError } from '../../src-shared/ipc/contract.ts';
-import type { ImageRecord, TurnRecord, TurnStatus } from '../../src-shared/ipc/generation.ts';
+import type { StoredError } from '../domain/errors.ts';
+import type { StoredNote } from '../domain/messages.ts';
+import type { StoredTurn } from '../domain/turns.ts';
+import type { ImageRecord, TurnStatus } from '../../src-shared/ipc/generation.ts';
 import type { GalleryFilters, GalleryPage, ImageDetail, SessionSummary } from '../../src-shared/ipc/library.ts';
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { CreditEstimate } from '../../src-shared/pricing.ts';
@@ -28,8 +30,8 @@ export interface TurnPatch {
   creditsCharged?: number | null;
   warnings?: GenerationWarning[];
   requestId?: string | null;
-  error?: IpcError | null;
-  outcomeNote?: string | null;
+  error?: StoredError | null;
+  outcome?: StoredNote | null;
   finishedAt?: number | null;
   durationMs?: number | null;
   retryAt?: number | null;
@@ -68,6 +70,26 @@ function json<T>(v: SQLInputValue | undefined, fallback: T): T {
 }
 
 /** Escapes LIKE wildcards so a search for "50%" finds that text. */
+/** Errors are stored as codes and facts; rows an earlier version wrote carry a baked `message` instead. */
+function storedError(v: SQLInputValue | undefined): StoredError | null {
+  if (typeof v !== 'string') return null;
+  const parsed = JSON.parse(v) as StoredError & { message?: string };
+  const { message, ...error } = parsed;
+  return message !== undefined && error.serviceMessage === undefined ? { ...error, serviceMessage: message } : error;
+}
+
+/** Notes are stored as a catalog code; an earlier version stored the sentence itself. */
+function storedNote(v: SQLInputValue | undefined): StoredNote | null {
+  if (typeof v !== 'string' || v === '') return null;
+  if (v.startsWith('{')) return JSON.parse(v) as StoredNote;
+  return { code: 'legacy_note', params: { text: v } };
+}
+
+function retryOfCode(db: DatabaseSync, turnId: string): string | null {
+  const row = db.prepare('SELECT error_json FROM turns WHERE id = ?').get(turnId) as Row | undefined;
+  return storedError(row?.error_json)?.code ?? null;
+}
+
 function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -204,8 +226,8 @@ export class LibraryRepo {
       creditsCharged: ['credits_charged', (v: number | null) => v],
       warnings: ['warnings_json', (v: GenerationWarning[]) => JSON.stringify(v)],
       requestId: ['request_id', (v: string | null) => v],
-      error: ['error_json', (v: IpcError | null) => (v ? JSON.stringify(v) : null)],
-      outcomeNote: ['outcome_note', (v: string | null) => v],
+      error: ['error_json', (v: StoredError | null) => (v ? JSON.stringify(v) : null)],
+      outcome: ['outcome_note', (v: StoredNote | null) => (v ? JSON.stringify(v) : null)],
       finishedAt: ['finished_at', (v: number | null) => v],
       durationMs: ['duration_ms', (v: number | null) => v],
       retryAt: ['retry_at', (v: number | null) => v],
@@ -222,12 +244,12 @@ export class LibraryRepo {
     this.db.prepare(`UPDATE turns SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
   }
 
-  getTurn(id: string): TurnRecord | null {
+  getTurn(id: string): StoredTurn | null {
     const row = this.db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as Row | undefined;
     return row ? this.toTurn(row) : null;
   }
 
-  listTurns(sessionId: string): TurnRecord[] {
+  listTurns(sessionId: string): StoredTurn[] {
     const rows = this.db.prepare('SELECT * FROM turns WHERE session_id = ? ORDER BY started_at, id').all(sessionId) as Row[];
     return rows.map((r) => this.toTurn(r));
   }
@@ -237,12 +259,12 @@ export class LibraryRepo {
     return num((this.db.prepare('SELECT COUNT(*) AS n FROM turns WHERE retry_of = ?').get(turnId) as Row).n);
   }
 
-  turnsWithStatus(status: TurnStatus): TurnRecord[] {
+  turnsWithStatus(status: TurnStatus): StoredTurn[] {
     const rows = this.db.prepare('SELECT * FROM turns WHERE status = ? ORDER BY started_at').all(status) as Row[];
     return rows.map((r) => this.toTurn(r));
   }
 
-  private toTurn(row: Row): TurnRecord {
+  private toTurn(row: Row): StoredTurn {
     const id = str(row.id);
     const session = this.sessionRow(str(row.session_id));
     const images = (this.db.prepare('SELECT * FROM images WHERE turn_id = ? ORDER BY position').all(id) as Row[]).map(toImage);
@@ -261,8 +283,8 @@ export class LibraryRepo {
       creditsCharged: numOrNull(row.credits_charged),
       warnings: json<GenerationWarning[]>(row.warnings_json, []),
       requestId: strOrNull(row.request_id),
-      error: json<IpcError | null>(row.error_json, null),
-      outcomeNote: strOrNull(row.outcome_note),
+      error: storedError(row.error_json),
+      outcome: storedNote(row.outcome_note),
       startedAt: num(row.started_at),
       finishedAt: numOrNull(row.finished_at),
       durationMs: numOrNull(row.duration_ms),
@@ -270,6 +292,8 @@ export class LibraryRepo {
       referenceImageIds: refs,
       retryOf: strOrNull(row.retry_of),
       retryAt: numOrNull(row.retry_at),
+      retried: this.turnsRetrying(id) > 0,
+      retryOfCode: row.retry_of ? retryOfCode(this.db, str(row.retry_of)) : null,
     };
   }
 
@@ -325,7 +349,7 @@ export class LibraryRepo {
     }));
   }
 
-  imageDetail(id: string): ImageDetail | null {
+  imageDetail(id: string): (Omit<ImageDetail, 'turn'> & { turn: StoredTurn }) | null {
     const image = this.getImage(id);
     if (!image) return null;
     const turn = this.getTurn(image.turnId);

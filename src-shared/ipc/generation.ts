@@ -55,6 +55,24 @@ export interface TurnRecord {
   retryOf: string | null;
   /** For a 429 rate_limited turn: when the app will or may retry (ms since epoch). */
   retryAt: number | null;
+  /** What the user may do with this turn now, decided by main (spec §7); the renderer only shows it. */
+  actions: TurnActions;
+}
+
+/** spec §7 applied to one turn, as data (main decides; the renderer derives nothing). */
+export interface TurnActions {
+  retry: {
+    /** `now`: offer Retry; `later`: offer it disabled until `availableAt`; `never`: no Retry (see `reason`). */
+    offer: 'now' | 'later' | 'never';
+    /** How to label it: the one retry after a 500, a retry after a 429 wait, or a resend that is safe (nothing ran). */
+    kind: 'retry_once' | 'retry_after_wait' | 'retry_safe' | null;
+    /** ms since epoch when `offer` is `later`. */
+    availableAt: number | null;
+    /** Why it is not offered now: `running`, `succeeded`, `outcome_unknown`, `already_retried`, `fix_request`, `retry_too_early`, `retry_limit_reached`. */
+    reason: string | null;
+  };
+  /** The run is waiting for the service; the user may stop waiting. */
+  stopWaiting: boolean;
 }
 
 export interface GenerationProgress {

@@ -116,7 +116,7 @@ function TurnError({ turn }: { turn: TurnRecord }) {
   const setSession = useComposeStore((s) => s.setSession);
   const markMissing = useComposeStore((s) => s.markMissing);
   const removeReference = useComposeStore((s) => s.removeReference);
-  const now = useNow(turn.retryAt !== null, 1000);
+  const now = useNow(turn.actions.retry.availableAt !== null, 1000);
   // spec §4.1 rule 4: main finds which references are gone (via the file endpoint); mark them in the tray.
   const missingIds = turn.error?.details?.missingImageIds;
   const missingKey = Array.isArray(missingIds) ? missingIds.join(',') : '';
@@ -126,23 +126,24 @@ function TurnError({ turn }: { turn: TurnRecord }) {
   const error = turn.error;
   if (!error) return null;
   const action = errorSpec(error.code)?.action;
-  const retryAllowed = action === 'retry_once_then_report' && turn.retryOf === null;
-  const waitOver = turn.retryAt === null || turn.retryAt <= now;
+  // Main decides what spec §7 allows (turn.actions); the card only shows it, disabled until its time comes.
+  const offer = turn.actions.retry;
+  const waitOver = offer.availableAt === null || offer.availableAt <= now;
   return (
     <ErrorBanner
       error={{ code: error.code, message: error.message, requestId: error.requestId ?? turn.requestId }}
-      retryAt={turn.retryAt}
+      retryAt={offer.offer === 'later' ? offer.availableAt : null}
       actions={
         <>
-          {retryAllowed || ((action === 'wait_for_window' || action === 'retry_in_seconds' || action === 'come_back_tomorrow') && turn.retryAt !== null) ? (
+          {offer.offer !== 'never' ? (
             <button
               type="button"
               className="btn btn-sm"
               data-testid="retry"
-              disabled={retry.isPending || (!retryAllowed && !waitOver)}
+              disabled={retry.isPending || !waitOver}
               onClick={() => retry.mutate(turn.id)}
             >
-              {retryAllowed ? t('errors.retryOnce') : t('errors.retryNow')}
+              {offer.kind === 'retry_once' ? t('errors.retryOnce') : t('errors.retryNow')}
             </button>
           ) : null}
           {action === 'top_up' && turn.environment === 'local' ? (

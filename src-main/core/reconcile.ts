@@ -1,0 +1,78 @@
+// After a crash, Local turns whose outcome the app never learnt are settled from the bundled service: the app
+// sends its own turn id with each generate call (header X-Client-Turn-Id) and the service's admin API lists
+// an account's turns with it, so a paid run's images still reach the library and a refunded one says so.
+// Remote turns stay "outcome unknown": only the service's website can tell (spec §1, Recent conversations).
+import type { AdminTurn } from '../../src-shared/admin.ts';
+import type { StoredTurn } from '../domain/turns.ts';
+import type { GenerationRunner } from './generation.ts';
+import type { LibraryRepo } from '../library/library-repo.ts';
+
+export interface ReconcileDeps {
+  repo: LibraryRepo;
+  runner: GenerationRunner;
+  /** The account's turns on the bundled service since a time (Unix seconds). */
+  accountTurns: (sinceUnixS: number) => Promise<AdminTurn[]>;
+  now: () => number;
+}
+
+export interface ReconcileReport {
+  succeeded: string[];
+  failed: string[];
+  neverArrived: string[];
+  stillRunning: string[];
+}
+
+/** Settles every Local turn left `outcome_unknown`; returns what it did. Never throws for one turn's sake. */
+export async function reconcileLocalTurns(deps: ReconcileDeps): Promise<ReconcileReport> {
+  const report: ReconcileReport = { succeeded: [], failed: [], neverArrived: [], stillRunning: [] };
+  const open = deps.repo.turnsWithStatus('outcome_unknown').filter((t) => t.environment === 'local');
+  if (open.length === 0) return report;
+  // An hour of slack: the service's clock only runs ahead of ours (its admin clock moves forward only).
+  const since = Math.floor(Math.min(...open.map((t) => t.startedAt)) / 1000) - 3600;
+  const byClientId = new Map<string, AdminTurn>();
+  for (const turn of await deps.accountTurns(since)) if (turn.client_turn_id) byClientId.set(turn.client_turn_id, turn);
+  for (const turn of open) settle(deps, turn, byClientId.get(turn.id) ?? null, report);
+  return report;
+}
+
+function settle(deps: ReconcileDeps, turn: StoredTurn, remote: AdminTurn | null, report: ReconcileReport): void {
+  const { repo, runner } = deps;
+  if (remote === null) {
+    // The service never saw it (the app stopped before the request arrived): nothing ran, nothing was charged.
+    repo.updateTurn(turn.id, { status: 'failed', error: { code: 'not_on_service' }, outcome: null, finishedAt: deps.now() });
+    report.neverArrived.push(turn.id);
+    return;
+  }
+  if (remote.status === 'running') {
+    report.stillRunning.push(turn.id);
+    return;
+  }
+  if (remote.status === 'succeeded') {
+    runner.recordSuccess(
+      turn.id,
+      {
+        ok: true,
+        turn_id: remote.turn_id,
+        session_id: remote.session_id,
+        credits_charged: remote.credits_charged ?? 0,
+        duration_ms: remote.finished_at !== null ? (remote.finished_at - remote.created_at) * 1000 : 0,
+        warnings: remote.warnings,
+        images: remote.images,
+      },
+      turn.requestId,
+      { code: 'reconciled', params: { status: 'succeeded', charged: remote.credits_charged ?? 0 } },
+    );
+    report.succeeded.push(turn.id);
+    return;
+  }
+  // Failed on the service: the whole reservation was refunded (spec §4.1 billing rule 2), so one retry is safe.
+  repo.updateTurn(turn.id, {
+    status: 'failed',
+    serviceTurnId: remote.turn_id,
+    creditsCharged: remote.credits_charged ?? 0,
+    error: { code: 'internal_error' },
+    outcome: { code: 'reconciled', params: { status: 'failed' } },
+    finishedAt: deps.now(),
+  });
+  report.failed.push(turn.id);
+}

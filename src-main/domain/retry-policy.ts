@@ -1,0 +1,149 @@
+// spec §7's retry guidance, decided in one place for the whole app: what the runner does after each answer,
+// how long a back-off lasts, what the user may retry and when, and what must never be resent. The runner
+// (core/generation.ts) asks `afterAnswer`; the renderer only shows `turnActions` (it derives nothing).
+import type { TurnActions, TurnStatus } from '../../src-shared/ipc/generation.ts';
+import type { StoredError } from './errors.ts';
+import type { StoredNote } from './messages.ts';
+
+export interface RetryPolicy {
+  /** Deadline of one generate call (spec §1: runs take up to 5 minutes; a little longer before "unknown"). */
+  generateTimeoutMs: number;
+  /** Waits before each automatic resend after 503 auth_unavailable; its length bounds the resends. */
+  authRetryDelaysMs: number[];
+  /** First back-off step after 429 rate_limited; doubles with each rate-limited retry in a row. */
+  rateLimitBaseMs: number;
+  /** Upper bound of one back-off wait. */
+  rateLimitMaxMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  generateTimeoutMs: 330_000,
+  authRetryDelaysMs: [3_000, 6_000, 12_000],
+  rateLimitBaseMs: 60_000,
+  rateLimitMaxMs: 24 * 3600_000,
+};
+
+/** How a call ended without an answer we can read. */
+export type NetworkEnd = 'timeout' | 'dropped' | 'unreachable' | 'cancelled' | 'app_closed' | 'unreadable_success';
+
+/** What the runner does next. */
+export type NextStep =
+  | { kind: 'resend_after'; waitMs: number }
+  | { kind: 'fail'; retryAt: number | null }
+  | { kind: 'unknown'; note: StoredNote }
+  | { kind: 'cancelled'; note: StoredNote };
+
+/** A step that ends the turn. */
+export type FinalStep = Exclude<NextStep, { kind: 'resend_after' }>;
+
+/**
+ * After the service answered with an error. `attempt` counts from 0 (the first send); `rateLimitStreak` is how
+ * many rate-limited turns precede this one in its retry chain.
+ */
+export function afterErrorAnswer(
+  error: Pick<StoredError, 'code'>,
+  context: { attempt: number; retryAfterS: number | null; rateLimitStreak: number; now: number },
+  policy: RetryPolicy,
+): NextStep {
+  switch (error.code) {
+    case 'auth_unavailable': {
+      // spec §7: retry after a few seconds; nothing was reserved (auth comes first), so a resend is safe.
+      const waitMs = policy.authRetryDelaysMs[context.attempt];
+      return waitMs === undefined ? { kind: 'fail', retryAt: null } : { kind: 'resend_after', waitMs };
+    }
+    case 'rate_limited':
+      // spec §7: 24-hour rolling window; exponential back-off; never at once. Never resent by the app itself.
+      return { kind: 'fail', retryAt: context.now + rateLimitWaitMs(context.rateLimitStreak, context.retryAfterS, policy) };
+    case 'new_user_daily_limit':
+      // spec §7: come back the next day; the service's Retry-After says when.
+      return { kind: 'fail', retryAt: context.now + (context.retryAfterS ?? 86_400) * 1000 };
+    default:
+      return { kind: 'fail', retryAt: null };
+  }
+}
+
+/** spec §7 rule 5: after a timeout nothing is resent blindly, since a run may have produced images. */
+export function afterNetworkEnd(end: NetworkEnd, policy: RetryPolicy): FinalStep {
+  switch (end) {
+    case 'unreachable':
+      // Nothing reached the service: no run, no charge.
+      return { kind: 'fail', retryAt: null };
+    case 'cancelled':
+      return { kind: 'cancelled', note: { code: 'cancelled_waiting' } };
+    case 'app_closed':
+      return { kind: 'unknown', note: { code: 'outcome_unknown', params: { why: 'app_closed' } } };
+    case 'unreadable_success':
+      return { kind: 'unknown', note: { code: 'outcome_unknown', params: { why: 'unreadable' } } };
+    case 'timeout':
+      return { kind: 'unknown', note: { code: 'outcome_unknown', params: { why: 'timeout', seconds: Math.round(policy.generateTimeoutMs / 1000) } } };
+    case 'dropped':
+      return { kind: 'unknown', note: { code: 'outcome_unknown', params: { why: 'dropped' } } };
+  }
+}
+
+export function rateLimitWaitMs(streak: number, retryAfterS: number | null, policy: RetryPolicy): number {
+  const backoff = policy.rateLimitBaseMs * 2 ** streak;
+  return Math.min(policy.rateLimitMaxMs, Math.max(backoff, (retryAfterS ?? 0) * 1000));
+}
+
+/** What the user may do with a turn: the facts the decision needs. */
+export interface TurnFacts {
+  status: TurnStatus;
+  error: Pick<StoredError, 'code' | 'requestId'> | null;
+  requestId: string | null;
+  retryAt: number | null;
+  /** A later turn already retried this one. */
+  retried: boolean;
+  /** The error code of the turn this one retried, if it is a retry. */
+  retryOfCode: string | null;
+  isRetry: boolean;
+}
+
+export type RetryVerdict =
+  | { allowed: true; kind: 'retry_once' | 'retry_after_wait' | 'retry_safe' }
+  | { allowed: false; code: 'retry_not_allowed' | 'retry_too_early' | 'retry_limit_reached'; params: Record<string, unknown>; availableAt: number | null; kind: TurnActions['retry']['kind'] };
+
+/** May the user retry this turn now? The runner enforces it; `turnActions` shows the same answer. */
+export function retryVerdict(turn: TurnFacts, now: number): RetryVerdict {
+  const never = (reason: string): RetryVerdict => ({ allowed: false, code: 'retry_not_allowed', params: { reason }, availableAt: null, kind: null });
+  if (turn.status === 'running') return never('running');
+  if (turn.status === 'succeeded') return never('succeeded');
+  if (turn.status === 'outcome_unknown' || turn.status === 'cancelled') return never('outcome_unknown');
+  if (turn.retried) return never('already_retried');
+  const code = turn.error?.code ?? '';
+  switch (code) {
+    case 'internal_error':
+      // spec §7: retry once as is; then stop and report with the request id.
+      if (turn.isRetry && turn.retryOfCode === 'internal_error') {
+        return { allowed: false, code: 'retry_limit_reached', params: { requestId: turn.error?.requestId ?? turn.requestId ?? '' }, availableAt: null, kind: null };
+      }
+      return { allowed: true, kind: 'retry_once' };
+    case 'rate_limited':
+    case 'new_user_daily_limit': {
+      const waitMs = (turn.retryAt ?? 0) - now;
+      if (waitMs > 0) {
+        return { allowed: false, code: 'retry_too_early', params: { reason: code, waitS: waitMs / 1000, retryAt: turn.retryAt }, availableAt: turn.retryAt, kind: 'retry_after_wait' };
+      }
+      return { allowed: true, kind: 'retry_after_wait' };
+    }
+    case 'auth_unavailable':
+    case 'service_unreachable':
+    case 'not_on_service':
+      // Nothing was run or charged: safe to send again.
+      return { allowed: true, kind: 'retry_safe' };
+    default:
+      // 400/401/402/403/404 and anything else: the same request gets the same answer (spec §7 rule 1).
+      return never('fix_request');
+  }
+}
+
+/** The decision as data for the renderer: which actions a turn offers now, and from when. */
+export function turnActions(turn: TurnFacts, now: number): TurnActions {
+  const verdict = retryVerdict(turn, now);
+  const retry: TurnActions['retry'] = verdict.allowed
+    ? { offer: 'now', kind: verdict.kind, availableAt: null, reason: null }
+    : verdict.code === 'retry_too_early'
+      ? { offer: 'later', kind: verdict.kind, availableAt: verdict.availableAt, reason: verdict.code }
+      : { offer: 'never', kind: null, availableAt: null, reason: verdict.code === 'retry_not_allowed' ? String(verdict.params.reason) : verdict.code };
+  return { retry, stopWaiting: turn.status === 'running' };
+}

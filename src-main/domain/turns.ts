@@ -1,0 +1,27 @@
+// A turn as the library stores it (codes and facts) and as the renderer receives it (text in the UI language,
+// and the actions spec §7 allows now).
+import type { TurnRecord } from '../../src-shared/ipc/generation.ts';
+import type { Language } from '../../src-shared/language.ts';
+import { renderError, type StoredError } from './errors.ts';
+import { renderNote, type StoredNote } from './messages.ts';
+import { turnActions } from './retry-policy.ts';
+
+export interface StoredTurn extends Omit<TurnRecord, 'error' | 'outcomeNote' | 'actions'> {
+  error: StoredError | null;
+  /** Why the outcome is unknown / what happened, as a catalog code. */
+  outcome: StoredNote | null;
+  /** A later turn already retried this one. */
+  retried: boolean;
+  /** The error code of the turn this one retried. */
+  retryOfCode: string | null;
+}
+
+export function presentTurn(turn: StoredTurn, language: Language, now: number): TurnRecord {
+  const { error, outcome, retried, retryOfCode, ...rest } = turn;
+  return {
+    ...rest,
+    error: error ? renderError(error, language) : null,
+    outcomeNote: outcome ? renderNote(outcome, language) : null,
+    actions: turnActions({ status: turn.status, error, requestId: turn.requestId, retryAt: turn.retryAt, retried, retryOfCode, isRetry: turn.retryOf !== null }, now),
+  };
+}
