@@ -20,6 +20,7 @@ export function createImagesRepo(db: DatabaseSync) {
   const byId = db.prepare('SELECT * FROM images WHERE id = ?');
   const byFilename = db.prepare('SELECT * FROM images WHERE filename = ?');
   const markDeleted = db.prepare('UPDATE images SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL');
+  const liveByTurn = db.prepare('SELECT * FROM images WHERE turn_id = ? AND deleted_at IS NULL ORDER BY idx');
   return {
     insert(row: Omit<ImageRow, 'deleted_at'>): void {
       insert.run(row.id, row.account_id, row.turn_id, row.idx, row.filename, row.width, row.height, row.created_at);
@@ -32,6 +33,10 @@ export function createImagesRepo(db: DatabaseSync) {
     },
     markDeleted(id: string, at: number): void {
       markDeleted.run(at, id);
+    },
+    /** A turn's images that were not deleted, in their order. */
+    listLiveByTurn(turnId: string): ImageRow[] {
+      return liveByTurn.all(turnId) as unknown as ImageRow[];
     },
   };
 }

@@ -7,6 +7,7 @@ import type { AppEnv, ServiceDeps } from '../deps.ts';
 import { readJson } from '../http/body.ts';
 import { createAccountService } from '../services/accounts.ts';
 import { createImageService } from '../services/images.ts';
+import { createTurnService } from '../services/turns.ts';
 
 const count = z.number().int().min(0).max(1e12);
 const CreateAccountSchema = z.strictObject({ credits: count.optional(), age_days: z.number().min(0).max(36500).optional(), banned: z.boolean().optional() });
@@ -23,10 +24,13 @@ const CreateKeySchema = z.strictObject({
 });
 const PatchKeySchema = z.strictObject({ rate_limit_per_24h: z.number().int().min(1).nullable() });
 const ClockSchema = z.strictObject({ advance_s: z.number().min(0).max(1e10) });
+/** ?since=<unix s>: required, a whole number of seconds. */
+const SINCE = /^\d{1,12}$/;
 
 export function registerAdminRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const accounts = createAccountService(deps.db, deps.clock, () => deps.settings.get().default_rate_limit_per_24h);
   const images = createImageService(deps);
+  const turns = createTurnService(deps);
   const admin = deps.requireAdmin;
 
   app.post('/admin/accounts', admin, async (c) => c.json(accounts.create(await readJson(c, CreateAccountSchema, {})), 201));
@@ -40,6 +44,18 @@ export function registerAdminRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
   app.patch('/admin/api-keys/:id', admin, async (c) => {
     const body = await readJson(c, PatchKeySchema);
     return c.json(accounts.setKeyRateLimit(c.req.param('id'), body.rate_limit_per_24h));
+  });
+
+  // Read-only addition (docs/local-service.md): the outcome of generations an app lost track of.
+  app.get('/admin/accounts/:id/turns', admin, (c) => {
+    const since = c.req.query('since');
+    if (since === undefined || !SINCE.test(since)) {
+      deps.fail('invalid_request', {
+        detail: `since: required, Unix seconds (a whole number), got ${since === undefined ? 'nothing' : JSON.stringify(since)}`,
+        detail_zh: `since：必填，Unix 秒（整数），收到的是 ${since === undefined ? '空' : JSON.stringify(since)}`,
+      });
+    }
+    return c.json({ turns: turns.listSince(c.req.param('id'), Number(since)) });
   });
 
   app.delete('/admin/images/:id', admin, async (c) => {

@@ -173,7 +173,8 @@ export function createGenerateService(deps: ServiceDeps) {
   }
 
   return {
-    async generate(accountId: string, bodyText: string, language: Language): Promise<GenerateResult> {
+    /** clientTurnId: a valid X-Client-Turn-Id, recorded with the turn (docs/local-service.md), or null. */
+    async generate(accountId: string, bodyText: string, language: Language, clientTurnId: string | null = null): Promise<GenerateResult> {
       const parsed = parseJsonBody(bodyText);
       if (!parsed.ok) fail(parsed.error.code, parsed.error.params);
       const validation = validateGenerateRequest(parsed.value);
@@ -223,6 +224,7 @@ export function createGenerateService(deps: ServiceDeps) {
           resolution: estimate.resolution,
           n: estimate.n,
           created_at: now,
+          client_turn_id: clientTurnId,
         });
         credits.reserve(accountId, turnId, estimate.total);
         return { sessionId: session, referencePaths: paths };
