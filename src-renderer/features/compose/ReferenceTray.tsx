@@ -7,13 +7,14 @@ import { useTranslation } from 'react-i18next';
 import type { ConcreteModelId } from '../../../src-shared/catalog.ts';
 import { MODELS } from '../../../src-shared/catalog.ts';
 import { call, imageUrl } from '../../lib/desktop.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
 import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../gallery/drag.ts';
 import { useComposeStore } from './store.ts';
 
 function TrayItem({ id, flaggedMissing }: { id: string; flaggedMissing: boolean }) {
   const { t } = useTranslation();
   const remove = useComposeStore((s) => s.removeReference);
-  const detail = useQuery({ queryKey: ['image', id], queryFn: () => call('libraryGetImage', { imageId: id }), retry: false });
+  const detail = useQuery({ queryKey: queryKeys.image(id), queryFn: () => call('libraryGetImage', { imageId: id }), retry: false });
   const missing = flaggedMissing || detail.data?.image.missing === true;
   return (
     <li className={`tray-item ${missing ? 'tray-item-missing' : ''}`} data-testid="reference-item" data-image-id={id} data-missing={missing}>

@@ -2,12 +2,11 @@
 // one after a rename) shows as soon as it exists.
 import { useQuery } from '@tanstack/react-query';
 import { call } from '../../lib/desktop.ts';
-
-export const sessionKey = (sessionId: string) => ['session', sessionId] as const;
+import { queryKeys } from '../../lib/query-keys.ts';
 
 export function useSessionSummary(sessionId: string | null) {
   return useQuery({
-    queryKey: sessionKey(sessionId ?? ''),
+    queryKey: queryKeys.session(sessionId ?? ''),
     queryFn: () => call('libraryGetSession', { sessionId: sessionId ?? '' }),
     enabled: sessionId !== null,
   });

@@ -2,13 +2,14 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
 import { call } from '../../lib/desktop.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
 
 /** Sessions per page; the library returns each session with all its matching images. */
 export const GALLERY_PAGE_SESSIONS = 25;
 
 export function useGallery(filters: GalleryFilters) {
   return useInfiniteQuery({
-    queryKey: ['gallery', filters],
+    queryKey: queryKeys.gallery(filters),
     queryFn: ({ pageParam }) => call('libraryGallery', { filters, cursor: pageParam, limit: GALLERY_PAGE_SESSIONS }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
@@ -17,7 +18,7 @@ export function useGallery(filters: GalleryFilters) {
 
 export function useImageDetail(imageId: string | null) {
   return useQuery({
-    queryKey: ['image', imageId ?? ''],
+    queryKey: queryKeys.image(imageId ?? ''),
     queryFn: () => call('libraryGetImage', { imageId: imageId ?? '' }),
     enabled: imageId !== null,
   });
@@ -28,9 +29,9 @@ export function useStar() {
   return useMutation({
     mutationFn: (input: { imageId: string; starred: boolean }) => call('libraryStar', input),
     onSuccess: (image) => {
-      void client.invalidateQueries({ queryKey: ['gallery'] });
-      void client.invalidateQueries({ queryKey: ['image', image.id] });
-      void client.invalidateQueries({ queryKey: ['turn', image.turnId] });
+      void client.invalidateQueries({ queryKey: queryKeys.galleries() });
+      void client.invalidateQueries({ queryKey: queryKeys.image(image.id) });
+      void client.invalidateQueries({ queryKey: queryKeys.turn(image.turnId) });
     },
   });
 }
@@ -40,8 +41,8 @@ export function useRenameSession() {
   return useMutation({
     mutationFn: (input: { sessionId: string; title: string }) => call('libraryRenameSession', input),
     onSuccess: () => {
-      void client.invalidateQueries({ queryKey: ['gallery'] });
-      void client.invalidateQueries({ queryKey: ['session'] });
+      void client.invalidateQueries({ queryKey: queryKeys.galleries() });
+      void client.invalidateQueries({ queryKey: queryKeys.sessions() });
     },
   });
 }

@@ -3,17 +3,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { call, onEvent } from '../../lib/desktop.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
 import type { IpcMethodName, MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 
-export const inspectorKeys = {
-  status: ['inspector', 'status'] as const,
-  list: ['inspector', 'list'] as const,
-  request: (id: string, language: string) => ['inspector', 'request', id, language] as const,
-};
-
 export function useInspectorStatus() {
-  return useQuery({ queryKey: inspectorKeys.status, queryFn: () => call('inspectorStatus', {}) });
+  return useQuery({ queryKey: queryKeys.inspectorStatus(), queryFn: () => call('inspectorStatus', {}) });
 }
 
 export function useDeliveries() {
@@ -21,17 +16,17 @@ export function useDeliveries() {
   useEffect(
     () =>
       onEvent('inspector:delivery', () => {
-        void client.invalidateQueries({ queryKey: inspectorKeys.list });
+        void client.invalidateQueries({ queryKey: queryKeys.inspectorList() });
       }),
     [client],
   );
-  return useQuery({ queryKey: inspectorKeys.list, queryFn: () => call('inspectorList', { limit: 200 }) });
+  return useQuery({ queryKey: queryKeys.inspectorList(), queryFn: () => call('inspectorList', { limit: 200 }) });
 }
 
 export function useCapturedRequest(requestId: string | null) {
   const language = useLanguage();
   return useQuery({
-    queryKey: inspectorKeys.request(requestId ?? '', language),
+    queryKey: queryKeys.inspectorRequest(requestId ?? '', language),
     queryFn: () => call('inspectorGet', { requestId: requestId as string }),
     enabled: requestId !== null,
   });
@@ -43,9 +38,9 @@ export function useInspectorAction<K extends IpcMethodName>(name: K) {
   return useMutation({
     mutationFn: (input: MethodInputOf<K>) => call(name, input) as Promise<MethodOutputOf<K>>,
     onSuccess: (value) => {
-      if (value && typeof value === 'object' && 'running' in value && 'secretStored' in value) client.setQueryData(inspectorKeys.status, value);
+      if (value && typeof value === 'object' && 'running' in value && 'secretStored' in value) client.setQueryData(queryKeys.inspectorStatus(), value);
       if (name === 'inspectorClear' || name === 'inspectorResend' || name === 'inspectorSendTest') {
-        void client.invalidateQueries({ queryKey: inspectorKeys.list });
+        void client.invalidateQueries({ queryKey: queryKeys.inspectorList() });
       }
     },
   });

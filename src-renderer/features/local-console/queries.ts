@@ -1,12 +1,11 @@
 // The local service console through main (which holds the admin token): state and every admin action.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../lib/desktop.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
 import type { IpcMethodName, MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
 
-export const localKey = ['local-status'] as const;
-
 export function useLocalStatus(enabled: boolean) {
-  return useQuery({ queryKey: localKey, queryFn: () => call('localStatus', {}), enabled, refetchInterval: enabled ? 5_000 : false });
+  return useQuery({ queryKey: queryKeys.localStatus(), queryFn: () => call('localStatus', {}), enabled, refetchInterval: enabled ? 5_000 : false });
 }
 
 /** A console action; answers that carry the whole console state replace the cached one. */
@@ -15,12 +14,12 @@ export function useLocalAction<K extends IpcMethodName>(name: K) {
   return useMutation({
     mutationFn: (input: MethodInputOf<K>) => call(name, input) as Promise<MethodOutputOf<K>>,
     onSuccess: (value) => {
-      if (value && typeof value === 'object' && 'account' in value && 'keys' in value) client.setQueryData(localKey, value);
-      else void client.invalidateQueries({ queryKey: localKey });
+      if (value && typeof value === 'object' && 'account' in value && 'keys' in value) client.setQueryData(queryKeys.localStatus(), value);
+      else void client.invalidateQueries({ queryKey: queryKeys.localStatus() });
       if (name === 'localDeleteImage' || name === 'localCreateKey') {
-        void client.invalidateQueries({ queryKey: ['gallery'] });
-        void client.invalidateQueries({ queryKey: ['image'] });
-        void client.invalidateQueries({ queryKey: ['settings'] });
+        void client.invalidateQueries({ queryKey: queryKeys.galleries() });
+        void client.invalidateQueries({ queryKey: queryKeys.images() });
+        void client.invalidateQueries({ queryKey: queryKeys.settings() });
       }
     },
   });

@@ -3,10 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { GenerateRequest } from '../../../src-shared/api.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
 import { useRunsStore } from './store.ts';
-
-export const turnKey = (turnId: string) => ['turn', turnId] as const;
-export const sessionTurnsKey = (sessionId: string) => ['session-turns', sessionId] as const;
 
 /** One listener for the whole app: progress into the store, changed turns into the query cache. */
 export function useGenerationEvents(): void {
@@ -16,25 +14,25 @@ export function useGenerationEvents(): void {
     const offProgress = onEvent('generation:progress', (p) => {
       setProgress(p);
       if (p.phase === 'done' || p.status !== 'running') {
-        void client.invalidateQueries({ queryKey: turnKey(p.turnId) });
-        void client.invalidateQueries({ queryKey: ['image'] });
+        void client.invalidateQueries({ queryKey: queryKeys.turn(p.turnId) });
+        void client.invalidateQueries({ queryKey: queryKeys.images() });
       }
     });
     const offChanged = onEvent('library:changed', (change) => {
-      if (change.kind === 'turn') void client.invalidateQueries({ queryKey: turnKey(change.id) });
+      if (change.kind === 'turn') void client.invalidateQueries({ queryKey: queryKeys.turn(change.id) });
       if (change.kind === 'turn' || change.kind === 'session') {
-        void client.invalidateQueries({ queryKey: ['session-turns'] });
+        void client.invalidateQueries({ queryKey: queryKeys.allSessionTurns() });
         // A session's title and counts (shown in the compose panel) change with its turns and renames.
-        void client.invalidateQueries({ queryKey: ['session'] });
+        void client.invalidateQueries({ queryKey: queryKeys.sessions() });
       }
-      void client.invalidateQueries({ queryKey: ['gallery'] });
+      void client.invalidateQueries({ queryKey: queryKeys.galleries() });
       // An image's detail lists where it was used as a reference, so any new turn can change it.
-      void client.invalidateQueries({ queryKey: ['image'] });
+      void client.invalidateQueries({ queryKey: queryKeys.images() });
     });
     const offDownload = onEvent('download:progress', (d) => {
       if (d.state !== 'downloading') {
-        void client.invalidateQueries({ queryKey: turnKey(d.turnId) });
-        void client.invalidateQueries({ queryKey: ['gallery'] });
+        void client.invalidateQueries({ queryKey: queryKeys.turn(d.turnId) });
+        void client.invalidateQueries({ queryKey: queryKeys.galleries() });
       }
     });
     return () => {
@@ -47,7 +45,7 @@ export function useGenerationEvents(): void {
 
 export function useTurn(turnId: string) {
   return useQuery({
-    queryKey: turnKey(turnId),
+    queryKey: queryKeys.turn(turnId),
     queryFn: () => call('libraryGetTurn', { turnId }),
     // Events refresh it; the interval is a safety net for a running turn whose events were missed.
     refetchInterval: (q) => (q.state.data?.status === 'running' || q.state.data?.images.some((i) => i.download === 'pending') ? 2_000 : false),
@@ -56,7 +54,7 @@ export function useTurn(turnId: string) {
 
 export function useSessionTurns(sessionId: string | null) {
   return useQuery({
-    queryKey: sessionTurnsKey(sessionId ?? ''),
+    queryKey: queryKeys.sessionTurns(sessionId ?? ''),
     queryFn: () => call('libraryListTurns', { sessionId: sessionId ?? '' }),
     enabled: sessionId !== null,
   });
@@ -64,11 +62,11 @@ export function useSessionTurns(sessionId: string | null) {
 
 /** Whether the library holds any session (one row is enough); refreshed with every session change. */
 export function useAnySession() {
-  return useQuery({ queryKey: ['session', '*any'], queryFn: () => call('librarySessions', { cursor: null, limit: 1 }) });
+  return useQuery({ queryKey: queryKeys.anySession(), queryFn: () => call('librarySessions', { cursor: null, limit: 1 }) });
 }
 
 export function useRunningTurns() {
-  return useQuery({ queryKey: ['running'], queryFn: () => call('generateRunning', {}), staleTime: Infinity });
+  return useQuery({ queryKey: queryKeys.running(), queryFn: () => call('generateRunning', {}), staleTime: Infinity });
 }
 
 export function useStartGeneration() {
@@ -82,8 +80,8 @@ export function useStartGeneration() {
     },
     onSuccess: (turn) => {
       addRecent(turn.id);
-      client.setQueryData(turnKey(turn.id), turn);
-      void client.invalidateQueries({ queryKey: ['session-turns'] });
+      client.setQueryData(queryKeys.turn(turn.id), turn);
+      void client.invalidateQueries({ queryKey: queryKeys.allSessionTurns() });
     },
   });
 }
@@ -92,7 +90,7 @@ export function useCancelGeneration() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (turnId: string) => call('generateCancel', { turnId }),
-    onSuccess: (_r, turnId) => void client.invalidateQueries({ queryKey: turnKey(turnId) }),
+    onSuccess: (_r, turnId) => void client.invalidateQueries({ queryKey: queryKeys.turn(turnId) }),
   });
 }
 
@@ -103,7 +101,7 @@ export function useRetryGeneration() {
     mutationFn: (turnId: string) => call('generateRetry', { turnId }),
     onSuccess: ({ turnId }) => {
       addRecent(turnId);
-      void client.invalidateQueries({ queryKey: ['session-turns'] });
+      void client.invalidateQueries({ queryKey: queryKeys.allSessionTurns() });
     },
   });
 }

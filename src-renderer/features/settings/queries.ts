@@ -2,19 +2,18 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { call, onEvent } from '../../lib/desktop.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
 import type { MethodInputOf } from '../../lib/ipc-types.ts';
 import { setUiLanguage } from '../../i18n/index.ts';
 
-export const settingsKey = ['settings'] as const;
-
 export function useSettings() {
   const client = useQueryClient();
-  const query = useQuery({ queryKey: settingsKey, queryFn: () => call('settingsGet', {}), staleTime: Infinity });
-  useEffect(() => onEvent('settings:changed', () => void client.invalidateQueries({ queryKey: settingsKey })), [client]);
+  const query = useQuery({ queryKey: queryKeys.settings(), queryFn: () => call('settingsGet', {}), staleTime: Infinity });
+  useEffect(() => onEvent('settings:changed', () => void client.invalidateQueries({ queryKey: queryKeys.settings() })), [client]);
   useEffect(
     () =>
       onEvent('service:status', () => {
-        void client.invalidateQueries({ queryKey: settingsKey });
+        void client.invalidateQueries({ queryKey: queryKeys.settings() });
       }),
     [client],
   );
@@ -30,7 +29,7 @@ function useSettingsMutation<K extends 'settingsSetLanguage' | 'environmentSelec
   return useMutation({
     mutationFn: (input: MethodInputOf<K>) => call(name, input),
     onSuccess: (state) => {
-      client.setQueryData(settingsKey, state);
+      client.setQueryData(queryKeys.settings(), state);
       // Another environment means another library view and another local console.
       if (name === 'environmentSelect' || name === 'keySet' || name === 'keyClear') void client.invalidateQueries();
     },
