@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { installCrashGuard } from '../src-main/core/crash-guard.ts';
 import { loadHarnessCore } from '../src-main/harness/core.ts';
 import { HarnessStartError, runHarness } from '../src-main/harness/run-harness.ts';
 
@@ -32,6 +33,8 @@ const values = parseCommandLine();
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number (0 picks a free one), not "${values.port}".`);
 const dataDir = values.data ?? mkdtempSync(join(tmpdir(), 'studio-harness-'));
+// Nothing ends the app by accident (docs/main-process.md): errors go to DATA/logs/main.log and stderr.
+installCrashGuard(join(dataDir, 'logs', 'main.log'));
 
 // Signals are taken from the start, so a stop during start-up still closes the app and its service child.
 let harness: { stop(): Promise<void> } | null = null;

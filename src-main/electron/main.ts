@@ -2,10 +2,11 @@
 // window and its security, IPC with sender checks, the image protocol, the menu, the DesktopShell, and the
 // bundled local service in a utilityProcess. Everything else in main runs in plain Node behind these seams.
 import { join } from 'node:path';
-import { app, BrowserWindow, ipcMain, Menu, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, shell } from 'electron';
 import { IPC_EVENT_NAMES } from '../../src-shared/ipc/index.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { createStudioApp } from '../core/create-app.ts';
+import { describeError, installCrashGuard } from '../core/crash-guard.ts';
 import type { StudioApp } from '../core/studio-app.ts';
 import { ElectronDesktopShell } from './electron-shell.ts';
 import { ExternalLinks } from './external-links.ts';
@@ -21,6 +22,9 @@ const rendererDir = join(outDir, 'renderer');
 const devServerUrl = !app.isPackaged ? (process.env.ELECTRON_RENDERER_URL ?? null) : null;
 const trusted: TrustedRenderer = { indexFile: join(rendererDir, 'index.html'), devServerUrl };
 const appIcon = join(app.getAppPath(), 'resources', 'icon.png');
+
+// Nothing ends the app by accident (docs/main-process.md): errors go to the log and the app keeps serving.
+const guard = installCrashGuard(join(app.getPath('logs'), 'main.log'));
 
 let mainWindow: BrowserWindow | null = null;
 let studio: StudioApp | null = null;
@@ -41,11 +45,17 @@ if (!app.requestSingleInstanceLock()) {
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();
   });
-  app.whenReady().then(start, (err: unknown) => fatal(err));
+  app.whenReady().then(start).catch((err: unknown) => fatal(err));
 }
 
+/** A failure during start shows a dialog naming the log, never a silent exit. */
 function fatal(err: unknown): void {
-  process.stderr.write(`Image Studio could not start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  guard.log('Image Studio could not start', err);
+  const firstLine = describeError(err).split('\n')[0] ?? '';
+  dialog.showErrorBox(
+    'Image Studio could not start / Image Studio 无法启动',
+    `${firstLine}\n\nThe details are in the log / 详细信息见日志:\n${guard.logFile}`,
+  );
   app.exit(1);
 }
 
