@@ -2,6 +2,7 @@
 // applies them, so the app can refuse a request before sending it with exactly the service's answer.
 // The stateful rules that follow (session, references, balance, new-account cap) live in the service.
 import {
+  DEFAULT_PURPOSE,
   IMAGE_COUNTS,
   MODEL_IDS,
   MODELS,
@@ -199,7 +200,7 @@ export function validateGenerateRequest(body: unknown): GenerateValidation {
   });
   return {
     ok: true,
-    value: { request, model, ratio, purpose: request.purpose_id ?? 'free', referenceIds, estimate },
+    value: { request, model, ratio, purpose: request.purpose_id ?? DEFAULT_PURPOSE, referenceIds, estimate },
   };
 }
 

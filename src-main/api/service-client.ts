@@ -80,10 +80,6 @@ export class ServiceClient {
     this.requestTimeoutMs = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   }
 
-  get hasKey(): boolean {
-    return this.apiKey !== null;
-  }
-
   /** A URL on this environment's service. */
   url(path: string): URL {
     return new URL(path, `${this.baseUrl}/`);

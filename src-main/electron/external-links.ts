@@ -1,5 +1,5 @@
-// shell.openExternal only for http(s) links the app itself made (issue 4 item 7): main registers each link
-// when it builds it (menu, help, the environment's site), and the shell opens nothing else. Runtime-free.
+// shell.openExternal only for http(s) links the app itself made (DESIGN.md §2 rule 4; STYLE.md: no unchecked
+// shell.openExternal): main lists the links it made, and the shell opens nothing else. Runtime-free.
 
 /** The normalised form of an http(s) URL without credentials, or null for anything else. */
 export function externalLinkKey(url: string): string | null {
@@ -15,14 +15,17 @@ export function externalLinkKey(url: string): string | null {
 }
 
 export class ExternalLinks {
-  private readonly links = new Set<string>();
+  private readonly links: ReadonlySet<string>;
 
-  /** Registers a link main made; throws for anything that is not a plain http(s) URL. */
-  register(url: string): string {
-    const key = externalLinkKey(url);
-    if (key === null) throw new Error(`Not an http(s) link without credentials: ${url}`);
-    this.links.add(key);
-    return key;
+  /** The links main made (menu, help); throws for anything that is not a plain http(s) URL. */
+  constructor(links: Iterable<string> = []) {
+    const keys = new Set<string>();
+    for (const url of links) {
+      const key = externalLinkKey(url);
+      if (key === null) throw new Error(`Not an http(s) link without credentials: ${url}`);
+      keys.add(key);
+    }
+    this.links = keys;
   }
 
   isAllowed(url: string): boolean {

@@ -39,8 +39,7 @@ describe('sender frame policy', () => {
 
 describe('external links', () => {
   it('opens only registered http(s) links', () => {
-    const links = new ExternalLinks();
-    links.register('https://example.com/help?x=1');
+    const links = new ExternalLinks(['https://example.com/help?x=1']);
     expect(links.isAllowed('https://example.com/help?x=1')).toBe(true);
     expect(links.isAllowed('https://EXAMPLE.com/help?x=1')).toBe(true);
     expect(links.isAllowed('https://example.com/help?x=2')).toBe(false);
@@ -49,9 +48,9 @@ describe('external links', () => {
 
   it('refuses to register or open anything but plain http(s)', () => {
     const links = new ExternalLinks();
-    expect(() => links.register('file:///etc/passwd')).toThrow('Not an http(s) link');
-    expect(() => links.register('https://user:pw@example.com/')).toThrow('Not an http(s) link');
-    expect(() => links.register('javascript:alert(1)')).toThrow('Not an http(s) link');
+    expect(() => new ExternalLinks(['file:///etc/passwd'])).toThrow('Not an http(s) link');
+    expect(() => new ExternalLinks(['https://user:pw@example.com/'])).toThrow('Not an http(s) link');
+    expect(() => new ExternalLinks(['javascript:alert(1)'])).toThrow('Not an http(s) link');
     expect(externalLinkKey('smb://host/share')).toBeNull();
     expect(links.isAllowed('javascript:alert(1)')).toBe(false);
   });

@@ -27,11 +27,6 @@ function bridge(): StudioApi | null {
   return typeof window !== 'undefined' && typeof window.api === 'object' && window.api !== null ? window.api : null;
 }
 
-/** Whether the app runs with a main process behind it (false in a plain `vite` preview). */
-export function desktopAvailable(): boolean {
-  return bridge() !== null;
-}
-
 function noBridge(): IpcError {
   return { code: 'no_bridge', message: i18next.t('errors.noBridge') };
 }

@@ -59,10 +59,6 @@ export type StudioApi = {
   imageUrl(kind: ImageKind, imageId: string): string;
 };
 
-export function channelOf(name: IpcMethodName): string {
-  return IPC_METHODS[name].channel;
-}
-
 /** Looks a method up by channel, for the handler side. */
 export function methodByChannel(channel: string): { name: IpcMethodName; method: IpcMethod<z.ZodType, unknown> } | null {
   for (const [name, m] of Object.entries(IPC_METHODS)) {

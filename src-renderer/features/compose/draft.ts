@@ -1,6 +1,7 @@
 // What the compose panel holds, and how it becomes a request body: pure functions over src-shared, so the
 // estimate and the client-side checks are the service's own rules (spec §4.1, DESIGN.md §3), never restated.
 import {
+  DEFAULT_PURPOSE,
   MODELS,
   type ConcreteModelId,
   type ImageCount,
@@ -35,7 +36,7 @@ export const EMPTY_DRAFT: ComposeDraft = {
   resolution: '',
   quality: '',
   n: 1,
-  purpose: 'free',
+  purpose: DEFAULT_PURPOSE,
   referenceIds: [],
 };
 

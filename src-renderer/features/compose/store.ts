@@ -1,7 +1,7 @@
 // The compose panel's draft and the session it continues. Recall and drag-to-reuse write here too.
 import { create } from 'zustand';
 import type { GenerateRequest } from '../../../src-shared/api.ts';
-import { MAX_REFERENCE_IMAGES } from '../../../src-shared/catalog.ts';
+import { DEFAULT_PURPOSE, MAX_REFERENCE_IMAGES } from '../../../src-shared/catalog.ts';
 import { EMPTY_DRAFT, type ComposeDraft } from './draft.ts';
 
 export interface ContinuedSession {
@@ -73,7 +73,7 @@ export const useComposeStore = create<ComposeState>((set) => ({
         resolution: request.resolution ?? '',
         quality: request.quality ?? '',
         n: request.n ?? 1,
-        purpose: request.purpose_id ?? 'free',
+        purpose: request.purpose_id ?? DEFAULT_PURPOSE,
         referenceIds: referenceIds.length > 0 ? referenceIds : (request.ref_image_ids ?? []),
       },
       missingReferenceIds: [],
