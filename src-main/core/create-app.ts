@@ -154,10 +154,10 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     },
   });
 
+  // The daily backup runs in the background (SQLite online backup, in steps); close() waits for it.
+  const backedUp = backupLibrary(db, dataDir).catch((error: unknown) => logTrouble('could not back up the library', error));
   // The Local environment works with no set-up (issue 4 §2). A service that cannot start leaves the app
   // usable with Remote; its status says why.
-  // The daily backup runs in the background (SQLite online backup, in steps); close() waits for it.
-  const backedUp = backupLibrary(db, dataDir).catch(() => null);
   await environments.startLocal().catch(() => undefined);
   // Local turns a crash left "outcome unknown" are settled from the service (docs/main-process.md).
   await reconcileLocal().catch((error: unknown) => logTrouble('could not reconcile Local turns with the local service', error));

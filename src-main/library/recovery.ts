@@ -3,7 +3,8 @@
 // backup restored, and the caller tells the user what happened.
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { backup, DatabaseSync } from 'node:sqlite';
+import * as sqlite from 'node:sqlite';
+import { DatabaseSync } from 'node:sqlite';
 import { openLibraryDatabase } from './database.ts';
 
 export const LIBRARY_FILE = 'library.db';
@@ -145,13 +146,17 @@ export function openLibraryWithRecovery(dataDir: string, now: () => Date = () =>
  * keeps working meanwhile. Resolves with the new file, or null when today's backup already exists.
  */
 export async function backupLibrary(db: DatabaseSync, dataDir: string, now: Date = new Date()): Promise<string | null> {
+  // A namespace lookup, not a named import: on Node before 22.16 the app still starts, only without backups.
+  const backup = (sqlite as Partial<typeof sqlite>).backup;
+  if (typeof backup !== 'function') throw new Error('library backup needs node:sqlite backup() (Node 22.16 or later)');
   const dir = join(dataDir, BACKUP_DIR);
   mkdirSync(dir, { recursive: true });
+  // A backup cut off by a crash or a kill left a partial file; it is never a backup.
+  for (const name of readdirSync(dir)) if (name.endsWith('.partial')) rmSync(join(dir, name), { force: true });
   const day = now.toISOString().slice(0, 10);
   if (listBackups(dataDir).some((b) => b.takenAt.startsWith(day))) return null;
   const target = join(dir, `library-${fileStamp(now)}.db`);
   const partial = `${target}.partial`;
-  rmSync(partial, { force: true });
   try {
     await backup(db, partial);
     renameSync(partial, target);
