@@ -27,6 +27,10 @@ function stop(reason: string, deadlineMs?: number): void {
   );
 }
 
+// A dead parent leaves our stdout and stderr pipes without a reader: a failed log write must not crash the
+// clean stop (running generations still answer 500 and are refunded).
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
 // Handlers go in before the ready line: a parent may signal the moment it reads that line.
 process.on('SIGTERM', () => stop('SIGTERM'));
 process.on('SIGINT', () => stop('SIGINT'));
