@@ -1,4 +1,4 @@
-// Gallery benchmark (issue 5 §11): 10,000 images in 500 sessions seeded straight into a library database
+// Gallery benchmark (DESIGN.md §1: thousands of images stay fast; §5): 10,000 images in 500 sessions seeded straight into a library database
 // (with a real WebP thumbnail file for each), served by the browser harness, measured in Debian Chromium:
 // time to the first thumbnails, images in the DOM at once, JS heap, and frame times while scrolling.
 // Several runs; medians go to docs/benchmarks.md (section "gallery").

@@ -1,4 +1,4 @@
-// Benchmarks of the main-process client (issue 4 §10), all on 127.0.0.1 against the real local service:
+// Benchmarks of the main-process client (DESIGN.md §5), all on 127.0.0.1 against the real local service:
 // 1. download of n=4 4K images through the client's Downloader against `curl -L` of the same files, in one
 //    run, alternating (target: client at least 0.9 of curl's speed);
 // 2. client overhead of a generation: time in the client (generate:start → turn recorded) minus the
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
     const size = `${turn.images[0]?.width}×${turn.images[0]?.height}`;
     writeSection(
       'main-client',
-      `## Main-process client (issue 4 §10)
+      `## Main-process client (DESIGN.md §5)
 
 Machine: ${machineLine()}. Local service as a child process on 127.0.0.1; ${ROUNDS} rounds, medians.
 

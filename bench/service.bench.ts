@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- admin answers are read field by field */
-// Benchmarks of the local service (issue 3): requests per second on a 400 path and on a 1K n=1
+// Benchmarks of the local service (DESIGN.md §5): requests per second on a 400 path and on a 1K n=1
 // generation, latency and peak RSS of n=4 at 4K 3:4, and the same 400-path request against Prism serving
 // docs/openapi.yaml, side by side in one run. Everything on 127.0.0.1; the service runs as the CLI child
 // so its RSS is measured alone (/proc/<pid>/status VmHWM). Several runs; medians go to docs/benchmarks.md.

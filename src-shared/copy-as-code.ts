@@ -1,4 +1,4 @@
-// "Copy as code" for a turn (issue 5 §7): the same request as curl and as TypeScript fetch, with the key as an
+// "Copy as code" for a turn (the spec §4.1 request): the same request as curl and as TypeScript fetch, with the key as an
 // environment variable placeholder. Pure: the key is never an input, so it cannot end up in the text.
 import type { GenerateRequest } from './api.ts';
 import { acceptLanguageFor, type Language } from './language.ts';

@@ -86,7 +86,7 @@ export class ServiceClient {
   }
 
   /**
-   * Headers for a request to `url`. The key goes only to this environment's own origin (issue 4 §2): a
+   * Headers for a request to `url`. The key goes only to this environment's own origin (DESIGN.md §3 "Files": never to another host): a
    * URL anywhere else, a redirect target included, never gets it.
    */
   headersFor(url: URL, extra: Record<string, string> = {}): Record<string, string> {

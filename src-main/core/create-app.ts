@@ -156,7 +156,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
 
   // The daily backup runs in the background (SQLite online backup, in steps); close() waits for it.
   const backedUp = backupLibrary(db, dataDir).catch((error: unknown) => logTrouble('could not back up the library', error));
-  // The Local environment works with no set-up (issue 4 §2). A service that cannot start leaves the app
+  // The Local environment works with no set-up (DESIGN.md §1). A service that cannot start leaves the app
   // usable with Remote; its status says why.
   await environments.startLocal().catch(() => undefined);
   // Local turns a crash left "outcome unknown" are settled from the service (docs/main-process.md).

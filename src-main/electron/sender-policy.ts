@@ -1,4 +1,4 @@
-// Which renderer may call main (issue 4 item 6: handlers check the sender frame). Runtime-free so it is
+// Which renderer may call main (STYLE.md "IPC": main checks the sender frame). Runtime-free so it is
 // tested in plain Node; src-main/electron/ipc-handlers.ts applies it to `event.senderFrame`.
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

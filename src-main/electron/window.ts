@@ -1,4 +1,4 @@
-// The app window and its security (issue 4 item 7): sandboxed renderer with context isolation and no Node,
+// The app window and its security (DESIGN.md §2; STYLE.md, Actual Budget's security.ts): sandboxed renderer with context isolation and no Node,
 // CSP header, navigation and new windows blocked (http(s) links the app made open in the browser instead),
 // webviews refused, every permission request denied, file:// limited to the built renderer's folder.
 import { BrowserWindow, session, type App, type Session } from 'electron';

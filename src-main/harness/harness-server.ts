@@ -1,4 +1,4 @@
-// The browser harness's HTTP + WebSocket front (issue 4 item 8): serves the built renderer and routes the real
+// The browser harness's HTTP + WebSocket front (DESIGN.md §2 rules 6 and 7): serves the built renderer and routes the real
 // main-process handlers (a StudioApp) in place of Electron IPC. DESIGN.md §2 rule 6: it binds 127.0.0.1,
 // needs a random per-run token on every request, and rejects any request whose Host or Origin is not its own,
 // so no web page in the user's browser can drive it (DNS rebinding, cross-site fetch, cross-site WebSocket).

@@ -1,5 +1,5 @@
-// Export a captured delivery (issue 6 §8): as a curl command that replays it byte for byte (its headers, the
-// body through --data-binary), and as JSON.
+// Export a captured delivery: as a curl command that replays it byte for byte (spec §6: the signature covers the
+// raw body, so it goes through --data-binary), and as JSON.
 import type { InspectorExport } from '../../src-shared/ipc/inspector.ts';
 import type { StoredRequest } from './store.ts';
 

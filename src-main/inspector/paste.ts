@@ -1,4 +1,4 @@
-// Paste to verify (issue 6 §5): a raw HTTP request captured elsewhere (request line optional), or headers and
+// Paste to verify (spec §6 signature verification): a raw HTTP request captured elsewhere (request line optional), or headers and
 // a body given separately, turned into header pairs and body bytes for the same step-by-step verdict.
 
 export interface PastedRequest {

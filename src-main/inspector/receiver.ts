@@ -1,4 +1,4 @@
-// The inspector's HTTP receiver (issue 6 §1): node:http on 127.0.0.1. It only transports: it keeps the raw
+// The inspector's HTTP receiver (DESIGN.md §2 rule 6): node:http on 127.0.0.1. It only transports: it keeps the raw
 // body bytes (up to 1 MB) and every header as received, and asks its handler what to answer. It never acts on
 // a request beyond that (DESIGN.md §2 rule 6) and survives any input a client can send.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -1,4 +1,4 @@
-// IPC: the webhook inspector (issue 6). A receiver on 127.0.0.1 records every request, verifies it step by
+// IPC: the webhook inspector (DESIGN.md §1). A receiver on 127.0.0.1 records every request, verifies it step by
 // step (spec §6), groups retries by delivery id and replays deliveries. The renderer never receives a webhook
 // secret: only whether one is stored and its masked tail (DESIGN.md §2 rule 3).
 import { z } from 'zod';

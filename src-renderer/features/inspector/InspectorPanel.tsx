@@ -1,4 +1,4 @@
-// The webhook inspector page (issue 6): receiver, deliveries grouped by delivery id, the verdict of the
+// The webhook inspector page (DESIGN.md §1): receiver, deliveries grouped by delivery id, the verdict of the
 // selected attempt, paste to verify, and send a test notification.
 import { DeliveryDetail } from './DeliveryDetail.tsx';
 import { DeliveryList } from './DeliveryList.tsx';

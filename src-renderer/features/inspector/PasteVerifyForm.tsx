@@ -1,4 +1,4 @@
-// Paste to verify (issue 6 §5): a raw request, or headers and body, plus a secret; the same verdict steps.
+// Paste to verify (spec §6): a raw request, or headers and body, plus a secret; the same verdict steps.
 import { useState } from 'react';
 import type { VerificationExplained } from '../../../src-shared/ipc/inspector.ts';
 import { useInspectorT } from './i18n.ts';

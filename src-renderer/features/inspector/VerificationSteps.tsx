@@ -1,4 +1,4 @@
-// The verdict step by step (issue 6 §2): headers, event, timestamp with a live countdown to the end of the
+// The verdict step by step (spec §6 steps 1–4): headers, event, timestamp with a live countdown to the end of the
 // 5-minute window, every v1 part against the expected HMAC, and the body; then the plain-language reason.
 import type { ReactNode } from 'react';
 import type { Diagnosis } from '../../../src-shared/ipc/inspector.ts';
