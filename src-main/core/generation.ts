@@ -91,7 +91,10 @@ export class GenerationRunner {
 
   /** A turn as the renderer receives it: text in the UI language and the actions spec §7 allows now. */
   present(turn: StoredTurn): TurnRecord {
-    return presentTurn(turn, this.deps.language(), this.now());
+    // An outcome the disk could not take yet is shown as it is, not as the stale row.
+    const unsaved = this.unsaved.get(turn.id);
+    const shown: StoredTurn = unsaved ? { ...turn, ...definedOnly(unsaved) } : turn;
+    return presentTurn(shown, this.deps.language(), this.now());
   }
 
   /** Checks the request, records the turn and starts the call; resolves as soon as the turn exists. */
@@ -391,6 +394,10 @@ export class GenerationRunner {
     this.progress(turnId, 'succeeded', 'downloading');
     this.finish(turnId, {});
   }
+}
+
+function definedOnly(patch: TurnPatch): Partial<StoredTurn> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<StoredTurn>;
 }
 
 /** Room a PNG of the result needs at most (4 bytes a pixel, uncompressed), to tell the user how much to free. */

@@ -25,7 +25,9 @@ export interface ReconcileReport {
 /** Settles every Local turn left `outcome_unknown`; returns what it did. Never throws for one turn's sake. */
 export async function reconcileLocalTurns(deps: ReconcileDeps): Promise<ReconcileReport> {
   const report: ReconcileReport = { succeeded: [], failed: [], neverArrived: [], stillRunning: [] };
-  const open = deps.repo.turnsWithStatus('outcome_unknown').filter((t) => t.environment === 'local');
+  // Also runs the service finished and charged whose images a full disk kept out of the library.
+  const chargedButNotKept = deps.repo.turnsWithStatus('failed').filter((t) => t.error?.code === 'disk_full' && t.images.length === 0 && t.serviceTurnId !== null);
+  const open = [...deps.repo.turnsWithStatus('outcome_unknown'), ...chargedButNotKept].filter((t) => t.environment === 'local');
   if (open.length === 0) return report;
   // An hour of slack: the service's clock only runs ahead of ours (its admin clock moves forward only).
   const since = Math.floor(Math.min(...open.map((t) => t.startedAt)) / 1000) - 3600;
@@ -37,6 +39,8 @@ export async function reconcileLocalTurns(deps: ReconcileDeps): Promise<Reconcil
 
 function settle(deps: ReconcileDeps, turn: StoredTurn, remote: AdminTurn | null, report: ReconcileReport): void {
   const { repo, runner } = deps;
+  // A disk-full failure is only revisited when the service has its images to give.
+  if (turn.status === 'failed' && remote?.status !== 'succeeded') return;
   if (remote === null) {
     // The service never saw it (the app stopped before the request arrived): nothing ran, nothing was charged.
     repo.updateTurn(turn.id, { status: 'failed', error: { code: 'not_on_service' }, outcome: null, finishedAt: deps.now() });
