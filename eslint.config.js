@@ -110,4 +110,15 @@ export default tseslint.config(
       message: 'Main never imports renderer or preload code (DESIGN.md §2).',
     }),
   },
+  {
+    // The domain layer decides (errors, spec §7 policy, turn actions) and does no I/O: no runtime, and nothing
+    // of main outside itself, so every rule it holds can be tested as a plain function.
+    files: ['src-main/domain/**/*.ts'],
+    ignores: ['src-main/domain/**/*.test.ts'],
+    rules: forbid({
+      folders: ['src-renderer', 'src-preload', 'src-service', 'src-main/core', 'src-main/api', 'src-main/library', 'src-main/files', 'src-main/ipc', 'src-main/electron', 'src-main/environments', 'src-main/inspector', 'src-main/local-console', 'src-main/secrets', 'src-main/harness'],
+      runtimes: ['node:*', 'electron', ...nodeBuiltins],
+      message: 'src-main/domain holds decisions only: no I/O, no runtime, nothing of main outside domain/ (docs/main-process.md).',
+    }),
+  },
 );

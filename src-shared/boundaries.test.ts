@@ -26,6 +26,8 @@ describe('import boundaries', () => {
     ['src-main/x.ts', "import { x } from '../src-service/repos/accounts.ts';\nexport const a = x;\n"],
     ['src-main/x.ts', "import { x } from '../src-renderer/App.tsx';\nexport const a = x;\n"],
     ['src-preload/x.ts', "import { x } from '../src-main/ipc/handlers.ts';\nexport const a = x;\n"],
+    ['src-main/domain/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n"],
+    ['src-main/domain/x.ts', "import { LibraryRepo } from '../library/library-repo.ts';\nexport const a = LibraryRepo;\n"],
   ])('rejects the forbidden import in %s: %s', async (filePath, code) => {
     expect(await boundaryErrors(filePath, code)).not.toEqual([]);
   });
@@ -33,6 +35,7 @@ describe('import boundaries', () => {
   it.each([
     ['src-renderer/x.ts', "import { MODELS } from '../src-shared/catalog.ts';\nexport const a = MODELS;\n"],
     ['src-main/x.ts', "import { join } from 'node:path';\nexport const a = join;\n"],
+    ['src-main/domain/x.ts', "import { ERROR_CODES } from '../../src-shared/errors.ts';\nexport const a = ERROR_CODES;\n"],
     ['src-main/x.ts', "import { startService } from '../src-service/start.ts';\nexport const a = startService;\n"],
     ['src-main/electron/x.ts', "import { app } from 'electron';\nexport const a = app;\n"],
     ['src-service/x.ts', "import { createServer } from 'node:http';\nexport const a = createServer;\n"],

@@ -1,0 +1,71 @@
+// spec §7's retry guidance as the app applies it, table by table: what the runner does after each answer, and
+// what the user may retry and when. The renderer shows `turnActions`; these rows are the contract.
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRY_POLICY, afterErrorAnswer, afterNetworkEnd, rateLimitWaitMs, retryVerdict, turnActions, type TurnFacts } from './retry-policy.ts';
+
+const now = 1_000_000;
+const failed = (code: string, extra: Partial<TurnFacts> = {}): TurnFacts => ({
+  status: 'failed',
+  error: { code, requestId: 'req_x' },
+  requestId: 'req_x',
+  retryAt: null,
+  retried: false,
+  retryOfCode: null,
+  isRetry: false,
+  ...extra,
+});
+
+describe('after an error answer (the runner)', () => {
+  it('resends 503 auth_unavailable after each configured wait, then fails', () => {
+    const at = (attempt: number) => afterErrorAnswer({ code: 'auth_unavailable' }, { attempt, retryAfterS: 3, rateLimitStreak: 0, now }, DEFAULT_RETRY_POLICY);
+    expect([0, 1, 2].map(at)).toEqual([3_000, 6_000, 12_000].map((waitMs) => ({ kind: 'resend_after', waitMs })));
+    expect(at(3)).toEqual({ kind: 'fail', retryAt: null });
+  });
+
+  it('never resends a 429 itself: it records when a retry may go, the larger of Retry-After and a doubling back-off', () => {
+    expect(afterErrorAnswer({ code: 'rate_limited' }, { attempt: 0, retryAfterS: 10, rateLimitStreak: 0, now }, DEFAULT_RETRY_POLICY)).toEqual({ kind: 'fail', retryAt: now + 60_000 });
+    expect(afterErrorAnswer({ code: 'rate_limited' }, { attempt: 0, retryAfterS: 3600, rateLimitStreak: 0, now }, DEFAULT_RETRY_POLICY)).toEqual({ kind: 'fail', retryAt: now + 3_600_000 });
+    expect(rateLimitWaitMs(3, null, DEFAULT_RETRY_POLICY)).toBe(480_000);
+    expect(rateLimitWaitMs(40, null, DEFAULT_RETRY_POLICY)).toBe(DEFAULT_RETRY_POLICY.rateLimitMaxMs);
+    expect(afterErrorAnswer({ code: 'new_user_daily_limit' }, { attempt: 0, retryAfterS: 7200, rateLimitStreak: 0, now }, DEFAULT_RETRY_POLICY)).toEqual({ kind: 'fail', retryAt: now + 7_200_000 });
+  });
+
+  it.each(['internal_error', 'insufficient_credits', 'invalid_ratio', 'banned', 'session_not_found', 'something_new'])('fails %s without resending', (code) => {
+    expect(afterErrorAnswer({ code }, { attempt: 0, retryAfterS: null, rateLimitStreak: 0, now }, DEFAULT_RETRY_POLICY)).toEqual({ kind: 'fail', retryAt: null });
+  });
+
+  it('after a timeout, a dropped connection or an unreadable success the outcome is unknown and nothing is resent (spec §7 rule 5)', () => {
+    for (const end of ['timeout', 'dropped', 'unreadable_success', 'app_closed'] as const) expect(afterNetworkEnd(end, DEFAULT_RETRY_POLICY).kind).toBe('unknown');
+    expect(afterNetworkEnd('timeout', DEFAULT_RETRY_POLICY)).toMatchObject({ note: { code: 'outcome_unknown', params: { why: 'timeout', seconds: 330 } } });
+    expect(afterNetworkEnd('unreachable', DEFAULT_RETRY_POLICY)).toEqual({ kind: 'fail', retryAt: null });
+    expect(afterNetworkEnd('cancelled', DEFAULT_RETRY_POLICY).kind).toBe('cancelled');
+  });
+});
+
+describe('what the user may retry (the runner enforces it, the card shows it)', () => {
+  const rows: Array<[string, TurnFacts, ReturnType<typeof turnActions>['retry']]> = [
+    ['500: one retry', failed('internal_error'), { offer: 'now', kind: 'retry_once', availableAt: null, reason: null }],
+    ['500 already retried once', failed('internal_error', { retried: true }), { offer: 'never', kind: null, availableAt: null, reason: 'already_retried' }],
+    ['500 on the retry of a 500', failed('internal_error', { isRetry: true, retryOfCode: 'internal_error' }), { offer: 'never', kind: null, availableAt: null, reason: 'retry_limit_reached' }],
+    ['429 before its wait', failed('rate_limited', { retryAt: now + 5_000 }), { offer: 'later', kind: 'retry_after_wait', availableAt: now + 5_000, reason: 'retry_too_early' }],
+    ['429 after its wait', failed('rate_limited', { retryAt: now - 1 }), { offer: 'now', kind: 'retry_after_wait', availableAt: null, reason: null }],
+    ['new-account cap before the next day', failed('new_user_daily_limit', { retryAt: now + 3_600_000 }), { offer: 'later', kind: 'retry_after_wait', availableAt: now + 3_600_000, reason: 'retry_too_early' }],
+    ['503 after the automatic resends', failed('auth_unavailable'), { offer: 'now', kind: 'retry_safe', availableAt: null, reason: null }],
+    ['service unreachable', failed('service_unreachable'), { offer: 'now', kind: 'retry_safe', availableAt: null, reason: null }],
+    ['402', failed('insufficient_credits'), { offer: 'never', kind: null, availableAt: null, reason: 'fix_request' }],
+    ['a full disk after the charge', failed('disk_full'), { offer: 'never', kind: null, availableAt: null, reason: 'fix_request' }],
+    ['outcome unknown', { ...failed('x'), status: 'outcome_unknown', error: null }, { offer: 'never', kind: null, availableAt: null, reason: 'outcome_unknown' }],
+    ['stopped waiting', { ...failed('x'), status: 'cancelled', error: null }, { offer: 'never', kind: null, availableAt: null, reason: 'outcome_unknown' }],
+    ['succeeded', { ...failed('x'), status: 'succeeded', error: null }, { offer: 'never', kind: null, availableAt: null, reason: 'succeeded' }],
+  ];
+  it.each(rows)('%s', (_name, facts, expected) => {
+    expect(turnActions(facts, now).retry).toEqual(expected);
+    // The runner's verdict agrees with what is shown.
+    expect(retryVerdict(facts, now).allowed).toBe(expected.offer === 'now');
+  });
+
+  it('offers "stop waiting" only while the run waits for the service', () => {
+    expect(turnActions({ ...failed('x'), status: 'running', error: null }, now).stopWaiting).toBe(true);
+    expect(turnActions(failed('internal_error'), now).stopWaiting).toBe(false);
+  });
+});
