@@ -116,7 +116,7 @@ export default tseslint.config(
     files: ['src-main/domain/**/*.ts'],
     ignores: ['src-main/domain/**/*.test.ts'],
     rules: forbid({
-      folders: ['src-renderer', 'src-preload', 'src-service', 'src-main/core', 'src-main/api', 'src-main/library', 'src-main/files', 'src-main/ipc', 'src-main/electron', 'src-main/environments', 'src-main/inspector', 'src-main/local-console', 'src-main/secrets', 'src-main/harness'],
+      folders: ['src-renderer', 'src-preload', 'src-service', 'core', 'api', 'library', 'files', 'ipc', 'electron', 'environments', 'inspector', 'local-console', 'secrets', 'harness'],
       runtimes: ['node:*', 'electron', ...nodeBuiltins],
       message: 'src-main/domain holds decisions only: no I/O, no runtime, nothing of main outside domain/ (docs/main-process.md).',
     }),
