@@ -116,8 +116,15 @@ export default tseslint.config(
     files: ['src-main/domain/**/*.ts'],
     ignores: ['src-main/domain/**/*.test.ts'],
     rules: forbid({
-      folders: ['src-renderer', 'src-preload', 'src-service', 'core', 'api', 'library', 'files', 'ipc', 'electron', 'environments', 'inspector', 'local-console', 'secrets', 'harness'],
+      folders: ['src-renderer', 'src-preload', 'src-service'],
       runtimes: ['node:*', 'electron', ...nodeBuiltins],
+      extra: [
+        {
+          group: ['core', 'api', 'library', 'files', 'ipc', 'electron', 'environments', 'inspector', 'local-console', 'secrets', 'harness'].map((f) => `../${f}/**`),
+          message: 'src-main/domain holds decisions only: nothing of main outside domain/ (docs/main-process.md).',
+        },
+        { group: ['../desktop-shell.ts'], message: 'src-main/domain holds decisions only: nothing of main outside domain/ (docs/main-process.md).' },
+      ],
       message: 'src-main/domain holds decisions only: no I/O, no runtime, nothing of main outside domain/ (docs/main-process.md).',
     }),
   },
