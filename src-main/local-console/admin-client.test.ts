@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/start.ts';
+import { ServiceClient } from '../api/service-client.ts';
 import { StudioError } from '../domain/errors.ts';
 import { AdminClient } from './admin-client.ts';
 
@@ -76,6 +77,27 @@ describe('AdminClient against the local service', () => {
     expect(await admin.advanceClock(60)).toBeGreaterThanOrEqual(before + 60);
     expect(await admin.setSettings({ default_rate_limit_per_24h: 1234 })).toMatchObject({ default_rate_limit_per_24h: 1234 });
     expect((await admin.settings()).allow_loopback_webhooks).toBe(true);
+  });
+
+  it('lists an account’s turns since a moment, with the app’s own turn id, charge and images', async () => {
+    const account = await admin.createAccount({ credits: 1000, age_days: 30 });
+    const { key } = await admin.createApiKey(account.id, { name: 'turns', scopes: ['generate:write'] });
+    const since = await admin.clock();
+    const client = new ServiceClient({ environment: 'local', baseUrl: service.baseUrl, apiKey: key, language: 'en' });
+    const generated = await client.generate({ prompt: 'a bottle', n: 2, resolution: '1K', model: 'nano-banana-2' }, undefined, { clientTurnId: 'lt_AdminClnt1' });
+    if (!generated.ok) throw new Error(JSON.stringify(generated));
+    const turns = await admin.accountTurns(account.id, since);
+    expect(turns).toHaveLength(1);
+    expect(turns[0]).toMatchObject({
+      turn_id: generated.value.turn_id,
+      session_id: generated.value.session_id,
+      client_turn_id: 'lt_AdminClnt1',
+      status: 'succeeded',
+      credits_charged: generated.value.credits_charged,
+      finished_at: expect.any(Number),
+    });
+    expect(turns[0]?.images.map((i) => i.id)).toEqual(generated.value.images.map((i) => i.id));
+    expect(await admin.accountTurns(account.id, since + 3600)).toEqual([]);
   });
 
   it('throws the service’s error as a StudioError with its code, status, request id and message, in the language asked for', async () => {
