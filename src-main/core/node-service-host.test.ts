@@ -3,7 +3,7 @@
 // signals: the service dies with the app however the app dies, the admin token stays off the command line,
 // a service left behind on the folder is stopped first, and a folder that stays locked fails without retries.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';

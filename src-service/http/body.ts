@@ -17,8 +17,42 @@ function describeIssue(issue: z.core.$ZodIssue | undefined, fallback: string): s
 /** Largest request body accepted; a generate body is at most a 4000-character prompt and a few ids. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * Deepest JSON nesting accepted in a request body. Every body of the API nests 3 levels at most; deeper
+ * input would only reach recursive code (validation, error texts) and overflow its stack into a 500.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether `text` opens more than `max` nested arrays/objects (brackets inside strings do not count). */
+export function jsonNestingExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c) i++; // backslash: skip the escaped character
+      else if (ch === 0x22) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b || ch === 0x7b) {
+      if (++depth > max) return true;
+    } else if (ch === 0x5d || ch === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** spec §7: a body nested too deeply is invalid_request, like any body that is not JSON we accept. */
+export function failIfTooDeep(text: string): void {
+  if (jsonNestingExceeds(text)) {
+    fail('invalid_request', {
+      detail: `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels`,
+      detail_zh: `JSON 请求体的嵌套超过 ${MAX_JSON_DEPTH} 层`,
+    });
+  }
+}
+
 export async function readJson<T extends z.ZodType>(c: Context, schema: T, emptyAs: unknown = undefined): Promise<z.infer<T>> {
   const text = await readBodyText(c);
+  failIfTooDeep(text);
   let value: unknown = emptyAs;
   if (text.trim() !== '' || emptyAs === undefined) {
     try {

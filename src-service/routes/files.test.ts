@@ -1,4 +1,5 @@
 // GET /api/file and the signed direct link (spec §4.2, DESIGN.md §3 "Files"), over real HTTP.
+import { request } from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../test-support.ts';
@@ -30,6 +31,25 @@ describe('GET /api/file/<filename>', () => {
     expect(file.headers.get('content-type')).toBe('image/png');
     const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(['png', 768, 1376]);
+  });
+
+  it('builds the Location from its own base URL, never from a forged Host header', async () => {
+    const { port } = new URL(svc.baseUrl);
+    for (const host of ['evil.example', 'evil.example:8443', '127.0.0.1:1']) {
+      const location = await new Promise<string | undefined>((resolve, reject) => {
+        const req = request(
+          { host: '127.0.0.1', port: Number(port), path: `/api/file/${image.filename}`, headers: { Host: host, Authorization: `Bearer ${owner.key}` } },
+          (res) => {
+            res.resume();
+            expect(res.statusCode).toBe(302);
+            resolve(res.headers.location);
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      expect(new URL(location ?? '').origin).toBe(svc.baseUrl);
+    }
   });
 
   it('answers plain-text 401, 403 and 404 errors', async () => {

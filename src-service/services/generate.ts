@@ -12,6 +12,7 @@ import { warningFor, type GenerationWarning } from '../../src-shared/warnings.ts
 import type { GenerateResult } from '../../src-shared/api.ts';
 import { transaction } from '../db.ts';
 import type { ServiceDeps } from '../deps.ts';
+import { failIfTooDeep } from '../http/body.ts';
 import { DomainError, fail } from '../http/errors.ts';
 import { renderTurnImage, type GenerationJob } from '../generator/index.ts';
 import { createAccountsRepo } from '../repos/accounts.ts';
@@ -175,6 +176,7 @@ export function createGenerateService(deps: ServiceDeps) {
   return {
     /** clientTurnId: a valid X-Client-Turn-Id, recorded with the turn (docs/local-service.md), or null. */
     async generate(accountId: string, bodyText: string, language: Language, clientTurnId: string | null = null): Promise<GenerateResult> {
+      failIfTooDeep(bodyText);
       const parsed = parseJsonBody(bodyText);
       if (!parsed.ok) fail(parsed.error.code, parsed.error.params);
       const validation = validateGenerateRequest(parsed.value);
