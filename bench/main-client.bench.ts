@@ -76,8 +76,8 @@ async function main(): Promise<void> {
     const settings = JSON.parse(readFileSync(join(dataDir, 'settings.json'), 'utf8')) as { local: { accountId: string } };
     const status = await must<{ baseUrl: string }>(app.invoke('localStatus', {}));
     const admin = new AdminClient(status.baseUrl, ADMIN);
-    const { key } = await admin.request<{ key: string }>('POST', `/admin/accounts/${settings.local.accountId}/api-keys`, { name: 'bench', scopes: ['assets:read'] });
-    await admin.request('PATCH', `/admin/accounts/${settings.local.accountId}`, {});
+    const { key } = await admin.createApiKey(settings.local.accountId, { name: 'bench', scopes: ['assets:read'] });
+    await admin.updateAccount(settings.local.accountId, {});
 
     const benchDir = mkdtempSync(join(tmpdir(), 'studio-bench-dl-'));
     const db = openLibraryDatabase(join(benchDir, 'library.db'));
