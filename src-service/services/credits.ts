@@ -5,12 +5,21 @@ import { transaction, type Database } from '../db.ts';
 import { createAccountsRepo } from '../repos/accounts.ts';
 import { createCreditsRepo } from '../repos/credits.ts';
 
-export function createCreditService(db: Database, clock: Clock) {
+export interface CreditServiceHooks {
+  /** Test seam: runs first in every settle or refund; a throw stands in for a failing write (SQLITE_FULL). */
+  beforeClose?: (turnId: string) => void;
+}
+
+export function createCreditService(db: Database, clock: Clock, hooks: CreditServiceHooks = {}) {
   const accounts = createAccountsRepo(db);
   const credits = createCreditsRepo(db);
 
-  /** Returns unused credits of a pending reservation and closes it; call inside a transaction. */
+  /**
+   * Returns unused credits of a pending reservation and closes it; call inside a transaction. Idempotent by
+   * turn id: a reservation that is no longer pending is left alone, so a retried settle never applies twice.
+   */
   function close(turnId: string, charged: number): number {
+    hooks.beforeClose?.(turnId);
     const reservation = credits.findByTurn(turnId);
     if (!reservation || reservation.status !== 'pending') return 0;
     const refund = reservation.amount - charged;

@@ -32,6 +32,9 @@ const NATIVE_BELOW = { '4K': '2K', '2K': '1K', '1K': '512px' } as const;
 
 class RunFailed extends Error {}
 
+/** Back-off of a refund that failed to be written: 250 ms doubling, then every 30 s until it succeeds. */
+const REFUND_RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(new RunFailed('service stopping'));
@@ -53,14 +56,53 @@ export function createGenerateService(deps: ServiceDeps) {
   const images = createImagesRepo(db);
   const sessions = createSessionsRepo(db);
   const turns = createTurnsRepo(db);
-  const credits = createCreditService(db, clock);
+  const credits = createCreditService(db, clock, { beforeClose: deps.testing.beforeCreditClose });
   const stopping = new AbortController();
   const inFlight = new Set<Promise<unknown>>();
+  const refundRetries = new Map<string, NodeJS.Timeout>();
+  const retryDelays = deps.testing.settleRetryDelaysMs ?? REFUND_RETRY_DELAYS_MS;
 
-  // On close, runs still waiting are cut short and refunded before the database closes.
+  /** spec §4.1 billing rule 2: a failed run is refunded in full and its turn marked failed. */
+  function refundFailedTurn(turnId: string): void {
+    transaction(db, () => {
+      credits.close(turnId, 0);
+      turns.finish(turnId, 'failed', 0, null, clock.now());
+    });
+  }
+
+  /**
+   * A refund that could not be written (a full disk, an I/O error) is retried in the background with back-off
+   * until it succeeds; the reservation stays pending meanwhile and is released once (close() is idempotent).
+   */
+  function retryRefund(turnId: string, attempt = 0): void {
+    const delay = retryDelays[Math.min(attempt, retryDelays.length - 1)] ?? 30_000;
+    const timer = setTimeout(() => {
+      refundRetries.delete(turnId);
+      try {
+        refundFailedTurn(turnId);
+        logger.info({ turn_id: turnId, attempt: attempt + 1 }, 'refund written after retrying');
+      } catch (error) {
+        logger.error({ err: error, turn_id: turnId, attempt: attempt + 1 }, 'refund failed again; retrying');
+        retryRefund(turnId, attempt + 1);
+      }
+    }, delay);
+    refundRetries.set(turnId, timer);
+  }
+
+  // On close, runs still waiting are cut short and refunded before the database closes. Refunds still being
+  // retried get one last try; what fails then stays pending for the start-up refund (DESIGN.md §3).
   deps.lifecycle.onClose(async () => {
     stopping.abort();
     await Promise.allSettled([...inFlight]);
+    for (const [turnId, timer] of refundRetries) {
+      clearTimeout(timer);
+      try {
+        refundFailedTurn(turnId);
+      } catch (error) {
+        logger.error({ err: error, turn_id: turnId }, 'refund still failing at stop; the next start refunds it');
+      }
+    }
+    refundRetries.clear();
   });
 
   /** Seconds until a new account may spend `needed` again (the earliest moment the rolling window allows). */
@@ -162,10 +204,12 @@ export function createGenerateService(deps: ServiceDeps) {
       };
     } catch (error) {
       // spec §4.1 billing rule 2: whole run failed → full refund, 500 internal_error.
-      transaction(db, () => {
-        credits.close(turnId, 0);
-        turns.finish(turnId, 'failed', 0, null, clock.now());
-      });
+      try {
+        refundFailedTurn(turnId);
+      } catch (refundError) {
+        logger.error({ err: refundError, turn_id: turnId }, 'refund failed; retrying in the background');
+        retryRefund(turnId);
+      }
       await Promise.all(written.map((path) => rm(path, { force: true })));
       if (!(error instanceof RunFailed)) logger.error({ err: error, turn_id: turnId }, 'generation failed');
       else logger.warn({ turn_id: turnId, reason: error.message }, 'generation failed');
