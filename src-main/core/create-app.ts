@@ -19,6 +19,7 @@ import type { StudioContext } from './context.ts';
 import { StartupNotices } from './startup-notices.ts';
 import { GenerationRunner } from './generation.ts';
 import { reconcileLocalTurns } from './reconcile.ts';
+import { ExternalLinks, externalLinkAllowed } from '../domain/external-links.ts';
 import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'Image Studio';
@@ -145,13 +146,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     inspector: inspectorHandlers,
     emit,
     language,
-    externalUrlAllowed: (url) => {
-      const origin = new URL(url).origin;
-      return (['local', 'remote'] as const).some((env) => {
-        const base = environments.baseUrl(env);
-        return base !== null && new URL(base).origin === origin;
-      });
-    },
+    externalUrlAllowed: (url) => externalLinkAllowed(url, options.externalLinks ?? new ExternalLinks(), [environments.baseUrl('local'), environments.baseUrl('remote')]),
   });
 
   // The daily backup runs in the background (SQLite online backup, in steps); close() waits for it.

@@ -4,6 +4,7 @@
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { ImageKind, IpcEventName, IpcEvents, IpcMethodName } from '../../src-shared/ipc/index.ts';
 import type { DesktopShell } from '../desktop-shell.ts';
+import type { ExternalLinks } from '../domain/external-links.ts';
 import type { GenerationPolicy } from './generation.ts';
 
 export interface StudioAppOptions {
@@ -17,6 +18,8 @@ export interface StudioAppOptions {
   localService: LocalServiceHost;
   /** Overrides for tests: the secret store backend ("keychain" by default) and its service name. */
   secretStore?: 'keychain' | 'memory';
+  /** Links the host made (menu, help) that the renderer may open too; environment origins are always allowed. */
+  externalLinks?: ExternalLinks;
   keychainService?: string;
   /** Test and benchmark knobs; the app never sets these. */
   testing?: {

@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { app, clipboard, dialog, nativeImage, Notification, shell, type BrowserWindow } from 'electron';
 import type { DesktopShell, SaveDialogRequest } from '../desktop-shell.ts';
-import { externalLinkKey, type ExternalLinks } from './external-links.ts';
+import { externalLinkKey, type ExternalLinks } from '../domain/external-links.ts';
 
 export interface ElectronShellOptions {
   window: () => BrowserWindow | null;

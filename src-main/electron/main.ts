@@ -9,7 +9,7 @@ import { createStudioApp } from '../core/create-app.ts';
 import { describeError, installCrashGuard } from '../core/crash-guard.ts';
 import type { StudioApp } from '../core/studio-app.ts';
 import { ElectronDesktopShell } from './electron-shell.ts';
-import { ExternalLinks } from './external-links.ts';
+import { ExternalLinks } from '../domain/external-links.ts';
 import { handleImageProtocol, registerImageScheme } from './image-protocol.ts';
 import { registerIpcHandlers } from './ipc-handlers.ts';
 import { menuTemplate } from './menu.ts';
@@ -65,7 +65,7 @@ async function start(): Promise<void> {
   const desktopShell = new ElectronDesktopShell({ window: () => mainWindow, links, fallbackIcon: appIcon });
   const localService = new UtilityServiceHost({ entry: join(import.meta.dirname, 'service.js'), dataDir: join(dataDir, 'local-service') });
 
-  const studioApp = await createStudioApp({ dataDir, shell: desktopShell, localService });
+  const studioApp = await createStudioApp({ dataDir, shell: desktopShell, localService, externalLinks: links });
   studio = studioApp;
   registerIpcHandlers(ipcMain, studioApp, trusted);
   handleImageProtocol(studioApp, dataDir);

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ExternalLinks, externalLinkKey } from './external-links.ts';
+import { ExternalLinks, externalLinkKey } from '../domain/external-links.ts';
 import { isRendererAsset, isTrustedRendererUrl } from './sender-policy.ts';
 
 const rendererDir = join('/opt', 'Image Studio', 'resources', 'app.asar', 'out', 'renderer');

@@ -3,7 +3,7 @@
 // webviews refused, every permission request denied, file:// limited to the built renderer's folder.
 import { BrowserWindow, session, type App, type Session } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
-import type { ExternalLinks } from './external-links.ts';
+import type { ExternalLinks } from '../domain/external-links.ts';
 import { isRendererAsset, isTrustedRendererUrl, type TrustedRenderer } from './sender-policy.ts';
 
 export interface WindowOptions {

@@ -171,8 +171,7 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
       return { started: true };
     },
     shellOpenExternal: async ({ url }) => {
-      const parsed = new URL(url);
-      if ((parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || !s.externalUrlAllowed(url)) {
+      if (!s.externalUrlAllowed(url)) {
         throw new StudioError('link_not_allowed');
       }
       await s.shell.openExternal(url);

@@ -1,5 +1,5 @@
-// shell.openExternal only for http(s) links the app itself made (DESIGN.md §2 rule 4; STYLE.md: no unchecked
-// shell.openExternal): main lists the links it made, and the shell opens nothing else. Runtime-free.
+// The external-link allow-list, decided here once (STYLE.md: no unchecked shell.openExternal): the shell opens
+// only plain http(s) links the app itself made (menu, help) or links on the origin of one of its environments.
 
 /** The normalised form of an http(s) URL without credentials, or null for anything else. */
 export function externalLinkKey(url: string): string | null {
@@ -32,4 +32,13 @@ export class ExternalLinks {
     const key = externalLinkKey(url);
     return key !== null && this.links.has(key);
   }
+}
+
+/** May the app hand `url` to the OS browser? A link main made, or one on an environment's own origin. */
+export function externalLinkAllowed(url: string, made: ExternalLinks, environmentBaseUrls: ReadonlyArray<string | null>): boolean {
+  const key = externalLinkKey(url);
+  if (key === null) return false;
+  if (made.isAllowed(url)) return true;
+  const origin = new URL(key).origin;
+  return environmentBaseUrls.some((base) => base !== null && externalLinkKey(base) !== null && new URL(base).origin === origin);
 }
