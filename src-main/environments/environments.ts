@@ -1,4 +1,4 @@
-// Environments (issue 4 §2): Local, the bundled service and the default, seeded on first start so the app
+// Environments (README, Using a real service): Local, the bundled service and the default, seeded on first start so the app
 // works with no set-up; Remote, a base URL and a key. A key belongs to the environment it was entered for.
 import { API_SCOPES } from '../../src-shared/api.ts';
 import type { EnvironmentInfo, EnvironmentName, ServiceStatus } from '../../src-shared/ipc/settings.ts';
@@ -195,7 +195,7 @@ export class Environments {
 
   /**
    * A new Remote address. When its origin changes, the stored Remote key is removed: it was entered for
-   * the old origin and must never be sent to another one (issue 4 §2).
+   * the old origin and must never be sent to another one (docs/decisions.md, Remote key binding).
    */
   async setRemoteBaseUrl(url: string): Promise<void> {
     const next = url.trim().replace(/\/+$/, '');

@@ -2,6 +2,7 @@
 // (core/generation.ts); this file only reads and writes rows and maps them to the IPC contract's records.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
 import type { GenerateRequest } from '../../src-shared/api.ts';
+import { DEFAULT_PURPOSE } from '../../src-shared/catalog.ts';
 import type { StoredError } from '../domain/errors.ts';
 import type { StoredNote } from '../domain/messages.ts';
 import type { StoredTurn } from '../domain/turns.ts';
@@ -210,7 +211,7 @@ export class LibraryRepo {
         JSON.stringify(turn.request),
         JSON.stringify(turn.estimate),
         model,
-        turn.request.purpose_id ?? 'free',
+        turn.request.purpose_id ?? DEFAULT_PURPOSE,
         turn.request.prompt ?? '',
         turn.startedAt,
         turn.retryOf,

@@ -1,5 +1,5 @@
 // The synthetic vendor: renders a turn's images in parallel, each deterministic for (turn id, index).
-import { MODELS, PIXEL_SIZES, PURPOSES, type ConcreteModelId, type PurposeId, type Ratio, type Resolution } from '../../src-shared/catalog.ts';
+import { MODELS, PURPOSES, pixelSize, type ConcreteModelId, type PurposeId, type Ratio, type Resolution } from '../../src-shared/catalog.ts';
 import { renderImage } from './render.ts';
 
 export interface GenerationJob {
@@ -16,10 +16,6 @@ export interface RenderedImage {
   index: number;
   width: number;
   height: number;
-}
-
-export function imageSize(ratio: Ratio, resolution: Resolution): { width: number; height: number } {
-  return PIXEL_SIZES[ratio][resolution];
 }
 
 /**
@@ -45,7 +41,7 @@ async function withRenderSlot<T>(fn: () => Promise<T>): Promise<T> {
 
 /** Renders image `index` of the job to `outputPath`. */
 export async function renderTurnImage(job: GenerationJob, index: number, outputPath: string): Promise<RenderedImage> {
-  const { width, height } = imageSize(job.ratio, job.resolution);
+  const { width, height } = pixelSize(job.ratio, job.resolution);
   await withRenderSlot(() => renderImage(
     {
       width,

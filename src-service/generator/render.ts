@@ -4,7 +4,7 @@
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 import { captionSvg, sceneSvg } from './scene.ts';
 
-// A bounded pixel cache and no file cache: four 4K images in parallel must stay under 400 MB (issue 3).
+// A bounded pixel cache and no file cache: four 4K images in parallel must stay under 400 MB (docs/benchmarks.md).
 sharp.cache({ memory: 64, files: 0, items: 32 });
 
 export interface RenderInput {

@@ -97,7 +97,7 @@ function escapeXml(text: string): string {
   return text.replace(/[<>&'"]/g, (ch) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[ch] ?? ch);
 }
 
-/** A small caption plate: model, ratio, resolution (issue 3: "a small caption"). */
+/** A small caption plate: model, ratio, resolution (the synthetic generator marks what was asked). */
 export function captionSvg(text: string, fontPx: number): { svg: string; width: number; height: number } {
   const height = Math.round(fontPx * 1.8);
   const width = Math.round(fontPx * 0.62 * text.length + fontPx * 1.4);

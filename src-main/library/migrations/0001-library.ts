@@ -1,4 +1,4 @@
-// Sessions, turns, images and the references a turn used (issue 4 §5). Timestamps are ms since epoch.
+// Sessions, turns, images and the references a turn used (docs/main-process.md). Timestamps are ms since epoch.
 import type { Migration } from './types.ts';
 
 export const migration: Migration = {

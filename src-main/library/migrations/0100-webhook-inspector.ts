@@ -1,4 +1,4 @@
-// The webhook inspector's captures (issue 6 §3): every request the receiver saw, with its raw bytes and
+// The webhook inspector's captures (docs/decisions.md, webhook inspector): every request the receiver saw, with its raw bytes and
 // headers, what it answered and the verdict at arrival, so nothing captured is lost on restart.
 import type { Migration } from './types.ts';
 
