@@ -16,6 +16,8 @@ export const ATTEMPT_TIMEOUT_MS = 8_000;
 /** spec §6 rule 3: two retries, after 2 s and 10 s; the third attempt is the last. */
 export const RETRY_DELAYS_MS = [2_000, 10_000] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** last_error of an attempt that was sent but whose outcome was never recorded (a stop or crash cut it off). */
+const INTERRUPTED = 'the service stopped during this attempt';
 /** A receiver's answer body is drained and discarded; beyond this the connection is cut. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -26,6 +28,23 @@ export interface DispatcherLog {
   warn(obj: object, msg: string): void;
 }
 
+/**
+ * Real time for the delivery mechanics (retry waits, the 8 s timeout). Tests pass a manual one, so the timing
+ * rules are checked exactly rather than against wall-clock bounds.
+ */
+export interface DispatcherTimers {
+  /** Unix ms. */
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const REAL_TIMERS: DispatcherTimers = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 export interface DispatcherOptions {
   repo: WebhooksRepo;
   /** Service clock, Unix ms: X-Service-Timestamp and the recorded times come from it (DESIGN.md §4). */
@@ -35,6 +54,8 @@ export interface DispatcherOptions {
   /** Name resolution for the resolved-address rule; the system resolver unless a test supplies one. */
   resolve?: ResolveHost;
   log?: DispatcherLog;
+  /** Default REAL_TIMERS. */
+  timers?: DispatcherTimers;
 }
 
 export interface Dispatcher {
@@ -63,13 +84,14 @@ function post(
   pinned: { address: string; family: number } | null,
   signal: AbortSignal,
   timeoutMs: number,
+  clock: DispatcherTimers,
 ): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: AttemptResult): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       resolve(result);
     };
@@ -91,7 +113,7 @@ function post(
       agent: false,
       ...(lookup ? { lookup } : {}),
     });
-    const timer = setTimeout(() => {
+    const timer = clock.setTimeout(() => {
       finish({ ok: false, status: null, error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`, connected: true });
       req.destroy();
     }, Math.max(0, timeoutMs));
@@ -124,7 +146,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { repo, now, allowLoopback } = options;
   const resolve = options.resolve ?? systemResolve;
   const log = options.log;
-  const timers = new Map<string, NodeJS.Timeout>();
+  const clock = options.timers ?? REAL_TIMERS;
+  const timers = new Map<string, unknown>();
   const running = new Map<string, Promise<void>>();
   const controller = new AbortController();
   let closed = false;
@@ -132,11 +155,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   function schedule(id: string, at: number): void {
     // A retry is scheduled from inside its own run, so only a second timer for the same row is refused.
     if (closed || timers.has(id)) return;
-    const timer = setTimeout(() => {
+    const timer = clock.setTimeout(() => {
       timers.delete(id);
       const run = attempt(id).finally(() => running.delete(id));
       running.set(id, run);
-    }, Math.max(0, at - Date.now()));
+    }, Math.max(0, at - clock.now()));
     timers.set(id, timer);
   }
 
@@ -155,19 +178,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (text.loopback) return { kind: 'send', url: text.url, pinned: null, secret: config.secret };
     const hostname = text.url.hostname.replace(/\.$/, '');
     let addresses: Array<{ address: string; family: number }>;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: unknown;
     try {
       // The lookup is part of the attempt's 8 s (a hanging resolver must not stall the delivery).
       addresses = await Promise.race([
         resolve(hostname),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), ATTEMPT_TIMEOUT_MS);
+          timer = clock.setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), ATTEMPT_TIMEOUT_MS);
         }),
       ]);
     } catch (error) {
       return { kind: 'fail', error: `cannot resolve ${hostname}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clock.clearTimeout(timer);
     }
     if (addresses.length === 0) return { kind: 'fail', error: `cannot resolve ${hostname}` };
     for (const a of addresses) {
@@ -183,8 +206,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function attempt(id: string): Promise<void> {
     const row = repo.getDelivery(id);
     if (!row || row.outcome !== 'pending' || closed) return;
+    // The third attempt was made (and recorded) but a stop or crash cut it off: nothing is re-sent (spec §6 rule 3).
+    if (row.attempts >= MAX_ATTEMPTS) {
+      repo.recordAttempt(id, { attempts: row.attempts, outcome: 'failed', lastStatus: row.lastStatus, lastError: INTERRUPTED, nextAttemptAt: null, now: now() });
+      log?.warn({ delivery_id: id, attempts: row.attempts }, 'webhook delivery given up: its last attempt was interrupted');
+      return;
+    }
     const number = row.attempts + 1;
-    const startedAt = Date.now();
+    const startedAt = clock.now();
     const plan = await prepare(row);
     if (closed) return;
 
@@ -214,12 +243,23 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         body,
       });
       if (closed) return;
-      result = await post(plan.url, headers, body, plan.pinned, controller.signal, ATTEMPT_TIMEOUT_MS - (Date.now() - startedAt));
-      // Cut by close(): the row stays as it was, so the next start makes this attempt again.
+      // Counted before it is sent, so a crash during the attempt never leads to a fourth (spec §6 rule 3). If
+      // the process dies now, the next start waits the retry delay from this attempt's start (its end is unknown).
+      const retryDelay = RETRY_DELAYS_MS[number - 1];
+      repo.recordAttempt(id, {
+        attempts: number,
+        outcome: 'pending',
+        lastStatus: row.lastStatus,
+        lastError: INTERRUPTED,
+        nextAttemptAt: retryDelay === undefined ? null : startedAt + retryDelay,
+        now: now(),
+      });
+      result = await post(plan.url, headers, body, plan.pinned, controller.signal, ATTEMPT_TIMEOUT_MS - (clock.now() - startedAt), clock);
+      // Cut by close(): the attempt stays counted; the next start makes the next one, or gives up after the third.
       if (closed) return;
     }
 
-    const finishedAt = Date.now();
+    const finishedAt = clock.now();
     if (result.ok) {
       repo.recordAttempt(id, { attempts: number, outcome: 'succeeded', lastStatus: result.status, lastError: null, nextAttemptAt: null, now: now() });
       log?.info({ delivery_id: id, attempt: number, status: result.status }, 'webhook delivered');
@@ -245,17 +285,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     enqueue(accountId, url, event, body) {
       // The delivery keeps the URL it was created for; the secret is read fresh at every attempt.
       const id = newDeliveryId();
-      const at = Date.now();
+      const at = clock.now();
       repo.insertDelivery({ id, accountId, event, url, body, nextAttemptAt: at, now: now() });
       schedule(id, at);
       return id;
     },
     resume() {
-      for (const row of repo.pendingDeliveries()) schedule(row.id, row.nextAttemptAt ?? Date.now());
+      for (const row of repo.pendingDeliveries()) schedule(row.id, row.nextAttemptAt ?? clock.now());
     },
     async close() {
       closed = true;
-      for (const timer of timers.values()) clearTimeout(timer);
+      for (const timer of timers.values()) clock.clearTimeout(timer);
       timers.clear();
       controller.abort();
       await Promise.allSettled([...running.values()]);

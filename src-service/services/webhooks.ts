@@ -6,7 +6,7 @@ import type { ServiceDeps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
 import { createAccountsRepo } from '../repos/accounts.ts';
 import { createWebhooksRepo, type DeliveryRow, type WebhookConfigRow } from '../repos/webhooks.ts';
-import { createDispatcher, type Dispatcher, type ResolveHost } from './dispatcher.ts';
+import { createDispatcher, type Dispatcher, type DispatcherTimers, type ResolveHost } from './dispatcher.ts';
 import { checkWebhookUrlText } from './webhook-url.ts';
 
 export interface LastDeliveryView {
@@ -44,7 +44,10 @@ export function publishedBody(p: Publication): string {
 
 export const PING_BODY = JSON.stringify({ event: 'ping' });
 
-export function createWebhookService(deps: Pick<ServiceDeps, 'db' | 'clock' | 'settings' | 'logger'>, options: { resolve?: ResolveHost } = {}) {
+export function createWebhookService(
+  deps: Pick<ServiceDeps, 'db' | 'clock' | 'settings' | 'logger'>,
+  options: { resolve?: ResolveHost; timers?: DispatcherTimers } = {},
+) {
   const repo = createWebhooksRepo(deps.db);
   const accounts = createAccountsRepo(deps.db);
   const dispatcher: Dispatcher = createDispatcher({
@@ -53,6 +56,7 @@ export function createWebhookService(deps: Pick<ServiceDeps, 'db' | 'clock' | 's
     allowLoopback: () => deps.settings.get().allow_loopback_webhooks,
     log: deps.logger,
     ...(options.resolve ? { resolve: options.resolve } : {}),
+    ...(options.timers ? { timers: options.timers } : {}),
   });
 
   const mustHaveAccount = (accountId: string): void => {
