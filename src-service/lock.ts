@@ -149,7 +149,8 @@ export function processHoldsLockFile(pid: number, dataDirInput: string): boolean
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Signal 0 checks that a process exists; EPERM means it exists but belongs to someone else. */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

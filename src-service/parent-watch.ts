@@ -2,6 +2,7 @@
 // "STUDIO_PARENT_PID"): a host sets STUDIO_PARENT_PID, and the service polls that pid and its own parent pid.
 // A child-process host also keeps a pipe on stdin, whose end-of-file is the quickest sign of its death.
 import { fstatSync } from 'node:fs';
+import { processAlive } from './lock.ts';
 
 export const PARENT_PID_ENV = 'STUDIO_PARENT_PID';
 export const PARENT_POLL_MS = 250;
@@ -15,15 +16,6 @@ export function parentPidFromEnv(env: NodeJS.ProcessEnv = process.env): number |
   return pid;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else, so it is alive.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function stdinIsPipe(): boolean {
   try {
@@ -48,7 +40,7 @@ export function watchParent(parentPid: number, onDeath: (why: string) => void, o
     onDeath(why);
   };
   const timer = setInterval(() => {
-    if (!alive(parentPid)) fire(`the parent process ${parentPid} is gone`);
+    if (!processAlive(parentPid)) fire(`the parent process ${parentPid} is gone`);
     else if (process.ppid !== firstPpid) fire(`the parent process ${firstPpid} is gone (re-parented to ${process.ppid})`);
   }, PARENT_POLL_MS);
   timer.unref();
@@ -68,6 +60,6 @@ export function watchParent(parentPid: number, onDeath: (why: string) => void, o
     }
   }
   // A parent that died before we started watching.
-  if (!alive(parentPid)) queueMicrotask(() => fire(`the parent process ${parentPid} is gone`));
+  if (!processAlive(parentPid)) queueMicrotask(() => fire(`the parent process ${parentPid} is gone`));
   return stop;
 }
