@@ -62,7 +62,8 @@ test('kill -9 of the app mid-generation and mid-download: one service, the books
     // A second run the service is still working on (latency fault) when the app is killed.
     await ipc(first.harness, 'local:set-faults', { generate: { latency_ms: 4000 } });
     const { turnId: cut } = await ipc<{ turnId: string }>(first.harness, 'generate:start', { request: { prompt: 'a teapot', model: 'nano-banana-2', resolution: '1K' } });
-    await new Promise((r) => setTimeout(r, 600));
+    // Kill only once the service holds the run's reservation (it is working on it), however loaded the machine.
+    await until('the service to reserve the second run', async () => ((await ipc<{ account: { reserved: number } }>(first.harness, 'local:status')).account.reserved > 0 ? true : null));
     const servicePid = (JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number }).pid;
     expect(alive(servicePid)).toBe(true);
 

@@ -162,7 +162,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     const admin = environments.localAdmin();
     const accountId = settings.get().local.accountId;
     if (!admin || !accountId) return;
-    const report = await reconcileLocalTurns({ repo, runner, accountTurns: (since) => admin.accountTurns(accountId, since), now: Date.now });
+    const report = await reconcileLocalTurns({ repo, runner, accountTurns: (since) => admin.accountTurns(accountId, since), now: Date.now, onTrouble: logTrouble });
     for (const id of [...report.failed, ...report.neverArrived]) emit('library:changed', { kind: 'turn', id });
   }
 

@@ -83,8 +83,13 @@ export class GenerationRunner {
     const ids: string[] = [];
     for (const turn of this.deps.repo.turnsWithStatus('running')) {
       if (this.running.has(turn.id)) continue;
-      this.deps.repo.updateTurn(turn.id, { status: 'outcome_unknown', outcome: { code: 'outcome_unknown', params: { why: 'crashed' } }, finishedAt: this.now() });
-      ids.push(turn.id);
+      try {
+        this.deps.repo.updateTurn(turn.id, { status: 'outcome_unknown', outcome: { code: 'outcome_unknown', params: { why: 'crashed' } }, finishedAt: this.now() });
+        ids.push(turn.id);
+      } catch (error) {
+        // A full disk must not stop the app from starting; the row stays `running` until the next start.
+        this.deps.onTrouble?.(`could not mark interrupted generation ${turn.id}`, error);
+      }
     }
     return ids;
   }
@@ -365,6 +370,9 @@ export class GenerationRunner {
         );
         repo.updateTurn(turnId, {
           status: 'succeeded',
+          // A turn settled late (reconciled, or kept out by a full disk) drops what it said before.
+          error: null,
+          retryAt: null,
           serviceTurnId: result.turn_id,
           creditsCharged: result.credits_charged,
           warnings: result.warnings,

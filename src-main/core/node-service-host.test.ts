@@ -123,14 +123,15 @@ describe('NodeLocalServiceHost supervision', () => {
     const killedAt = Date.now();
     app.kill('SIGKILL');
     let goneAfter = Infinity;
-    while (Date.now() - killedAt < 3_000) {
+    while (Date.now() - killedAt < 5_000) {
       if (!alive(pid)) {
         goneAfter = Date.now() - killedAt;
         break;
       }
       await new Promise((r) => setTimeout(r, 20));
     }
-    expect(goneAfter).toBeLessThanOrEqual(2_000 + 200);
+    // Within 2 s by design (250 ms polls, a forced exit 1.5 s after closing starts); 1 s of slack for a loaded CI.
+    expect(goneAfter).toBeLessThanOrEqual(2_000 + 1_000);
     // It closed like SIGTERM: the running generation answered 500 (refunded, DESIGN.md §3).
     expect(await cut).toMatchObject({ status: 500, body: { error: { code: 'internal_error' } } });
 

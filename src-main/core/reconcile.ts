@@ -13,12 +13,14 @@ export interface ReconcileDeps {
   /** The account's turns on the bundled service since a time (Unix seconds). */
   accountTurns: (sinceUnixS: number) => Promise<AdminTurn[]>;
   now: () => number;
+  onTrouble?: (message: string, error: unknown) => void;
 }
 
 export interface ReconcileReport {
   succeeded: string[];
   failed: string[];
   neverArrived: string[];
+  /** Still running on the service, or not provably settled: left as outcome unknown. */
   stillRunning: string[];
 }
 
@@ -31,11 +33,44 @@ export async function reconcileLocalTurns(deps: ReconcileDeps): Promise<Reconcil
   if (open.length === 0) return report;
   // An hour of slack: the service's clock only runs ahead of ours (its admin clock moves forward only).
   const since = Math.floor(Math.min(...open.map((t) => t.startedAt)) / 1000) - 3600;
+  const { turns, complete } = await listSince(deps, since);
   const byClientId = new Map<string, AdminTurn>();
-  for (const turn of await deps.accountTurns(since)) if (turn.client_turn_id) byClientId.set(turn.client_turn_id, turn);
-  for (const turn of open) settle(deps, turn, byClientId.get(turn.id) ?? null, report);
+  for (const turn of turns) if (turn.client_turn_id) byClientId.set(turn.client_turn_id, turn);
+  for (const turn of open) {
+    const remote = byClientId.get(turn.id) ?? null;
+    // "Never arrived" needs proof: the turn carried its id, and the service's list was read to the end.
+    if (remote === null && (!turn.clientIdSent || !complete)) {
+      report.stillRunning.push(turn.id);
+      continue;
+    }
+    try {
+      settle(deps, turn, remote, report);
+    } catch (error) {
+      deps.onTrouble?.(`could not reconcile turn ${turn.id}`, error);
+    }
+  }
   return report;
 }
+
+/** The service answers at most a page (oldest first); read on from the last turn seen. */
+async function listSince(deps: ReconcileDeps, since: number): Promise<{ turns: AdminTurn[]; complete: boolean }> {
+  const seen = new Map<string, AdminTurn>();
+  let from = since;
+  for (let page = 0; page < 200; page++) {
+    const batch = await deps.accountTurns(from);
+    const fresh = batch.filter((t) => !seen.has(t.turn_id));
+    for (const t of batch) seen.set(t.turn_id, t);
+    if (batch.length < PAGE) return { turns: [...seen.values()], complete: true };
+    const last = batch[batch.length - 1] as AdminTurn;
+    // A full page of one second gives no way forward; what was not read stays unknown.
+    if (fresh.length === 0 || last.created_at === from) return { turns: [...seen.values()], complete: false };
+    from = last.created_at;
+  }
+  return { turns: [...seen.values()], complete: false };
+}
+
+/** The page size of GET /admin/accounts/:id/turns (docs/local-service.md). */
+const PAGE = 500;
 
 function settle(deps: ReconcileDeps, turn: StoredTurn, remote: AdminTurn | null, report: ReconcileReport): void {
   const { repo, runner } = deps;

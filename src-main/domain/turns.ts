@@ -14,10 +14,12 @@ export interface StoredTurn extends Omit<TurnRecord, 'error' | 'outcomeNote' | '
   retried: boolean;
   /** The error code of the turn this one retried. */
   retryOfCode: string | null;
+  /** Sent with the app's own turn id (X-Client-Turn-Id), so the bundled service can be asked about it. */
+  clientIdSent: boolean;
 }
 
 export function presentTurn(turn: StoredTurn, language: Language, now: number): TurnRecord {
-  const { error, outcome, retried, retryOfCode, ...rest } = turn;
+  const { error, outcome, retried, retryOfCode, clientIdSent: _clientIdSent, ...rest } = turn;
   return {
     ...rest,
     error: error ? renderError(error, language) : null,

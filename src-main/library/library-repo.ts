@@ -201,8 +201,8 @@ export class LibraryRepo {
     const model = turn.estimate.model;
     this.db
       .prepare(
-        `INSERT INTO turns (id, session_id, environment, request_json, estimate_json, model, purpose, prompt, status, started_at, retry_of)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+        `INSERT INTO turns (id, session_id, environment, request_json, estimate_json, model, purpose, prompt, status, started_at, retry_of, client_id_sent)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, 1)`,
       )
       .run(
         turn.id,
@@ -294,6 +294,7 @@ export class LibraryRepo {
       retryOf: strOrNull(row.retry_of),
       retryAt: numOrNull(row.retry_at),
       retried: this.turnsRetrying(id) > 0,
+      clientIdSent: num(row.client_id_sent) === 1,
       retryOfCode: row.retry_of ? retryOfCode(this.db, str(row.retry_of)) : null,
     };
   }
