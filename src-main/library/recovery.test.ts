@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { openLibraryDatabase } from './database.ts';
-import { backupLibrary, listBackups, openLibraryWithRecovery } from './recovery.ts';
+import { backupLibrary, isDamage, listBackups, openLibraryWithRecovery } from './recovery.ts';
 
 const DAY1 = new Date('2026-11-20T09:00:00Z');
 const DAY2 = new Date('2026-11-21T09:00:00Z');
@@ -141,5 +141,16 @@ describe('a damaged library.db', () => {
     expect(sessionCount(db)).toBe(400);
     db.close();
     expect(files(dataDir).filter((f) => f.includes('damaged'))).toEqual([]);
+  });
+});
+
+describe('what is not damage', () => {
+  it('is told apart by SQLite’s own codes: corrupt and not-a-database only (a busy, full or unreadable file is never moved aside)', () => {
+    expect(isDamage(Object.assign(new Error('database disk image is malformed'), { errcode: 11 }))).toBe(true);
+    expect(isDamage(Object.assign(new Error('file is not a database'), { errcode: 26 }))).toBe(true);
+    expect(isDamage(Object.assign(new Error('database is locked'), { errcode: 5 }))).toBe(false);
+    expect(isDamage(Object.assign(new Error('database or disk is full'), { errcode: 13 }))).toBe(false);
+    expect(isDamage(Object.assign(new Error('unable to open database file'), { errcode: 14 }))).toBe(false);
+    expect(isDamage(new Error('EACCES'))).toBe(false);
   });
 });

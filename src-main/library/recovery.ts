@@ -70,11 +70,20 @@ function check(file: string, requireSchema: boolean): string | null {
     const schema = db.prepare("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get();
     if (!schema && requireSchema) return 'schema_missing';
     return null;
-  } catch {
-    return 'unreadable';
+  } catch (error) {
+    if (isDamage(error)) return 'unreadable';
+    // Busy, locked, no permission, an I/O or disk-full error: the file may be fine. Never move a library
+    // aside for that; start-up fails with the reason instead (the Electron shell shows it with the log path).
+    throw error;
   } finally {
     db?.close();
   }
+}
+
+/** SQLite's own verdict that a file is damaged: SQLITE_CORRUPT (11) or SQLITE_NOTADB (26), extended codes included. */
+export function isDamage(error: unknown): boolean {
+  const code = (error as { errcode?: unknown } | null)?.errcode;
+  return typeof code === 'number' && [11, 26].includes(code & 0xff);
 }
 
 /** A name beside `file` that no earlier damaged copy uses, so a second damage never overwrites the first. */
@@ -127,7 +136,8 @@ export function openLibraryWithRecovery(dataDir: string, now: () => Date = () =>
   if (reason === null) {
     try {
       return { db: openLibraryDatabase(file), recovery: null };
-    } catch {
+    } catch (error) {
+      if (!isDamage(error)) throw error;
       reason = 'open_failed';
     }
   }
