@@ -32,7 +32,7 @@ function setup() {
   repo.createSession('ls_aaaaaaaaaa', 'local', 1_000);
   const unknownTurn = (id: string, startedAt: number, legacy = false): void => {
     const request = { prompt: 'p', model: 'nano-banana-2' as const, resolution: '1K' as const };
-    repo.createTurn({ id, sessionId: 'ls_aaaaaaaaaa', environment: 'local', request, estimate: estimateCredits(request), startedAt, retryOf: null, referenceImageIds: [] });
+    repo.createTurn({ id, sessionId: 'ls_aaaaaaaaaa', environment: 'local', request, estimate: estimateCredits({ ...request, referenceCount: 0 }), startedAt, retryOf: null, referenceImageIds: [] });
     repo.updateTurn(id, { status: 'outcome_unknown', outcome: { code: 'outcome_unknown', params: { why: 'crashed' } } });
     if (legacy) db.prepare('UPDATE turns SET client_id_sent = 0 WHERE id = ?').run(id);
   };

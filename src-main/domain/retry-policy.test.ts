@@ -64,6 +64,17 @@ describe('what the user may retry (the runner enforces it, the card shows it)', 
     expect(retryVerdict(facts, now).allowed).toBe(expected.offer === 'now');
   });
 
+  it.each([
+    ['insufficient_credits', 'top_up'],
+    ['invalid_api_key', 'keys'],
+    ['insufficient_scope', 'keys'],
+    ['session_not_found', 'new_session'],
+    ['disk_full', 'free_space'],
+    ['internal_error', null],
+  ])('names the fix for %s: %s', (code, fix) => {
+    expect(turnActions(failed(code), now).fix).toBe(fix);
+  });
+
   it('offers "stop waiting" only while the run waits for the service', () => {
     expect(turnActions({ ...failed('x'), status: 'running', error: null }, now).stopWaiting).toBe(true);
     expect(turnActions(failed('internal_error'), now).stopWaiting).toBe(false);

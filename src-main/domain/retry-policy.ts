@@ -1,6 +1,7 @@
 // spec §7's retry guidance, decided in one place for the whole app: what the runner does after each answer,
 // how long a back-off lasts, what the user may retry and when, and what must never be resent. The runner
 // (core/generation.ts) asks `afterAnswer`; the renderer only shows `turnActions` (it derives nothing).
+import { errorSpec } from '../../src-shared/errors.ts';
 import type { TurnActions, TurnStatus } from '../../src-shared/ipc/generation.ts';
 import type { StoredError } from './errors.ts';
 import type { StoredNote } from './messages.ts';
@@ -145,5 +146,22 @@ export function turnActions(turn: TurnFacts, now: number): TurnActions {
     : verdict.code === 'retry_too_early'
       ? { offer: 'later', kind: verdict.kind, availableAt: verdict.availableAt, reason: verdict.code }
       : { offer: 'never', kind: null, availableAt: null, reason: verdict.code === 'retry_not_allowed' ? String(verdict.params.reason) : verdict.code };
-  return { retry, stopWaiting: turn.status === 'running' };
+  return { retry, stopWaiting: turn.status === 'running', fix: turn.status === 'failed' ? fixFor(turn.error?.code ?? '') : null };
+}
+
+/** spec §7's "client action" for a code, as the one thing the user can do about it in the app. */
+function fixFor(code: string): TurnActions['fix'] {
+  if (code === 'disk_full') return 'free_space';
+  switch (errorSpec(code)?.action) {
+    case 'top_up':
+      return 'top_up';
+    case 'create_new_key':
+    case 'use_key_with_scope':
+    case 'add_authorization':
+      return 'keys';
+    case 'omit_or_own_session':
+      return 'new_session';
+    default:
+      return null;
+  }
 }

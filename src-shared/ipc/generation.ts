@@ -73,6 +73,11 @@ export interface TurnActions {
   };
   /** The run is waiting for the service; the user may stop waiting. */
   stopWaiting: boolean;
+  /**
+   * What fixes a failed turn, from spec §7's client actions (main decides; the card offers the matching button):
+   * `top_up`, `keys` (a new key, a key with the scope, or an Authorization header), `new_session`, `free_space`.
+   */
+  fix: 'top_up' | 'keys' | 'new_session' | 'free_space' | null;
 }
 
 export interface GenerationProgress {

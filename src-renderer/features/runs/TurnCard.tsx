@@ -2,7 +2,6 @@
 // place, warnings, charged vs estimated, request id, errors with what to do, and "outcome unknown" notes.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorSpec } from '../../../src-shared/errors.ts';
 import type { ImageRecord, TurnRecord } from '../../../src-shared/ipc/generation.ts';
 import { useAppStore } from '../../app-store.ts';
 import { imageUrl } from '../../lib/desktop.ts';
@@ -125,7 +124,7 @@ function TurnError({ turn }: { turn: TurnRecord }) {
   }, [missingKey, markMissing]);
   const error = turn.error;
   if (!error) return null;
-  const action = errorSpec(error.code)?.action;
+  const fix = turn.actions.fix;
   // Main decides what spec §7 allows (turn.actions); the card only shows it, disabled until its time comes.
   const offer = turn.actions.retry;
   const waitOver = offer.availableAt === null || offer.availableAt <= now;
@@ -146,12 +145,12 @@ function TurnError({ turn }: { turn: TurnRecord }) {
               {offer.kind === 'retry_once' ? t('errors.retryOnce') : t('errors.retryNow')}
             </button>
           ) : null}
-          {action === 'top_up' && turn.environment === 'local' ? (
+          {fix === 'top_up' && turn.environment === 'local' ? (
             <button type="button" className="btn btn-sm" onClick={() => setTab('local')}>
               {t('errors.openConsoleToTopUp')}
             </button>
           ) : null}
-          {action === 'create_new_key' || action === 'use_key_with_scope' || action === 'add_authorization' ? (
+          {fix === 'keys' ? (
             <button type="button" className="btn btn-sm" onClick={() => setTab(turn.environment === 'local' ? 'local' : 'settings')}>
               {t('errors.openKeys')}
             </button>
@@ -166,7 +165,7 @@ function TurnError({ turn }: { turn: TurnRecord }) {
               {t('errors.removeMissing')}
             </button>
           ) : null}
-          {action === 'omit_or_own_session' ? (
+          {fix === 'new_session' ? (
             <button type="button" className="btn btn-sm" onClick={() => setSession(null)}>
               {t('session.startNew')}
             </button>
