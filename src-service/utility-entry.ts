@@ -25,6 +25,9 @@ function stop(): void {
   );
 }
 
+// A dead app's pipes answer writes with EPIPE; that must not end the service while it closes (like cli.ts).
+for (const stream of [process.stdout, process.stderr]) stream?.on('error', () => undefined);
+
 // Handlers go in before the ready message: a parent may ask to stop the moment it reads it.
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

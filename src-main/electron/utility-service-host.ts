@@ -7,7 +7,7 @@
 // behind on the folder is stopped first; a folder that stays locked is a failure that is not retried.
 import { randomBytes } from 'node:crypto';
 import { utilityProcess, type UtilityProcess } from 'electron';
-import { freeDataFolder, probeDataFolder } from '../../src-service/start.ts';
+import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder } from '../../src-service/start.ts';
 import type { LocalServiceHost } from '../core/studio-app.ts';
 
 class DataFolderLockedError extends Error {}
@@ -103,7 +103,9 @@ export class UtilityServiceHost implements LocalServiceHost {
         clearTimeout(timer);
         if (this.child === child) this.child = null;
         if (!ready) {
-          reject(new Error(`The local service exited with code ${code} while starting.`));
+          // Exit code 3 is the lock refusal (docs/local-service.md), even if its message was lost: never retried.
+          if (code === DATA_FOLDER_IN_USE_EXIT_CODE) reject(new DataFolderLockedError(`the data folder ${this.options.dataDir} is in use by another local service`));
+          else reject(new Error(`The local service exited with code ${code} while starting.`));
           return;
         }
         if (!this.stopped) this.restartAfterDeath(code);
