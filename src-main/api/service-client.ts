@@ -1,5 +1,6 @@
 // The client for the service's public API (spec §4). One client per environment: it holds that
 // environment's base URL and key, and attaches the key only to requests for that exact origin.
+import type { z } from 'zod';
 import { ErrorBodySchema, GenerateResultSchema, PublicationRecordSchema, type GenerateRequest, type GenerateResult, type PublicationRecord } from '../../src-shared/api.ts';
 import { isErrorCode } from '../../src-shared/errors.ts';
 import type { IpcError } from '../../src-shared/ipc/contract.ts';
@@ -36,19 +37,23 @@ function codeForStatus(status: number): string {
   return 'invalid_request';
 }
 
+/** The spec §7 error body (`{error: {code, message, request_id, reason?}}`) of a failed answer, or null. */
+export function readErrorBody(text: string): z.infer<typeof ErrorBodySchema>['error'] | null {
+  try {
+    const parsed = ErrorBodySchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data.error : null;
+  } catch {
+    return null;
+  }
+}
+
 export function errorFromResponse(response: BufferedResponse): { error: IpcError; retryAfterS: number | null } {
   const headerRequestId = headerValue(response.headers, 'x-request-id');
   const retryAfter = headerValue(response.headers, 'retry-after');
   const retryAfterS = retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : null;
   const text = response.body.toString('utf8');
-  let parsed: ReturnType<typeof ErrorBodySchema.safeParse> | null;
-  try {
-    parsed = ErrorBodySchema.safeParse(JSON.parse(text));
-  } catch {
-    parsed = null;
-  }
-  if (parsed?.success) {
-    const e = parsed.data.error;
+  const e = readErrorBody(text);
+  if (e) {
     const error: IpcError = { code: e.code, message: e.message, status: response.status, requestId: e.request_id || headerRequestId || undefined };
     if (e.reason) error.details = { reason: e.reason };
     if (retryAfterS !== null) error.details = { ...error.details, retryAfterS };

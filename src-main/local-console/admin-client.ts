@@ -29,9 +29,9 @@ import {
   type PutWebhookBody,
   type ServiceSettings,
 } from '../../src-shared/admin.ts';
-import { ErrorBodySchema } from '../../src-shared/api.ts';
 import { acceptLanguageFor, type Language } from '../../src-shared/language.ts';
 import { headerValue, NetworkError, sendRequest, type BufferedResponse } from '../api/http.ts';
+import { readErrorBody } from '../api/service-client.ts';
 import { StudioError } from '../domain/errors.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -219,15 +219,9 @@ export class AdminClient {
     }
     const text = response.body.toString('utf8');
     if (response.status >= 200 && response.status < 300) return { text, response };
-    let parsed: ReturnType<typeof ErrorBodySchema.safeParse> | null;
-    try {
-      parsed = ErrorBodySchema.safeParse(JSON.parse(text));
-    } catch {
-      parsed = null;
-    }
     const headerRequestId = headerValue(response.headers, 'x-request-id') ?? undefined;
-    if (parsed?.success) {
-      const e = parsed.data.error;
+    const e = readErrorBody(text);
+    if (e) {
       const requestId = e.request_id || headerRequestId;
       throw new StudioError(
         e.code,
