@@ -86,10 +86,11 @@ function storedNote(v: SQLInputValue | undefined): StoredNote | null {
   return { code: 'legacy_note', params: { text: v } };
 }
 
-function retryOfCode(db: DatabaseSync, turnId: string): string | null {
-  const row = db.prepare('SELECT error_json FROM turns WHERE id = ?').get(turnId) as Row | undefined;
-  return storedError(row?.error_json)?.code ?? null;
-}
+/** A turn row with what spec §7's retry verdict needs from its neighbours, in the same statement. */
+const TURN_SELECT = `SELECT t.*,
+  EXISTS (SELECT 1 FROM turns r WHERE r.retry_of = t.id) AS retried,
+  (SELECT p.error_json FROM turns p WHERE p.id = t.retry_of) AS retry_of_error
+  FROM turns t`;
 
 function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -246,22 +247,17 @@ export class LibraryRepo {
   }
 
   getTurn(id: string): StoredTurn | null {
-    const row = this.db.prepare('SELECT * FROM turns WHERE id = ?').get(id) as Row | undefined;
+    const row = this.db.prepare(`${TURN_SELECT} WHERE t.id = ?`).get(id) as Row | undefined;
     return row ? this.toTurn(row) : null;
   }
 
   listTurns(sessionId: string): StoredTurn[] {
-    const rows = this.db.prepare('SELECT * FROM turns WHERE session_id = ? ORDER BY started_at, id').all(sessionId) as Row[];
+    const rows = this.db.prepare(`${TURN_SELECT} WHERE t.session_id = ? ORDER BY t.started_at, t.id`).all(sessionId) as Row[];
     return rows.map((r) => this.toTurn(r));
   }
 
-  /** How many turns retried this one. */
-  turnsRetrying(turnId: string): number {
-    return num((this.db.prepare('SELECT COUNT(*) AS n FROM turns WHERE retry_of = ?').get(turnId) as Row).n);
-  }
-
   turnsWithStatus(status: TurnStatus): StoredTurn[] {
-    const rows = this.db.prepare('SELECT * FROM turns WHERE status = ? ORDER BY started_at').all(status) as Row[];
+    const rows = this.db.prepare(`${TURN_SELECT} WHERE t.status = ? ORDER BY t.started_at`).all(status) as Row[];
     return rows.map((r) => this.toTurn(r));
   }
 
@@ -293,9 +289,9 @@ export class LibraryRepo {
       referenceImageIds: refs,
       retryOf: strOrNull(row.retry_of),
       retryAt: numOrNull(row.retry_at),
-      retried: this.turnsRetrying(id) > 0,
+      retried: num(row.retried) === 1,
       clientIdSent: num(row.client_id_sent) === 1,
-      retryOfCode: row.retry_of ? retryOfCode(this.db, str(row.retry_of)) : null,
+      retryOfCode: storedError(row.retry_of_error)?.code ?? null,
     };
   }
 
