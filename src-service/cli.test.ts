@@ -71,6 +71,18 @@ async function admin(ready: ServiceReadyLine, method: string, path: string, body
   return res.json();
 }
 
+
+/** The first line a child prints on stdout (the ready line). */
+function firstLine(child: ChildProcessWithoutNullStreams): Promise<string> {
+  return new Promise((resolve) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+  });
+}
+
 describe('npm run service', () => {
   it('prints one ready line with a seeded account and key, logs without secrets on stderr, and stops on SIGTERM', async () => {
     const started = await startCli(['--port', '0', '--seed', '--data', tempDir()]);
@@ -218,13 +230,7 @@ describe('npm run service', () => {
       env: { ...process.env, STUDIO_ADMIN_TOKEN: 'token-from-env' },
     });
     children.push(child);
-    const line = await new Promise<string>((resolve) => {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-      });
-    });
+    const line = await firstLine(child);
     const ready = ServiceReadyLineSchema.parse(JSON.parse(line));
     expect(ready.admin_token).toBe('token-from-env');
     expect((await fetch(`${ready.base_url}/admin/settings`, { headers: { Authorization: 'Bearer token-from-env' } })).status).toBe(200);
@@ -233,13 +239,7 @@ describe('npm run service', () => {
   it('runs the utilityProcess entry under plain Node with the same flags and ready line', async () => {
     const child = spawn(process.execPath, ['src-service/utility-entry.ts', '--port', '0', '--seed', '--data', tempDir()], { cwd: process.cwd() });
     children.push(child);
-    const line = await new Promise<string>((resolve) => {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
-      });
-    });
+    const line = await firstLine(child);
     const ready = ServiceReadyLineSchema.parse(JSON.parse(line));
     expect(ready.api_key).toMatch(/^sk_/);
     let err = '';
