@@ -81,8 +81,8 @@ async function waitForReserved(base: string, accountId: string): Promise<void> {
   throw new Error('the generation never reserved its credits');
 }
 
-function startHost(dataDir: string): { host: NodeLocalServiceHost; statuses: LocalServiceStatus[] } {
-  const host = new NodeLocalServiceHost({ dataDir, adminToken: TOKEN, restartDelayMs: 100 });
+function startHost(dataDir: string, restartDelayMs = 100): { host: NodeLocalServiceHost; statuses: LocalServiceStatus[] } {
+  const host = new NodeLocalServiceHost({ dataDir, adminToken: TOKEN, restartDelayMs });
   const statuses: LocalServiceStatus[] = [];
   host.onStatus((s) => statuses.push(s));
   cleanups.push(() => host.stop());
@@ -205,7 +205,9 @@ describe('NodeLocalServiceHost supervision', () => {
 
   it('does not restart-loop against a lock taken while its service was down', async () => {
     const dataDir = tempDir();
-    const { host, statuses } = startHost(dataDir);
+    // A restart delay longer than the holder's start (about a second on a loaded machine), so the holder is
+    // first to the folder whatever the load: the test is about what the host does then, not about the race.
+    const { host, statuses } = startHost(dataDir, 4_000);
     await host.start();
     const first = host.pid ?? 0;
     // The service dies; before the restart, another holder takes the folder.
@@ -218,7 +220,7 @@ describe('NodeLocalServiceHost supervision', () => {
     process.kill(first, 'SIGKILL');
     const holder = spawnTracked(['--input-type=module', '-e', holderScript]);
     expect(await firstLine(holder)).toBe('holding');
-    for (let i = 0; i < 100 && !statuses.some((s) => s.status === 'failed'); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 300 && !statuses.some((s) => s.status === 'failed'); i++) await new Promise((r) => setTimeout(r, 50));
     expect(statuses.map((s) => s.status)).toEqual(['restarting', 'failed']);
     expect(statuses[1]?.error).toContain(`the data folder ${dataDir} is in use by another local service (pid ${holder.pid})`);
     await new Promise((r) => setTimeout(r, 500));
