@@ -6,6 +6,7 @@ import { isErrorCode } from '../../src-shared/errors.ts';
 import type { IpcError } from '../../src-shared/ipc/contract.ts';
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import { acceptLanguageFor, type Language } from '../../src-shared/language.ts';
+import { redactSecrets } from '../domain/secret-screen.ts';
 import { headerValue, openRequest, readBody, sendRequest, type BufferedResponse, type NetworkFailure, NetworkError } from './http.ts';
 
 /** spec §1: a run may take five minutes; we wait a little longer before calling the outcome unknown. */
@@ -47,21 +48,28 @@ export function readErrorBody(text: string): z.infer<typeof ErrorBodySchema>['er
   }
 }
 
-export function errorFromResponse(response: BufferedResponse): { error: IpcError; retryAfterS: number | null } {
+/**
+ * The error of a failed answer. Its text is the remote service's and is screened here, before anything stores
+ * or shows it: a service (or a proxy) that echoes the request's Authorization header must not put the key
+ * into the library or an event (domain/secret-screen.ts). `known` are the exact secrets the caller sent.
+ */
+export function errorFromResponse(response: BufferedResponse, known: Iterable<string> = []): { error: IpcError; retryAfterS: number | null } {
+  const secrets = [...known];
+  const clean = (text: string) => redactSecrets(text, secrets);
   const headerRequestId = headerValue(response.headers, 'x-request-id');
   const retryAfter = headerValue(response.headers, 'retry-after');
   const retryAfterS = retryAfter !== null && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : null;
   const text = response.body.toString('utf8');
   const e = readErrorBody(text);
   if (e) {
-    const error: IpcError = { code: e.code, message: e.message, status: response.status, requestId: e.request_id || headerRequestId || undefined };
-    if (e.reason) error.details = { reason: e.reason };
+    const error: IpcError = { code: clean(e.code), message: clean(e.message), status: response.status, requestId: clean(e.request_id || headerRequestId || '') || undefined };
+    if (e.reason) error.details = { reason: clean(e.reason) };
     if (retryAfterS !== null) error.details = { ...error.details, retryAfterS };
     if (!isErrorCode(e.code)) error.details = { ...error.details, unknownCode: true };
     return { error, retryAfterS };
   }
-  const error: IpcError = { code: codeForStatus(response.status), message: text.trim().slice(0, 500) || `HTTP ${response.status}`, status: response.status };
-  if (headerRequestId) error.requestId = headerRequestId;
+  const error: IpcError = { code: codeForStatus(response.status), message: clean(text.trim().slice(0, 500)) || `HTTP ${response.status}`, status: response.status };
+  if (headerRequestId) error.requestId = clean(headerRequestId);
   if (retryAfterS !== null) error.details = { retryAfterS };
   return { error, retryAfterS };
 }
@@ -112,7 +120,7 @@ export class ServiceClient {
       response = await sendRequest(url, { method: init.method, headers, body: init.body, signal: init.signal, timeoutMs: init.timeoutMs, onSent: init.onSent });
     } catch (error) {
       const e = error instanceof NetworkError ? error : new NetworkError('dropped', String(error));
-      return { ok: false, kind: 'network', failure: e.failure, message: e.message };
+      return { ok: false, kind: 'network', failure: e.failure, message: this.clean(e.message) };
     }
     const requestId = headerValue(response.headers, 'x-request-id');
     if (response.status >= 200 && response.status < 300) {
@@ -120,10 +128,10 @@ export class ServiceClient {
         return { ok: true, value: parse(JSON.parse(response.body.toString('utf8'))), requestId, status: response.status };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        return { ok: false, kind: 'http', error: { code: 'unexpected_response', message: `Unexpected answer from the service: ${message.slice(0, 300)}`, status: response.status, ...(requestId ? { requestId } : {}) }, retryAfterS: null };
+        return { ok: false, kind: 'http', error: { code: 'unexpected_response', message: this.clean(`Unexpected answer from the service: ${message.slice(0, 300)}`), status: response.status, ...(requestId ? { requestId: this.clean(requestId) } : {}) }, retryAfterS: null };
       }
     }
-    const { error, retryAfterS } = errorFromResponse(response);
+    const { error, retryAfterS } = errorFromResponse(response, this.secrets());
     return { ok: false, kind: 'http', error, retryAfterS };
   }
 
@@ -166,7 +174,7 @@ export class ServiceClient {
       response = await sendRequest(url, { method: 'GET', headers: this.headersFor(url), signal, timeoutMs: this.requestTimeoutMs });
     } catch (error) {
       const e = error instanceof NetworkError ? error : new NetworkError('dropped', String(error));
-      return { ok: false, kind: 'network', failure: e.failure, message: e.message };
+      return { ok: false, kind: 'network', failure: e.failure, message: this.clean(e.message) };
     }
     const location = headerValue(response.headers, 'location');
     if (response.status >= 300 && response.status < 400 && location) {
@@ -175,8 +183,16 @@ export class ServiceClient {
     if (response.status >= 300 && response.status < 400) {
       return { ok: false, kind: 'http', error: { code: 'unexpected_response', message: 'The file redirect had no Location.', status: response.status }, retryAfterS: null };
     }
-    const { error, retryAfterS } = errorFromResponse(response);
+    const { error, retryAfterS } = errorFromResponse(response, this.secrets());
     return { ok: false, kind: 'http', error, retryAfterS };
+  }
+
+  private secrets(): string[] {
+    return this.apiKey === null ? [] : [this.apiKey];
+  }
+
+  private clean(text: string): string {
+    return redactSecrets(text, this.secrets());
   }
 }
 

@@ -9,6 +9,7 @@ import { Downloader } from '../files/downloader.ts';
 import { cacheDirs, existingCachePath } from '../files/image-cache.ts';
 import { createInspectorHandlers } from '../inspector/handlers.ts';
 import { dispatch } from '../ipc/dispatch.ts';
+import { screenValue } from '../domain/secret-screen.ts';
 import { createIpcHandlers } from '../ipc/handlers.ts';
 import { AppMeta } from '../library/app-meta.ts';
 import { backupLibrary, openLibraryWithRecovery } from '../library/recovery.ts';
@@ -46,11 +47,21 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
   const dirs = cacheDirs(dataDir);
   const language = (): Language => settings.get().language;
 
+  // Every secret main holds: what the keychain gave or took this run, and the local service's admin token.
+  // Replies and events pass the one secret screen with these (domain/secret-screen.ts).
+  let adminToken: () => string | null = () => null;
+  const knownSecrets = (): Iterable<string> => {
+    const token = adminToken();
+    return token ? [...secrets.knownValues(), token] : secrets.knownValues();
+  };
   const listeners = new Map<IpcEventName, Set<(payload: never) => void>>();
   const emit = <E extends IpcEventName>(event: E, payload: IpcEvents[E]): void => {
-    for (const listener of listeners.get(event) ?? []) {
+    const set = listeners.get(event);
+    if (!set || set.size === 0) return;
+    const screened = screenValue(payload, knownSecrets());
+    for (const listener of set) {
       try {
-        (listener as (p: IpcEvents[E]) => void)(payload);
+        (listener as (p: IpcEvents[E]) => void)(screened);
       } catch {
         // A faulty listener must not break the core.
       }
@@ -65,6 +76,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     rememberedLocalAccount: () => appMeta.localAccount(),
     onLocalAccountRecovered: (accountId) => notices.add('local_account_recovered', { accountId }),
   });
+  adminToken = () => environments.localAdminToken();
   const testing = options.testing ?? {};
   const downloader = new Downloader({
     repo,
@@ -168,11 +180,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
 
   let closed = false;
   return {
-    invoke: (method, input) =>
-      dispatch(handlers, method, input, language(), () => {
-        const token = environments.localAdminToken();
-        return token ? [...secrets.knownValues(), token] : secrets.knownValues();
-      }),
+    invoke: (method, input) => dispatch(handlers, method, input, language(), knownSecrets),
     on: (event, listener) => {
       let set = listeners.get(event);
       if (!set) {

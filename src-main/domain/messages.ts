@@ -62,10 +62,6 @@ const CORE = {
     en: (p) => `Invalid input: ${s(p.field)}${p.why ? `: ${s(p.why)}` : ''}. Nothing was changed.`,
   },
   unknown_method: { zh: (p) => `未知的 IPC 方法 ${s(p.method)}。`, en: (p) => `Unknown IPC method ${s(p.method)}.` },
-  secret_blocked: {
-    zh: () => '回复中含有密钥，已拦截，没有发送到窗口。',
-    en: () => 'The reply held a secret and was not sent to the window.',
-  },
   disk_full: {
     zh: (p) =>
       `磁盘空间不足，无法写入${p.path ? ` ${s(p.path)}` : '应用数据'}。${megabytes(p.needBytes) ? `至少需要再腾出约 ${megabytes(p.needBytes)} MB，` : '请腾出一些空间，'}然后重试；应用仍可继续使用。`,
@@ -83,6 +79,18 @@ const CORE = {
   no_base_url: {
     zh: () => '请先在设置中填写远程环境的地址。',
     en: () => 'Enter the Remote environment’s base URL in Settings first.',
+  },
+  remote_url_not_https: {
+    zh: (p) => `远程地址必须使用 https://：${s(p.url)} 会让密钥以明文传输。只有本机地址（localhost、127.0.0.1、[::1]）可以用 http://。未做任何更改。`,
+    en: (p) => `Remote addresses must use https://: ${s(p.url)} would send the key in clear text. Plain http:// is allowed only for this computer (localhost, 127.0.0.1, [::1]). Nothing was changed.`,
+  },
+  key_needs_base_url: {
+    zh: () => '请先填写并保存远程地址，再输入它的密钥：密钥只会发送到输入时的地址。',
+    en: () => 'Save the Remote base URL first, then enter its key: a key is only ever sent to the address it was entered for.',
+  },
+  key_origin_mismatch: {
+    zh: (p) => `这个密钥是为 ${s(p.keyOrigin)} 输入的，不会发送到 ${s(p.origin)}。请为新地址重新输入密钥。`,
+    en: (p) => `This key was entered for ${s(p.keyOrigin)} and is never sent to ${s(p.origin)}. Enter the key for the new address.`,
   },
   no_api_key: {
     zh: () => '该环境还没有 API 密钥，请在设置中填写。',

@@ -69,7 +69,7 @@ async function start(): Promise<void> {
   studio = studioApp;
   registerIpcHandlers(ipcMain, studioApp, trusted);
   handleImageProtocol(studioApp, dataDir);
-  // Main → renderer events go to the app window only; they never carry secrets (contract).
+  // Main → renderer events go to the app window only; the core passed them through the secret screen.
   for (const event of IPC_EVENT_NAMES) {
     studioApp.on(event, (payload) => {
       if (mainWindow && !mainWindow.isDestroyed()) mainWindow.webContents.send(event, payload);

@@ -5,6 +5,7 @@ import type { EnvironmentInfo, EnvironmentName, ServiceStatus } from '../../src-
 import type { Language } from '../../src-shared/language.ts';
 import { ServiceClient } from '../api/service-client.ts';
 import { StudioError } from '../domain/errors.ts';
+import { checkRemoteBaseUrl, originOf } from '../domain/remote-url.ts';
 import type { LocalServiceHost } from '../core/studio-app.ts';
 import { AdminClient } from '../local-console/admin-client.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
@@ -164,6 +165,7 @@ export class Environments {
     if (!apiKey) {
       throw new StudioError('no_api_key', { environment });
     }
+    if (environment === 'remote') this.checkRemoteKeyGoesTo(baseUrl);
     return new ServiceClient({
       environment,
       baseUrl,
@@ -175,33 +177,76 @@ export class Environments {
 
   async info(environment: EnvironmentName): Promise<EnvironmentInfo> {
     const key = await this.deps.secrets.get(keyAccount(environment));
+    const baseUrl = this.baseUrl(environment);
+    const remote = environment === 'remote' && baseUrl ? checkRemoteBaseUrl(baseUrl) : null;
     return {
       name: environment,
-      baseUrl: this.baseUrl(environment),
+      baseUrl,
       keySet: key !== null,
       keyMasked: key ? maskKey(key) : null,
       keyInMemoryOnly: key !== null && (this.deps.secrets.isMemoryOnly(keyAccount(environment)) || this.deps.secrets.status().backend === 'memory'),
+      keyOrigin: key === null ? null : environment === 'local' ? originOf(baseUrl) : this.remoteKeyOrigin(),
+      insecure: remote !== null && (!remote.ok || remote.insecureLoopback),
     };
   }
 
   async setKey(environment: EnvironmentName, key: string, memoryOnly: boolean): Promise<void> {
+    if (environment === 'remote') {
+      // A key is bound to the origin it is entered for; with no address yet there is nothing to bind to, and
+      // binding it later would send it to whatever address comes next.
+      const baseUrl = this.deps.settings.get().remoteBaseUrl;
+      const checked = baseUrl ? checkRemoteBaseUrl(baseUrl) : null;
+      if (!checked) throw new StudioError('key_needs_base_url');
+      if (!checked.ok) throw new StudioError(checked.code, checked.params);
+      await this.deps.secrets.set(keyAccount('remote'), key, { memoryOnly });
+      this.deps.settings.update((d) => void (d.remoteKeyOrigin = checked.origin));
+      return;
+    }
     await this.deps.secrets.set(keyAccount(environment), key, { memoryOnly });
-    if (environment === 'local') this.deps.settings.update((d) => void (d.local.keyId = null));
+    this.deps.settings.update((d) => void (d.local.keyId = null));
   }
 
   async clearKey(environment: EnvironmentName): Promise<void> {
     await this.deps.secrets.delete(keyAccount(environment));
+    if (environment === 'remote') this.deps.settings.update((d) => void (d.remoteKeyOrigin = null));
   }
 
   /**
-   * A new Remote address. When its origin changes, the stored Remote key is removed: it was entered for
-   * the old origin and must never be sent to another one (docs/decisions.md, Remote key binding).
+   * A new Remote address: https://, or http:// for this computer only. When its origin is not the one the
+   * stored Remote key was entered for, the key is removed and must be entered again for the new origin
+   * (the settings screen names both origins before it asks; docs/decisions.md, Remote key binding).
    */
   async setRemoteBaseUrl(url: string): Promise<void> {
-    const next = url.trim().replace(/\/+$/, '');
-    const previous = this.deps.settings.get().remoteBaseUrl;
-    if (previous && new URL(previous).origin !== new URL(next).origin) await this.deps.secrets.delete(keyAccount('remote'));
-    this.deps.settings.update((d) => void (d.remoteBaseUrl = next));
+    const checked = checkRemoteBaseUrl(url);
+    if (!checked.ok) throw new StudioError(checked.code, checked.params);
+    const hasKey = (await this.deps.secrets.get(keyAccount('remote'))) !== null;
+    const keyOrigin = hasKey ? this.remoteKeyOrigin() : null;
+    if (hasKey && keyOrigin !== checked.origin) await this.deps.secrets.delete(keyAccount('remote'));
+    const bound = hasKey && keyOrigin === checked.origin ? keyOrigin : null;
+    this.deps.settings.update((d) => {
+      d.remoteBaseUrl = checked.url;
+      d.remoteKeyOrigin = bound;
+    });
+  }
+
+  /**
+   * The origin the Remote key is bound to. A key stored by an earlier version has no recorded origin; it
+   * is bound to the address it has been used with, the current one (once, on first use).
+   */
+  private remoteKeyOrigin(): string | null {
+    const stored = this.deps.settings.get();
+    if (stored.remoteKeyOrigin) return stored.remoteKeyOrigin;
+    const adopted = originOf(stored.remoteBaseUrl);
+    if (adopted) this.deps.settings.update((d) => void (d.remoteKeyOrigin = adopted));
+    return adopted;
+  }
+
+  /** Refuses before any request when the Remote key would leave its origin or travel in clear text. */
+  private checkRemoteKeyGoesTo(baseUrl: string): void {
+    const checked = checkRemoteBaseUrl(baseUrl);
+    if (!checked.ok) throw new StudioError(checked.code, checked.params);
+    const keyOrigin = this.remoteKeyOrigin();
+    if (keyOrigin !== checked.origin) throw new StudioError('key_origin_mismatch', { keyOrigin, origin: checked.origin });
   }
 
   /** Marks the key the app uses for Local as the one the console just created. */

@@ -1,20 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import { StudioError } from '../domain/errors.ts';
-import { dispatch, holdsSecret, type IpcHandlers } from './dispatch.ts';
+import { dispatch, type IpcHandlers } from './dispatch.ts';
 
 function handlers(partial: Partial<Record<string, (input: unknown) => Promise<unknown>>>): IpcHandlers {
   return partial as unknown as IpcHandlers;
 }
 
 describe('IPC dispatch', () => {
-  it('blocks a reply that holds a known secret or anything shaped like a key', async () => {
-    const leaky = handlers({ settingsGet: async () => ({ note: 'my-very-secret-token' }) });
-    const blocked = await dispatch(leaky, 'settingsGet', {}, 'en', () => ['my-very-secret-token']);
-    expect(blocked).toMatchObject({ ok: false, error: { code: 'secret_blocked' } });
-    expect(JSON.stringify(blocked)).not.toContain('my-very-secret-token');
-    const shaped = handlers({ settingsGet: async () => ({ key: `sk_${'a'.repeat(32)}` }) });
-    expect(await dispatch(shaped, 'settingsGet', {}, 'en')).toMatchObject({ ok: false, error: { code: 'secret_blocked' } });
-    expect(holdsSecret('a prompt about sk_ prefixes', [])).toBe(false);
+  it('redacts a known secret or anything shaped like a key, and still answers', async () => {
+    const key = `sk_${'a'.repeat(32)}`;
+    const leaky = handlers({ settingsGet: async () => ({ note: 'token my-very-secret-token here', prompt: `a bottle labelled ${key}`, n: 3 }) });
+    const reply = await dispatch(leaky, 'settingsGet', {}, 'en', () => ['my-very-secret-token']);
+    expect(reply).toEqual({ ok: true, value: { note: 'token [redacted] here', prompt: 'a bottle labelled sk_[redacted]', n: 3 } });
+    // Errors are screened too: a thrown message that echoes an Authorization header.
+    const echo = handlers({ keyClear: async () => { throw new Error(`upstream said: Authorization: Bearer ${key}`); } });
+    const failed = await dispatch(echo, 'keyClear', { environment: 'local' }, 'en');
+    expect(failed.ok).toBe(false);
+    expect(JSON.stringify(failed)).not.toContain(key);
+    expect(JSON.stringify(failed)).toContain('Bearer [redacted]');
+  });
+
+  it('lets the one-time key of localCreateKey through once, and nothing else in that reply', async () => {
+    const key = `sk_${'c'.repeat(32)}`;
+    const create = handlers({ localCreateKey: async () => ({ keyId: 'key_1', oneTimeKey: key, note: `copy ${key}` }) });
+    const reply = await dispatch(create, 'localCreateKey', { name: 'ci', scopes: ['generate:write'] }, 'en', () => [key]);
+    expect(reply).toEqual({ ok: true, value: { keyId: 'key_1', oneTimeKey: key, note: 'copy [redacted]' } });
+    // The same field name on any other method is screened.
+    const other = handlers({ settingsGet: async () => ({ oneTimeKey: key }) });
+    expect(await dispatch(other, 'settingsGet', {}, 'en')).toEqual({ ok: true, value: { oneTimeKey: 'sk_[redacted]' } });
   });
 
   it('turns thrown errors into values and never throws', async () => {

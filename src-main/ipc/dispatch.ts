@@ -1,23 +1,28 @@
 // One entry for every IPC call (Electron ipcMain and the harness alike): find the method, parse the input
-// with the contract's schema, run the handler, and answer with an IpcResult. It never throws, and a reply
-// that would carry a key or webhook secret is replaced by an error (DESIGN.md §2 rule 3).
+// with the contract's schema, run the handler, and answer with an IpcResult. It never throws, and every
+// reply passes the one secret screen (domain/secret-screen.ts): what looks like a key or a webhook secret is
+// redacted, the rest of the reply still arrives (docs/main-process.md "Secrets never leave main").
 import type { z } from 'zod';
 import type { IpcResult, MethodOutput } from '../../src-shared/ipc/contract.ts';
 import { IPC_METHODS, type IpcMethodName, type IpcMethods } from '../../src-shared/ipc/index.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { StudioError, asStudioError, renderError } from '../domain/errors.ts';
+import { screenValue } from '../domain/secret-screen.ts';
 
 export type IpcHandler<K extends IpcMethodName> = (input: z.output<IpcMethods[K]['input']>) => Promise<MethodOutput<IpcMethods[K]>>;
 export type IpcHandlers = { [K in IpcMethodName]: IpcHandler<K> };
 
-/** Shapes of secrets (DESIGN.md §3 ids): an API key, a webhook signing secret, an admin token. */
-export const SECRET_PATTERN = /\b(?:sk_[A-Za-z0-9]{32}|whsec_[A-Za-z0-9]{32}|adm_[A-Za-z0-9]{32})\b/;
+/**
+ * The only replies that may carry a secret, once: the field of the reply that holds it. In the harness a key
+ * the local console creates cannot go to a system clipboard, so its dialog shows it a single time.
+ */
+const REVEALS: Partial<Record<IpcMethodName, string>> = { localCreateKey: 'oneTimeKey' };
 
-/** True when the text holds a secret: one of the exact values main knows, or anything shaped like one. */
-export function holdsSecret(text: string, known: Iterable<string>): boolean {
-  if (SECRET_PATTERN.test(text)) return true;
-  for (const secret of known) if (secret.length >= 8 && text.includes(secret)) return true;
-  return false;
+function revealed(method: string, result: IpcResult<unknown>): ReadonlySet<string> {
+  const field = Object.hasOwn(REVEALS, method) ? REVEALS[method as IpcMethodName] : undefined;
+  if (!field || !result.ok || result.value === null || typeof result.value !== 'object') return new Set();
+  const value = (result.value as Record<string, unknown>)[field];
+  return typeof value === 'string' ? new Set([value]) : new Set();
 }
 
 function fieldOf(issue: z.core.$ZodIssue): string {
@@ -40,10 +45,7 @@ export async function dispatch(
   knownSecrets: () => Iterable<string> = () => [],
 ): Promise<IpcResult<unknown>> {
   const result = await run(handlers, method, input, language);
-  if (holdsSecret(JSON.stringify(result), knownSecrets())) {
-    return { ok: false, error: renderError({ code: 'secret_blocked' }, language) };
-  }
-  return result;
+  return screenValue(result, knownSecrets(), revealed(method, result));
 }
 
 async function run(handlers: IpcHandlers, method: string, input: unknown, language: Language): Promise<IpcResult<unknown>> {

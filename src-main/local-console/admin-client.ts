@@ -32,6 +32,7 @@ import {
 import { acceptLanguageFor, type Language } from '../../src-shared/language.ts';
 import { headerValue, NetworkError, sendRequest, type BufferedResponse } from '../api/http.ts';
 import { readErrorBody } from '../api/service-client.ts';
+import { redactSecrets } from '../domain/secret-screen.ts';
 import { StudioError } from '../domain/errors.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -229,13 +230,14 @@ export class AdminClient {
         {
           status: response.status,
           ...(requestId ? { requestId } : {}),
-          serviceMessage: e.message,
+          // The service's words are screened before anything keeps them (an echoed admin token).
+          serviceMessage: redactSecrets(e.message, [this.adminToken]),
           serviceLanguage: language,
-          ...(e.reason ? { details: { reason: e.reason } } : {}),
+          ...(e.reason ? { details: { reason: redactSecrets(e.reason, [this.adminToken]) } } : {}),
         },
       );
     }
-    throw new StudioError('service_error', { status: response.status, text: text.slice(0, 300) }, { status: response.status, ...(headerRequestId ? { requestId: headerRequestId } : {}) });
+    throw new StudioError('service_error', { status: response.status, text: redactSecrets(text.slice(0, 300), [this.adminToken]) }, { status: response.status, ...(headerRequestId ? { requestId: headerRequestId } : {}) });
   }
 
   private unexpected(response: BufferedResponse, text: string): StudioError {

@@ -26,6 +26,10 @@ export interface EnvironmentInfo {
   /** The last four characters behind dots, e.g. `••••Ab3d` (no prefix, so no reply ever holds key text); null when no key is set. */
   keyMasked: string | null;
   keyInMemoryOnly: boolean;
+  /** The origin the key was entered for; it is never sent anywhere else. Null without a key. */
+  keyOrigin?: string | null;
+  /** True for a Remote base URL on plain http:// (allowed only for this computer): the UI warns. */
+  insecure?: boolean;
 }
 
 export interface SettingsState {
@@ -76,6 +80,8 @@ export const StoredSettingsSchema = z.object({
   language: z.enum(LANGUAGES).default('zh'),
   environment: EnvironmentSchema.default('local'),
   remoteBaseUrl: z.string().nullable().default(null),
+  /** The origin the Remote key was entered for (the key itself is in the keychain). */
+  remoteKeyOrigin: z.string().nullable().default(null),
   local: z
     .object({ accountId: z.string().nullable().default(null), keyId: z.string().nullable().default(null) })
     .default({ accountId: null, keyId: null }),
