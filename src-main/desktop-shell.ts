@@ -19,8 +19,16 @@ export interface DesktopShell {
   isWindowFocused(): boolean;
   /** Opens an http(s) link the app itself made, in the user's browser. */
   openExternal(url: string): Promise<void>;
+  /**
+   * Whether writeClipboard reaches a clipboard the user can paste from. The harness has none (its page runs
+   * in a browser the shell cannot reach), so a new key is shown once in its dialog instead.
+   */
+  readonly clipboardReachesUser: boolean;
   /** Puts text on the clipboard (used for a newly created key, which the renderer must not receive). */
-  writeClipboard(text: string): void;
+  writeClipboard(text: string): Promise<void>;
+  /** The clipboard's text now (to clear a key only while it is still there). */
+  readClipboard(): Promise<string>;
+  clearClipboard(): void;
 }
 
 /** One call the recording shell saw, for tests and the harness. */
@@ -29,7 +37,8 @@ export type ShellCall =
   | { kind: 'startDrag'; files: string[]; iconPath: string }
   | { kind: 'notify'; title: string; body: string }
   | { kind: 'openExternal'; url: string }
-  | { kind: 'writeClipboard'; length: number };
+  | { kind: 'writeClipboard'; length: number }
+  | { kind: 'clearClipboard' };
 
 /**
  * A DesktopShell that records every call instead of touching the OS. Save dialogs answer with the path
@@ -40,10 +49,13 @@ export class RecordingShell implements DesktopShell {
   focused = true;
   /** Clipboard text is kept here for tests of the main process only; it never goes to the renderer. */
   clipboard = '';
+  readonly clipboardReachesUser: boolean;
   private readonly saveTo: (request: SaveDialogRequest) => string | null;
 
-  constructor(saveTo: (request: SaveDialogRequest) => string | null = () => null) {
+  /** `clipboardReachesUser: false` is the harness: nothing it writes reaches the user's clipboard. */
+  constructor(saveTo: (request: SaveDialogRequest) => string | null = () => null, options: { clipboardReachesUser?: boolean } = {}) {
     this.saveTo = saveTo;
+    this.clipboardReachesUser = options.clipboardReachesUser ?? true;
   }
 
   showSaveDialog(request: SaveDialogRequest): Promise<string | null> {
@@ -63,8 +75,16 @@ export class RecordingShell implements DesktopShell {
     this.calls.push({ kind: 'openExternal', url });
     return Promise.resolve();
   }
-  writeClipboard(text: string): void {
+  writeClipboard(text: string): Promise<void> {
     this.clipboard = text;
     this.calls.push({ kind: 'writeClipboard', length: text.length });
+    return Promise.resolve();
+  }
+  readClipboard(): Promise<string> {
+    return Promise.resolve(this.clipboard);
+  }
+  clearClipboard(): void {
+    this.clipboard = '';
+    this.calls.push({ kind: 'clearClipboard' });
   }
 }

@@ -117,6 +117,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     // The inspector reads the secret from the store when it has none cached; a changed one it learns through
     // its own connect/regenerate paths.
     adoptWebhookSecret: (secret) => secrets.set('inspector:webhook-secret', secret),
+    ...(testing.clipboardClearMs ? { clipboardClearMs: testing.clipboardClearMs } : {}),
   });
 
   const context: StudioContext = {
@@ -201,6 +202,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
       if (closed) return;
       closed = true;
       downloader.close();
+      await localConsole.close();
       await runner.close();
       await closeInspector().catch(() => undefined);
       await environments.stop().catch(() => undefined);

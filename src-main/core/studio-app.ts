@@ -28,6 +28,8 @@ export interface StudioAppOptions {
     /** Leave downloads pending (to prove they resume at the next start). */
     pauseDownloads?: boolean;
     downloadConcurrency?: number;
+    /** How long a copied key stays on the clipboard (60 s in the app). */
+    clipboardClearMs?: number;
     /** The clock of the generation runner (back-off waits), so a test can pass a wait without sleeping. */
     now?: () => number;
   };

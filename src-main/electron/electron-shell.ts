@@ -70,8 +70,18 @@ export class ElectronDesktopShell implements DesktopShell {
     if (this.options.links.isAllowed(url)) void shell.openExternal(url);
   }
 
-  writeClipboard(text: string): void {
-    clipboard.writeText(text);
+  readonly clipboardReachesUser = true;
+
+  writeClipboard(text: string): Promise<void> {
+    return clipboard.writeText(text);
+  }
+
+  readClipboard(): Promise<string> {
+    return clipboard.readText();
+  }
+
+  clearClipboard(): void {
+    clipboard.clear();
   }
 }
 

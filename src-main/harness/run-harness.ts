@@ -67,7 +67,8 @@ export async function runHarness(options: HarnessOptions, core: HarnessCore): Pr
   }
 
   mkdirSync(dataDir, { recursive: true });
-  const shell = new RecordingShell(exportPathChooser(join(dataDir, 'exports')));
+  // The harness page runs in a browser: nothing main writes to a clipboard reaches the user.
+  const shell = new RecordingShell(exportPathChooser(join(dataDir, 'exports')), { clipboardReachesUser: false });
   const service = observedHost(core.createLocalServiceHost({ dataDir: join(dataDir, 'local-service'), root }));
   // A keychain entry per data folder: a harness run never touches the desktop app's own keys.
   const keychainService = `image-studio-harness-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;

@@ -1,6 +1,7 @@
 // The Local environment's console over the service's admin API (DESIGN.md §4). Main holds the
 // admin token; new keys go to the clipboard or the keychain, never to the renderer (DESIGN.md §2 rule 3).
 import type { AdminPack, Faults, PatchAccountBody, PatchPackBody, ServiceSettings } from '../../src-shared/admin.ts';
+import type { CreatedKey } from '../../src-shared/ipc/local-console.ts';
 import type { LocalConsoleState, LocalPackView, MethodInputOf, PublishOutcome } from './types.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { StudioError } from '../domain/errors.ts';
@@ -29,13 +30,37 @@ export interface LocalConsoleDeps {
   regenerateWebhookSecret: () => Promise<unknown>;
   /** Hands a secret the service returned to whoever keeps it (the inspector). */
   adoptWebhookSecret: (secret: string) => Promise<void>;
+  /** How long a copied key stays on the clipboard (60 s; tests shorten it). */
+  clipboardClearMs?: number;
 }
+
+/** A key copied to the clipboard is taken off again after this long, if it is still there. */
+export const CLIPBOARD_CLEAR_MS = 60_000;
 
 export class LocalConsole {
   private readonly deps: LocalConsoleDeps;
+  /** Keys put on the clipboard and not yet cleared, with their timers. */
+  private readonly onClipboard = new Map<string, NodeJS.Timeout>();
 
   constructor(deps: LocalConsoleDeps) {
     this.deps = deps;
+  }
+
+  /** Clears a copied key the user has not replaced yet; on quit too, so it never outlives the app. */
+  async close(): Promise<void> {
+    const keys = [...this.onClipboard.keys()];
+    await Promise.all(keys.map((key) => this.clearIfStill(key)));
+  }
+
+  private async clearIfStill(key: string): Promise<void> {
+    clearTimeout(this.onClipboard.get(key));
+    this.onClipboard.delete(key);
+    // Only our key: whatever the user copied since is theirs.
+    try {
+      if ((await this.deps.shell.readClipboard()) === key) this.deps.shell.clearClipboard();
+    } catch {
+      // A clipboard that cannot be read now cannot be checked; leave the user's clipboard alone.
+    }
   }
 
   private admin(): { admin: AdminClient; accountId: string } {
@@ -112,8 +137,11 @@ export class LocalConsole {
     return this.status();
   }
 
-  /** A new key: to the clipboard, or into the keychain as the app's Local key; never to the renderer. */
-  async createKey(input: MethodInputOf<'localCreateKey'>): Promise<{ keyId: string; copiedToClipboard: boolean; usedByApp: boolean }> {
+  /**
+   * A new key: into the keychain as the app's Local key, or onto the clipboard (cleared after 60 s if still
+   * there). Where no clipboard reaches the user (the harness) the reply carries it once, for its dialog.
+   */
+  async createKey(input: MethodInputOf<'localCreateKey'>): Promise<CreatedKey> {
     const { admin, accountId } = this.admin();
     const created = await admin.createApiKey(accountId, {
       name: input.name,
@@ -123,10 +151,16 @@ export class LocalConsole {
     if (input.useForApp) {
       await this.deps.secrets.set('env:local:api-key', created.key);
       this.deps.environments.rememberLocalKeyId(created.id);
-      return { keyId: created.id, copiedToClipboard: false, usedByApp: true };
+      return { keyId: created.id, copiedToClipboard: false, usedByApp: true, clipboardClearsInS: null, oneTimeKey: null };
     }
-    this.deps.shell.writeClipboard(created.key);
-    return { keyId: created.id, copiedToClipboard: true, usedByApp: false };
+    const { shell } = this.deps;
+    if (!shell.clipboardReachesUser) return { keyId: created.id, copiedToClipboard: false, usedByApp: false, clipboardClearsInS: null, oneTimeKey: created.key };
+    await shell.writeClipboard(created.key);
+    const clearMs = this.deps.clipboardClearMs ?? CLIPBOARD_CLEAR_MS;
+    const timer = setTimeout(() => void this.clearIfStill(created.key), clearMs);
+    timer.unref();
+    this.onClipboard.set(created.key, timer);
+    return { keyId: created.id, copiedToClipboard: true, usedByApp: false, clipboardClearsInS: Math.ceil(clearMs / 1000), oneTimeKey: null };
   }
 
   async revokeKey(keyId: string): Promise<LocalConsoleState> {

@@ -53,6 +53,20 @@ export type PublishOutcome =
   | { published: true; publication: { id: number; pack_id: string; version: number; style_code: string; published_at: number } }
   | { published: false; reason: 'unsaved_changes' | 'missing_images' | 'empty_pack' };
 
+/**
+ * A key the local console created. It goes into the keychain (useForApp) or onto the system clipboard,
+ * cleared after 60 s if still there. Only where no system clipboard reaches the user (the harness) is it
+ * in the reply, once (`oneTimeKey`): the one reply the secret screen lets a key through.
+ */
+export interface CreatedKey {
+  keyId: string;
+  copiedToClipboard: boolean;
+  usedByApp: boolean;
+  /** Seconds until main clears the clipboard if the key is still on it; null when not copied. */
+  clipboardClearsInS?: number | null;
+  oneTimeKey?: string | null;
+}
+
 export const localConsoleMethods = {
   localStatus: method<LocalConsoleState>()('local:status', z.object({})),
   localTopUp: method<LocalConsoleState>()('local:top-up', z.object({ credits: z.number().int().min(1).max(10_000_000) })),
@@ -60,7 +74,7 @@ export const localConsoleMethods = {
     'local:update-account',
     z.object({ banned: z.boolean().optional(), ageDays: z.number().int().min(0).max(3650).optional(), credits: z.number().int().min(0).optional() }),
   ),
-  localCreateKey: method<{ keyId: string; copiedToClipboard: boolean; usedByApp: boolean }>()(
+  localCreateKey: method<CreatedKey>()(
     'local:create-key',
     z.object({
       name: z.string().trim().min(1).max(80),

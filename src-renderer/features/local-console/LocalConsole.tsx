@@ -9,6 +9,7 @@ import { Badge } from '../../ui/Badge.tsx';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { useSettings } from '../settings/queries.ts';
 import { useLocalAction, useLocalStatus } from './queries.ts';
+import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useLocalConsoleStore } from './store.ts';
 
 function ErrorLine({ error }: { error: Error | null }) {
@@ -191,9 +192,30 @@ function KeysCard({ state }: { state: LocalConsoleState }) {
             {t('local.createKey')}
           </button>
         </div>
-        {create.data ? (
+        {create.data?.oneTimeKey ? (
+          // No system clipboard reaches the user here (the browser harness): the key is shown this once.
+          <div className="one-time-key" role="alertdialog" aria-labelledby="one-time-key-title" data-testid="one-time-key">
+            <p id="one-time-key-title" className="hint-warn">
+              {t('local.keyShownOnce')}
+            </p>
+            <div className="row-gap">
+              <label className="sr-only" htmlFor="one-time-key-value">
+                {t('local.newKey')}
+              </label>
+              <input id="one-time-key-value" data-testid="one-time-key-value" className="grow mono" readOnly value={create.data.oneTimeKey} onFocus={(e) => e.currentTarget.select()} />
+              <CopyButton text={create.data.oneTimeKey} testId="one-time-key-copy" />
+              <button type="button" className="btn btn-sm" data-testid="one-time-key-done" onClick={() => create.reset()}>
+                {t('local.keySaved')}
+              </button>
+            </div>
+          </div>
+        ) : create.data ? (
           <p className="hint-ok" role="status">
-            {create.data.usedByApp ? t('local.keyUsedByApp') : create.data.copiedToClipboard ? t('local.keyCopied') : t('local.keyCreated')}
+            {create.data.usedByApp
+              ? t('local.keyUsedByApp')
+              : create.data.copiedToClipboard
+                ? t('local.keyCopied', { seconds: create.data.clipboardClearsInS ?? 60 })
+                : t('local.keyCreated')}
           </p>
         ) : null}
       </form>

@@ -8,6 +8,14 @@ import type { DesktopError } from '../../lib/desktop.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { useClearKey, useSelectEnvironment, useSetKey, useSetLanguage, useSetRemote, useSettings, useTestConnection } from './queries.ts';
 
+function originOf(url: string): string | null {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return null;
+  }
+}
+
 function MutationError({ error }: { error: Error | null }) {
   if (!error) return null;
   return (
@@ -37,6 +45,11 @@ function KeySection({ environment }: { environment: EnvironmentName }) {
         {env.keySet ? t('settings.keyStored', { masked: env.keyMasked ?? '••••' }) : t('settings.noKey')}
         {env.keyInMemoryOnly ? ` · ${t('settings.memoryOnlyNow')}` : ''}
       </p>
+      {environment === 'remote' && env.keySet && env.keyOrigin ? (
+        <p className="muted small" data-testid="key-origin-remote">
+          {t('settings.keyBoundTo', { origin: env.keyOrigin })}
+        </p>
+      ) : null}
       <form
         className="row-gap wrap"
         onSubmit={(e) => {
@@ -109,6 +122,8 @@ export function SettingsPage() {
   const selectEnv = useSelectEnvironment();
   const setRemote = useSetRemote();
   const [remoteUrl, setRemoteUrl] = useState<string | null>(null);
+  /** A new address on another origin while a key is set: both origins are named before the key goes. */
+  const [confirmOrigin, setConfirmOrigin] = useState<{ baseUrl: string; from: string; to: string } | null>(null);
   const s = settings.data;
   if (!s) return <div className="page">{settings.isError ? <MutationError error={settings.error} /> : t('common.loading')}</div>;
   const local = s.environments.local;
@@ -164,7 +179,11 @@ export function SettingsPage() {
           className="row-gap wrap"
           onSubmit={(e) => {
             e.preventDefault();
-            setRemote.mutate({ baseUrl: remoteUrl ?? s.environments.remote.baseUrl ?? '' });
+            const baseUrl = remoteUrl ?? s.environments.remote.baseUrl ?? '';
+            const from = s.environments.remote.keySet ? s.environments.remote.keyOrigin : null;
+            const to = originOf(baseUrl);
+            if (from && to && from !== to) setConfirmOrigin({ baseUrl, from, to });
+            else setRemote.mutate({ baseUrl });
           }}
         >
           <label htmlFor="remote-url" className="field-label">
@@ -183,6 +202,32 @@ export function SettingsPage() {
             {t('common.save')}
           </button>
         </form>
+        {confirmOrigin ? (
+          <div className="one-time-key" role="alertdialog" aria-labelledby="remote-origin-confirm-text" data-testid="remote-origin-confirm">
+            <p id="remote-origin-confirm-text">{t('settings.originChange', { from: confirmOrigin.from, to: confirmOrigin.to })}</p>
+            <div className="row-gap">
+              <button
+                type="button"
+                className="btn btn-sm btn-primary"
+                data-testid="remote-origin-confirm-yes"
+                onClick={() => {
+                  setRemote.mutate({ baseUrl: confirmOrigin.baseUrl });
+                  setConfirmOrigin(null);
+                }}
+              >
+                {t('settings.originChangeYes')}
+              </button>
+              <button type="button" className="btn btn-sm btn-ghost" onClick={() => setConfirmOrigin(null)}>
+                {t('common.cancel')}
+              </button>
+            </div>
+          </div>
+        ) : null}
+        {s.environments.remote.insecure ? (
+          <p className="hint-warn" data-testid="remote-insecure-warning">
+            {t('settings.remoteInsecure')}
+          </p>
+        ) : null}
         <MutationError error={setRemote.error ?? selectEnv.error} />
       </section>
 
