@@ -1,21 +1,23 @@
 // `npm start`: builds out/ when it is missing or older than the sources, then launches the Electron app on the
-// bundled local service. Where Electron cannot start (no binary, no display) it says so in one line and
-// points at `npm run harness` (DESIGN.md §2 rule 7), exiting non-zero.
+// bundled local service. On first start it downloads the Electron binary through the electron package's own
+// install.js (ELECTRON_MIRROR and electron_config_cache apply). Where Electron cannot start (no display, the
+// download failed) it says so in one line and points at `npm run harness` (DESIGN.md §2 rule 7), exiting non-zero.
 import { spawn } from 'node:child_process';
 import { buildIfStale } from '../src-main/harness/build-output.ts';
-import { findElectronBinary, missingDisplay } from '../src-main/harness/electron-binary.ts';
+import { ensureElectronBinary, missingDisplay } from '../src-main/harness/electron-binary.ts';
 
 const root = process.cwd();
-const HARNESS_HINT = 'run `npm run harness` to use the same app in a browser on this machine';
+const HARNESS_HINT = 'meanwhile `npm run harness` serves the same app in a browser on this machine';
 
-const electron = findElectronBinary(root);
-if (!electron.ok) {
-  process.stderr.write(`Image Studio cannot start here: ${electron.reason}; ${HARNESS_HINT}.\n`);
-  process.exit(1);
-}
+// No window could open anyway: say so before downloading 100 MB for nothing.
 const noDisplay = missingDisplay();
 if (noDisplay) {
   process.stderr.write(`Image Studio cannot start here: ${noDisplay}; ${HARNESS_HINT}.\n`);
+  process.exit(1);
+}
+const electron = await ensureElectronBinary(root, { retryCommand: 'npm start' });
+if (!electron.ok) {
+  process.stderr.write(`Image Studio cannot start here: ${electron.reason}; ${HARNESS_HINT}.\n`);
   process.exit(1);
 }
 
