@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type UserConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+import { DEV_CONTENT_SECURITY_POLICY, replaceMetaPolicy } from './src-main/electron/content-security-policy.ts';
 
 // Custom folders (DESIGN.md §2): main and the bundled service's utilityProcess entry build together; the
 // preload is CommonJS because a sandboxed preload cannot be an ES module, and it bundles its dependencies
@@ -8,6 +10,14 @@ import { defineConfig, type UserConfig } from 'electron-vite';
 // STUDIO_BUILD_TARGETS=renderer (comma-separated) builds only some targets: the browser harness needs only
 // the renderer, and should not fail because main does not build at this moment.
 const targets = new Set((process.env.STUDIO_BUILD_TARGETS ?? 'main,preload,renderer').split(',').map((t) => t.trim()));
+
+// Dev server only: index.html's CSP <meta> (the build's) would block Vite's inline React-refresh preamble and
+// the <style> elements it injects CSS with; a build never gets this (src-main/electron/content-security-policy.ts).
+const devCsp: Plugin = {
+  name: 'studio:dev-csp',
+  apply: 'serve',
+  transformIndexHtml: { order: 'post', handler: (html) => replaceMetaPolicy(html, DEV_CONTENT_SECURITY_POLICY) },
+};
 
 const config: UserConfig = {
   main: {
@@ -36,7 +46,7 @@ const config: UserConfig = {
   },
   renderer: {
     root: resolve('src-renderer'),
-    plugins: [react()],
+    plugins: [react(), devCsp],
     build: {
       // The harness builds into a side folder and swaps it in, so a running harness never serves half a build.
       outDir: resolve(process.env.STUDIO_RENDERER_OUT_DIR ?? 'out/renderer'),
