@@ -11,8 +11,8 @@ import { DEV_CONTENT_SECURITY_POLICY, replaceMetaPolicy } from './src-main/elect
 // the renderer, and should not fail because main does not build at this moment.
 const targets = new Set((process.env.STUDIO_BUILD_TARGETS ?? 'main,preload,renderer').split(',').map((t) => t.trim()));
 
-// Dev server only: index.html's CSP <meta> (the build's) would block Vite's inline React-refresh preamble and
-// the <style> elements it injects CSS with; a build never gets this (src-main/electron/content-security-policy.ts).
+// Dev server only: index.html's CSP <meta> (the build's) would block the <style> elements Vite injects CSS
+// with, so the served page gets DEV_CONTENT_SECURITY_POLICY; a build never does (content-security-policy.ts).
 const devCsp: Plugin = {
   name: 'studio:dev-csp',
   apply: 'serve',
