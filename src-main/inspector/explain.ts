@@ -26,9 +26,18 @@ export interface ExplainInput {
   secret: string | null;
   /** Secrets replaced by Regenerate, newest first: an old match means the sender still signs with one. */
   previousSecrets?: readonly KnownSecret[];
-  /** Earlier verified attempts of the same delivery id, to tell "body changed" or "timestamp changed" from "wrong secret". */
-  earlierAttempts?: ReadonlyArray<{ body: Uint8Array; timestamp: string | null }>;
+  /**
+   * Earlier verified attempts of the same delivery id, to tell "body changed" or "timestamp changed" from "wrong
+   * secret"; a function is only called when the signature does not match.
+   */
+  earlierAttempts?: ReadonlyArray<{ body: Uint8Array; timestamp: string | null }> | (() => ReadonlyArray<{ body: Uint8Array; timestamp: string | null }>);
 }
+
+/**
+ * Bodies above this size are not searched for a likely original (each candidate is a decode, a JSON parse and an
+ * HMAC on main): a real delivery is a few hundred bytes, and a flood of large bodies must stay cheap.
+ */
+export const ORIGINALS_BODY_LIMIT = 64 * 1024;
 
 export interface Explained {
   report: VerificationReport;
@@ -61,6 +70,7 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 
 /** Bodies an intermediary commonly makes from the original; if one of them was signed, the body changed. */
 function likelyOriginals(body: Uint8Array): Array<{ how: string; bytes: Uint8Array }> {
+  if (body.byteLength > ORIGINALS_BODY_LIMIT) return [];
   const text = decoder.decode(body);
   const out: Array<{ how: string; bytes: Uint8Array }> = [];
   const trimmed = text.replace(/\s+$/, '');
@@ -147,7 +157,8 @@ async function diagnoseMismatch(report: VerificationReport, input: ExplainInput,
       return 'body_changed';
     }
   }
-  for (const earlier of input.earlierAttempts ?? []) {
+  const earlierAttempts = typeof input.earlierAttempts === 'function' ? input.earlierAttempts() : (input.earlierAttempts ?? []);
+  for (const earlier of earlierAttempts) {
     // spec §6: each retry is signed anew with its own timestamp; a signature that fits an earlier attempt's
     // timestamp means the timestamp header was edited without re-signing (a doctored replay).
     if (earlier.timestamp !== null && earlier.timestamp !== report.timestamp.raw && (await matchesWith(report, input.secret, input.body, earlier.timestamp))) {

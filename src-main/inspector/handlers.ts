@@ -4,7 +4,7 @@
 import type { MethodInput, MethodOutput } from '../../src-shared/ipc/contract.ts';
 import type { inspectorMethods } from '../../src-shared/ipc/inspector.ts';
 import type { InspectorContext } from './context.ts';
-import { WebhookInspector } from './inspector.ts';
+import { WebhookInspector, type InspectorOptions } from './inspector.ts';
 
 type Methods = typeof inspectorMethods;
 export type InspectorHandlers = {
@@ -15,7 +15,7 @@ export type InspectorHandlers = {
   close(): Promise<void>;
 };
 
-export function createInspectorHandlers(ctx: InspectorContext, options: { clock?: () => number; maxKept?: number } = {}): InspectorHandlers {
+export function createInspectorHandlers(ctx: InspectorContext, options: InspectorOptions = {}): InspectorHandlers {
   const inspector = new WebhookInspector(ctx, options);
   // The receiver runs from app start, so deliveries arrive even before the panel is opened.
   const ready = inspector.start().catch(() => {});

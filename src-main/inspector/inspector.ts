@@ -17,13 +17,14 @@ import { ServiceClient } from '../api/service-client.ts';
 import { StudioError, renderText, type StoredError } from '../domain/errors.ts';
 import { AdminClient } from '../local-console/admin-client.ts';
 import type { InspectorContext } from './context.ts';
-import { describeDiagnosis, explainDelivery, headerBag } from './explain.ts';
+import { ORIGINALS_BODY_LIMIT, describeDiagnosis, explainDelivery, headerBag } from './explain.ts';
 import { exportCurl, exportJson } from './export.ts';
 import { parseRawRequest, parseSeparate } from './paste.ts';
-import { WebhookReceiver, type ReceivedRequest, type ReceiverAnswer } from './receiver.ts';
+import { openInspectorDatabase } from './database.ts';
+import { WebhookReceiver, type ReceivedHead, type ReceivedRequest, type ReceiverAnswer } from './receiver.ts';
 import { InspectorSecretKeeper } from './secrets.ts';
 import { sendSignedNotification } from './sender.ts';
-import { InspectorStore, type StoredRequest } from './store.ts';
+import { InspectorSettings, InspectorStore, type StoredRequest } from './store.ts';
 
 type SecretChoice = { secret?: string | undefined; useStoredSecret?: boolean | undefined };
 
@@ -34,12 +35,39 @@ interface Behaviour {
 }
 
 const WEBHOOK_PATH = '/webhooks';
-/** How many captured requests are kept (oldest dropped first); at most ~1 GB of bodies. */
+/** How many captured requests are kept (oldest dropped first). */
 export const DEFAULT_MAX_KEPT = 1000;
+/** How many bytes of captures are kept (body, headers and verdict of each; oldest dropped first). */
+export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
+/** At most one `inspector:delivery` per this window: a burst of deliveries is one refresh of an open list. */
+export const DELIVERY_EVENT_WINDOW_MS = 150;
+/** Bodies above this size are recorded and verified but not parsed again for a publication (see explain.ts). */
+const DIAGNOSE_BODY_LIMIT = ORIGINALS_BODY_LIMIT;
+
+export interface InspectorOptions {
+  /** Unix seconds; tests pin it. */
+  clock?: () => number;
+  maxKept?: number;
+  maxBytes?: number;
+  eventWindowMs?: number;
+}
+
+/**
+ * A web page can reach 127.0.0.1 (fetch with no-cors, a form post), so it could flood the receiver. Browsers
+ * mark every such request with Origin or Sec-Fetch-Site; the service's sender (spec §6 headers), curl and the
+ * inspector's own sender send neither. Such a request is refused before its body is read and is not stored.
+ */
+export function isBrowserRequest(head: Pick<ReceivedHead, 'headers'>): boolean {
+  return head.headers.some(([name]) => {
+    const n = name.toLowerCase();
+    return n === 'origin' || n === 'sec-fetch-site';
+  });
+}
 
 export class WebhookInspector {
   private readonly ctx: InspectorContext;
   private readonly store: InspectorStore;
+  private readonly settings: InspectorSettings;
   private readonly secrets: InspectorSecretKeeper;
   private readonly receiver: WebhookReceiver;
   private behaviour: Behaviour;
@@ -47,21 +75,46 @@ export class WebhookInspector {
   private error: StoredError | null = null;
   /** Unix seconds; tests pin it. */
   private readonly clock: () => number;
-  private readonly maxKept: number;
+  /** Requests refused since start because a browser sent them (never stored). */
+  private browserRefused = 0;
+  private readonly eventWindowMs: number;
+  private lastEventAt = -Infinity;
+  private pendingEvent: { requestId: string; deliveryId: string | null } | null = null;
+  private eventTimer: NodeJS.Timeout | null = null;
 
-  constructor(ctx: InspectorContext, options: { clock?: () => number; maxKept?: number } = {}) {
+  constructor(ctx: InspectorContext, options: InspectorOptions = {}) {
     this.ctx = ctx;
-    this.store = new InspectorStore(ctx.db);
+    this.settings = new InspectorSettings(ctx.db);
+    this.vacuumLibraryOnce();
+    this.store = new InspectorStore(openInspectorDatabase(ctx.dataDir).db, {
+      maxKept: options.maxKept ?? DEFAULT_MAX_KEPT,
+      maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+    });
     this.secrets = new InspectorSecretKeeper(ctx.secrets);
-    this.receiver = new WebhookReceiver({ handler: (r) => this.receive(r) });
+    this.receiver = new WebhookReceiver({ handler: (r) => this.receive(r), refuse: (head) => this.refuse(head) });
     this.clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
-    this.maxKept = options.maxKept ?? DEFAULT_MAX_KEPT;
-    this.behaviour = { port: 0, forcedStatus: null, delayMs: 0, ...(this.store.setting<Behaviour>('behaviour') ?? {}) };
+    this.eventWindowMs = options.eventWindowMs ?? DELIVERY_EVENT_WINDOW_MS;
+    this.behaviour = { port: 0, forcedStatus: null, delayMs: 0, ...(this.settings.get<Behaviour>('behaviour') ?? {}) };
+  }
+
+  /**
+   * Library migration 0101 dropped the captures that used to live in library.db; the pages they held stay in
+   * the file until a VACUUM, which cannot run inside a migration. Done here once, before the daily backup.
+   */
+  private vacuumLibraryOnce(): void {
+    if (!this.settings.get<boolean>('vacuumLibrary')) return;
+    try {
+      this.ctx.db.exec('VACUUM');
+      this.ctx.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+      this.settings.delete('vacuumLibrary');
+    } catch {
+      // No room for the rebuild, or the file is busy: tried again at the next start.
+    }
   }
 
   /** Starts the receiver on the configured port, or the port it had last time so the service's URL still works. */
   async start(): Promise<void> {
-    const wanted = this.behaviour.port || (this.store.setting<number>('lastPort') ?? 0);
+    const wanted = this.behaviour.port || (this.settings.get<number>('lastPort') ?? 0);
     try {
       await this.receiver.start(wanted);
       this.error = null;
@@ -73,11 +126,16 @@ export class WebhookInspector {
       await this.receiver.start(0);
       this.error = null;
     }
-    this.store.setSetting('lastPort', this.receiver.port);
+    this.settings.set('lastPort', this.receiver.port);
   }
 
+  /** Stops the receiver and closes inspector.db (final: the handlers are closing). */
   async stop(): Promise<void> {
     await this.receiver.stop();
+    if (this.eventTimer !== null) clearTimeout(this.eventTimer);
+    this.eventTimer = null;
+    this.pendingEvent = null;
+    await this.store.close();
   }
 
   async status(): Promise<InspectorStatus> {
@@ -92,6 +150,7 @@ export class WebhookInspector {
       forcedStatus: this.behaviour.forcedStatus,
       delayMs: this.behaviour.delayMs,
       error: this.error === null ? null : renderText(this.error, this.ctx.language()),
+      browserRequestsRefused: this.browserRefused,
     };
   }
 
@@ -106,7 +165,7 @@ export class WebhookInspector {
       try {
         await this.receiver.start(next.port);
         this.error = null;
-        this.store.setSetting('lastPort', this.receiver.port);
+        this.settings.set('lastPort', this.receiver.port);
         await this.followLocalWebhook(oldUrl);
       } catch (error) {
         // Keep the old receiver settings and port; a failed change changes nothing.
@@ -115,8 +174,42 @@ export class WebhookInspector {
       }
     }
     this.behaviour = next;
-    this.store.setSetting('behaviour', next);
+    this.settings.set('behaviour', next);
     return this.status();
+  }
+
+  /** Asked before a body is read: a request a browser sent is answered 403 and forgotten (only counted). */
+  private refuse(head: ReceivedHead): ReceiverAnswer | null {
+    if (!isBrowserRequest(head)) return null;
+    this.browserRefused += 1;
+    return {
+      status: 403,
+      body: JSON.stringify({ error: 'browser_request_refused', hint: 'requests sent by a web page (Origin or Sec-Fetch-Site header) are not accepted' }),
+    };
+  }
+
+  /**
+   * `inspector:delivery` at most once per window: the first delivery of a quiet period at once, the rest of a
+   * burst as one trailing event naming the latest, so an open list refreshes a few times a second at most.
+   */
+  private notifyDelivery(payload: { requestId: string; deliveryId: string | null }): void {
+    const now = performance.now();
+    if (this.eventTimer === null && now - this.lastEventAt >= this.eventWindowMs) {
+      this.lastEventAt = now;
+      this.ctx.emit('inspector:delivery', payload);
+      return;
+    }
+    this.pendingEvent = payload;
+    this.eventTimer ??= setTimeout(
+      () => {
+        this.eventTimer = null;
+        this.lastEventAt = performance.now();
+        const pending = this.pendingEvent;
+        this.pendingEvent = null;
+        if (pending) this.ctx.emit('inspector:delivery', pending);
+      },
+      Math.max(0, this.lastEventAt + this.eventWindowMs - now),
+    );
   }
 
   /** The receiver's handler: record, verify, answer. Never throws, never acts on the content. */
@@ -161,19 +254,21 @@ export class WebhookInspector {
       base.diagnosisParams = { bytes: request.bodyBytes };
     } else {
       const { current, previous } = await this.secrets.load();
+      const deliveryId = base.deliveryId;
       const explained = await explainDelivery({
         headers: bag,
         body: request.body,
         now: this.clock(),
         secret: current,
         previousSecrets: previous,
-        earlierAttempts: base.deliveryId ? this.store.validAttemptsOf(base.deliveryId) : [],
+        // Read only when the signature fails (a retry of a verified delivery names what changed).
+        earlierAttempts: () => (deliveryId ? this.store.validAttemptsOf(deliveryId) : []),
       });
       base.report = explained.report;
       base.valid = explained.report.valid;
       base.diagnosis = explained.code;
       base.diagnosisParams = explained.params;
-      base.publication = publicationOf(request.body);
+      base.publication = explained.report.body.json && request.body.byteLength <= DIAGNOSE_BODY_LIMIT ? publicationOf(request.body) : null;
       // spec §6: 2xx when valid; 401 and discard when verification fails. A body that verifies but is not of
       // the documented shape gets 400, so the failure is visible in the service's last delivery.
       status = explained.report.valid ? 200 : explained.report.signatureValid ? 400 : 401;
@@ -186,8 +281,7 @@ export class WebhookInspector {
     base.responseStatus = status;
     try {
       this.store.insert(base);
-      this.store.prune(this.maxKept);
-      this.ctx.emit('inspector:delivery', { requestId: id, deliveryId: base.deliveryId });
+      this.notifyDelivery({ requestId: id, deliveryId: base.deliveryId });
     } catch {
       // A full disk must not take the receiver down; the answer still goes out.
     }
@@ -223,8 +317,8 @@ export class WebhookInspector {
     };
   }
 
-  clear(): { cleared: number } {
-    return { cleared: this.store.clear() };
+  async clear(): Promise<{ cleared: number }> {
+    return { cleared: await this.store.clear() };
   }
 
   private requireRequest(requestId: string): StoredRequest {

@@ -1,17 +1,22 @@
 // The inspector's HTTP receiver (DESIGN.md §2 rule 6): node:http on 127.0.0.1. It only transports: it keeps the raw
 // body bytes (up to 1 MB) and every header as received, and asks its handler what to answer. It never acts on
-// a request beyond that (DESIGN.md §2 rule 6) and survives any input a client can send.
+// a request beyond that (DESIGN.md §2 rule 6) and survives any input a client can send. A `refuse` hook sees the
+// request line and headers first; a request it refuses is answered without reading its body and never reaches
+// the handler. No answer carries CORS headers, so a browser's preflight never succeeds.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { INSPECTOR_BODY_LIMIT } from '../../src-shared/ipc/inspector.ts';
 
-export interface ReceivedRequest {
+export interface ReceivedHead {
   receivedAt: number;
   method: string;
   /** Path without the query string. */
   path: string;
   /** Header pairs exactly as received (case and repeats kept). */
   headers: Array<[string, string]>;
+}
+
+export interface ReceivedRequest extends ReceivedHead {
   body: Uint8Array;
   /** Bytes seen, or the declared Content-Length when refused before reading. */
   bodyBytes: number;
@@ -27,6 +32,8 @@ export type ReceiverHandler = (request: ReceivedRequest) => Promise<ReceiverAnsw
 
 export interface ReceiverOptions {
   handler: ReceiverHandler;
+  /** Called before the body is read; an answer refuses the request (its body is not read, the handler not called). */
+  refuse?: (head: ReceivedHead) => ReceiverAnswer | null;
   host?: string;
   bodyLimit?: number;
 }
@@ -34,11 +41,13 @@ export interface ReceiverOptions {
 export class WebhookReceiver {
   private server: Server | null = null;
   private readonly handler: ReceiverHandler;
+  private readonly refuse: ((head: ReceivedHead) => ReceiverAnswer | null) | null;
   private readonly host: string;
   private readonly bodyLimit: number;
 
   constructor(options: ReceiverOptions) {
     this.handler = options.handler;
+    this.refuse = options.refuse ?? null;
     this.host = options.host ?? '127.0.0.1';
     this.bodyLimit = options.bodyLimit ?? INSPECTOR_BODY_LIMIT;
   }
@@ -94,6 +103,12 @@ export class WebhookReceiver {
     req.on('error', () => {});
     res.on('error', () => {});
 
+    const refused = this.refuse?.(base) ?? null;
+    if (refused) {
+      answerAndClose(req, res, refused);
+      return;
+    }
+
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > this.bodyLimit) {
       // Refuse before reading a byte (DESIGN.md §2 rule 6: the receiver caps body size).
@@ -114,13 +129,16 @@ export class WebhookReceiver {
   }
 
   private async answerTooLarge(req: IncomingMessage, res: ServerResponse, request: ReceivedRequest): Promise<void> {
-    const answer = await this.handler(request);
-    if (res.destroyed) return;
-    const text = answer.body ?? '';
-    // Stop reading: close the connection once the answer is out.
-    res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), Connection: 'close' });
-    res.end(text, () => setTimeout(() => req.socket.destroy(), 50).unref());
+    answerAndClose(req, res, await this.handler(request));
   }
+}
+
+/** Answers without reading (the rest of) the body: the connection closes once the answer is out. */
+function answerAndClose(req: IncomingMessage, res: ServerResponse, answer: ReceiverAnswer): void {
+  if (res.destroyed) return;
+  const text = answer.body ?? '';
+  res.writeHead(answer.status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), Connection: 'close' });
+  res.end(text, () => setTimeout(() => req.socket.destroy(), 50).unref());
 }
 
 function readCapped(req: IncomingMessage, limit: number): Promise<{ body: Uint8Array; seen: number; tooLarge: boolean; aborted: boolean }> {

@@ -10,6 +10,7 @@ const KEEP_PREVIOUS = 5;
 export class InspectorSecretKeeper {
   private readonly store: InspectorSecrets;
   private cache: { current: string | null; previous: KnownSecret[] } | null = null;
+  private loading: Promise<{ current: string | null; previous: KnownSecret[] }> | null = null;
 
   constructor(store: InspectorSecrets) {
     this.store = store;
@@ -19,7 +20,15 @@ export class InspectorSecretKeeper {
    * The current secret is read from the store each time: another part of main (the local console) may store a
    * new one. When it changed behind our back, the one we knew joins the history, as Regenerate would do.
    */
-  async load(): Promise<{ current: string | null; previous: KnownSecret[] }> {
+  load(): Promise<{ current: string | null; previous: KnownSecret[] }> {
+    // Deliveries that arrive together share one read of the store (a keychain round trip each otherwise).
+    this.loading ??= this.read().finally(() => {
+      this.loading = null;
+    });
+    return this.loading;
+  }
+
+  private async read(): Promise<{ current: string | null; previous: KnownSecret[] }> {
     const current = await this.store.get(SECRET_ACCOUNT);
     if (this.cache === null) {
       this.cache = { current, previous: await this.readHistory() };

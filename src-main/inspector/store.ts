@@ -1,5 +1,9 @@
-// SQL for the inspector's captures (migration 0100). Queries only; rules live in inspector.ts.
-import type { DatabaseSync } from 'node:sqlite';
+// SQL for the inspector: captures in inspector.db (database.ts), settings in library.db (migration 0100).
+// Queries only; rules live in inspector.ts. Captures are bounded in rows and bytes: the store keeps running
+// totals (read once when it opens) so a delivery never costs a COUNT or a scan, prunes the oldest first, and
+// gives freed pages back to the file system with incremental_vacuum, in small steps between other work.
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import { transaction } from '../../src-service/start.ts';
 import type { CapturedRequest, DeliveryGroup, DiagnosisCode } from '../../src-shared/ipc/inspector.ts';
 import type { VerificationReport } from '../../src-shared/webhook-signature.ts';
 import type { ReceivedRequest } from './receiver.ts';
@@ -17,13 +21,20 @@ export interface StoredRequest extends ReceivedRequest {
   report: VerificationReport | null;
 }
 
-interface Row {
+export interface StoreLimits {
+  /** Most captures kept (oldest dropped first). */
+  maxKept: number;
+  /** Most bytes of captures kept: body, headers and verdict of each, summed (oldest dropped first). */
+  maxBytes: number;
+}
+
+interface SummaryRow {
+  seq: number;
   id: string;
+  group_key: string;
   received_at: number;
   method: string;
   path: string;
-  headers_json: string;
-  body: Uint8Array;
   body_bytes: number;
   too_large: number;
   delivery_id: string | null;
@@ -34,14 +45,22 @@ interface Row {
   response_status: number;
   valid: number;
   diagnosis: string;
+}
+
+interface FullRow extends SummaryRow {
+  headers_json: string;
+  body: Uint8Array;
   diagnosis_params_json: string;
   report_json: string | null;
 }
 
 const SUMMARY_COLUMNS =
-  'id, received_at, method, path, body_bytes, too_large, delivery_id, event, publication_id, pack_id, version, response_status, valid, diagnosis';
+  'r.seq, r.id, r.group_key, r.received_at, r.method, r.path, r.body_bytes, r.too_large, r.delivery_id, r.event, r.publication_id, r.pack_id, r.version, r.response_status, r.valid, r.diagnosis';
 
-function toSummary(row: Omit<Row, 'headers_json' | 'body' | 'diagnosis_params_json' | 'report_json'>): CapturedRequest {
+/** Pages given back per incremental_vacuum step (~4 MB at 4 KB pages; a few ms each). */
+const VACUUM_STEP_PAGES = 256;
+
+function toSummary(row: SummaryRow): CapturedRequest {
   return {
     requestId: row.id,
     receivedAt: row.received_at,
@@ -63,25 +82,80 @@ function toSummary(row: Omit<Row, 'headers_json' | 'body' | 'diagnosis_params_js
 
 export class InspectorStore {
   private readonly db: DatabaseSync;
+  private readonly limits: StoreLimits;
+  /** Free space the file may keep before it is given back (pruning at the cap frees pages the next capture reuses). */
+  private readonly slackBytes: number;
+  private readonly pageSize: number;
+  private rows: number;
+  private bytes: number;
+  private vacuuming: Promise<void> | null = null;
+  private closed = false;
+  private readonly sql: Record<
+    'insertRequest' | 'insertPayload' | 'get' | 'validAttempts' | 'groupPage' | 'attemptsOf' | 'firstOfPack' | 'oldest' | 'deleteRequests' | 'deletePayloads' | 'freelist',
+    StatementSync
+  >;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, limits: StoreLimits) {
     this.db = db;
+    this.limits = limits;
+    this.slackBytes = Math.max(256 * 1024, Math.floor(limits.maxBytes / 16));
+    this.pageSize = (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size;
+    const prepare = (text: string) => db.prepare(text);
+    this.sql = {
+      insertRequest: prepare(
+        `INSERT INTO inspector_requests (id, group_key, received_at, method, path, body_bytes, too_large, delivery_id, event,
+           publication_id, pack_id, version, response_status, valid, diagnosis, stored_bytes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertPayload: prepare('INSERT INTO inspector_payloads (seq, headers_json, diagnosis_params_json, report_json, body) VALUES (?, ?, ?, ?, ?)'),
+      get: prepare(
+        `SELECT ${SUMMARY_COLUMNS}, p.headers_json, p.body, p.diagnosis_params_json, p.report_json
+         FROM inspector_requests r JOIN inspector_payloads p ON p.seq = r.seq WHERE r.id = ?`,
+      ),
+      validAttempts: prepare(
+        `SELECT p.body, p.headers_json FROM inspector_requests r JOIN inspector_payloads p ON p.seq = r.seq
+         WHERE r.group_key = ?1 AND r.delivery_id = ?1 AND r.valid = 1 ORDER BY r.received_at, r.seq LIMIT 5`,
+      ),
+      // Groups newest first, from the (group_key, received_at) index alone; total = how many groups there are.
+      groupPage: prepare(
+        `SELECT group_key, MAX(received_at) AS last_at, MAX(seq) AS last_seq, COUNT(*) OVER () AS total
+         FROM inspector_requests GROUP BY group_key ORDER BY last_at DESC, last_seq DESC LIMIT ?`,
+      ),
+      attemptsOf: prepare(
+        `SELECT ${SUMMARY_COLUMNS} FROM inspector_requests r WHERE r.group_key IN (SELECT value FROM json_each(?)) ORDER BY r.received_at, r.seq`,
+      ),
+      firstOfPack: prepare('SELECT group_key FROM inspector_requests WHERE pack_id = ? AND version = ? ORDER BY received_at, seq LIMIT 1'),
+      oldest: prepare('SELECT seq, stored_bytes FROM inspector_requests WHERE seq > ? ORDER BY seq LIMIT 64'),
+      deleteRequests: prepare('DELETE FROM inspector_requests WHERE seq <= ?'),
+      deletePayloads: prepare('DELETE FROM inspector_payloads WHERE seq <= ?'),
+      freelist: prepare('PRAGMA freelist_count'),
+    };
+    const totals = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(stored_bytes), 0) AS b FROM inspector_requests').get() as { n: number; b: number };
+    this.rows = totals.n;
+    this.bytes = totals.b;
+    // Limits may have been lowered since the file was written.
+    if (this.prune() > 0) void this.giveBackSpace();
   }
 
+  /** Running totals of what is kept (what the caps are checked against). */
+  totals(): { rows: number; bytes: number } {
+    return { rows: this.rows, bytes: this.bytes };
+  }
+
+  /** Stores one capture and prunes the oldest ones beyond the caps, in one transaction. */
   insert(r: StoredRequest): void {
-    this.db
-      .prepare(
-        `INSERT INTO inspector_requests (id, received_at, method, path, headers_json, body, body_bytes, too_large, delivery_id, event,
-           publication_id, pack_id, version, response_status, valid, diagnosis, diagnosis_params_json, report_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+    const headersJson = JSON.stringify(r.headers);
+    const paramsJson = JSON.stringify(r.diagnosisParams);
+    const reportJson = r.report === null ? null : JSON.stringify(r.report);
+    const storedBytes = r.body.byteLength + Buffer.byteLength(headersJson) + Buffer.byteLength(paramsJson) + (reportJson === null ? 0 : Buffer.byteLength(reportJson));
+    let pruned = 0;
+    transaction(this.db, () => {
+      const { lastInsertRowid } = this.sql.insertRequest.run(
         r.id,
+        r.deliveryId ?? r.id,
         r.receivedAt,
         r.method,
         r.path,
-        JSON.stringify(r.headers),
-        r.body,
         r.bodyBytes,
         r.tooLarge ? 1 : 0,
         r.deliveryId,
@@ -92,13 +166,75 @@ export class InspectorStore {
         r.responseStatus,
         r.valid ? 1 : 0,
         r.diagnosis,
-        JSON.stringify(r.diagnosisParams),
-        r.report === null ? null : JSON.stringify(r.report),
+        storedBytes,
       );
+      this.sql.insertPayload.run(lastInsertRowid, headersJson, paramsJson, reportJson, r.body);
+      this.rows += 1;
+      this.bytes += storedBytes;
+      pruned = this.prune();
+    });
+    if (pruned > 0 && this.freeBytes() > this.slackBytes) void this.giveBackSpace();
+  }
+
+  /**
+   * Deletes the oldest captures until both caps hold (the newest one is always kept). Walks the rowid from the
+   * oldest end only as far as it deletes, so its cost follows what it removes, not what is kept.
+   */
+  private prune(): number {
+    let rowsOver = this.rows - this.limits.maxKept;
+    let bytesOver = this.bytes - this.limits.maxBytes;
+    if (rowsOver <= 0 && bytesOver <= 0) return 0;
+    let upTo = -1;
+    let rows = 0;
+    let bytes = 0;
+    scan: for (;;) {
+      const batch = this.sql.oldest.all(upTo) as Array<{ seq: number; stored_bytes: number }>;
+      if (batch.length === 0) break;
+      for (const row of batch) {
+        if ((rowsOver <= 0 && bytesOver <= 0) || this.rows - rows <= 1) break scan;
+        upTo = row.seq;
+        rows += 1;
+        bytes += row.stored_bytes;
+        rowsOver -= 1;
+        bytesOver -= row.stored_bytes;
+      }
+    }
+    if (rows === 0) return 0;
+    transaction(this.db, () => {
+      this.sql.deletePayloads.run(upTo);
+      this.sql.deleteRequests.run(upTo);
+    });
+    this.rows -= rows;
+    this.bytes -= bytes;
+    return rows;
+  }
+
+  private freeBytes(): number {
+    return (this.sql.freelist.get() as { freelist_count: number }).freelist_count * this.pageSize;
+  }
+
+  /**
+   * Returns free pages to the file system (auto_vacuum = INCREMENTAL) a few MB at a time, yielding to the event
+   * loop between steps. Callers while a pass runs share it; the pass goes on until no free page is left.
+   */
+  giveBackSpace(): Promise<void> {
+    this.vacuuming ??= (async () => {
+      try {
+        while (!this.closed && this.freeBytes() > 0) {
+          this.db.exec(`PRAGMA incremental_vacuum(${VACUUM_STEP_PAGES})`);
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      } catch {
+        // A full disk or a closed file: the space is given back on a later pass.
+      } finally {
+        this.vacuuming = null;
+      }
+    })();
+    return this.vacuuming;
   }
 
   get(id: string): StoredRequest | null {
-    const row = this.db.prepare('SELECT * FROM inspector_requests WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql.get.get(id) as FullRow | undefined;
     if (!row) return null;
     const s = toSummary(row);
     return {
@@ -123,79 +259,95 @@ export class InspectorStore {
 
   /** Earlier attempts with this delivery id that verified: their raw body and timestamp header. */
   validAttemptsOf(deliveryId: string): Array<{ body: Uint8Array; timestamp: string | null }> {
-    const rows = this.db
-      .prepare('SELECT body, headers_json FROM inspector_requests WHERE delivery_id = ? AND valid = 1 ORDER BY received_at LIMIT 5')
-      .all(deliveryId) as Array<{ body: Uint8Array; headers_json: string }>;
+    const rows = this.sql.validAttempts.all(deliveryId) as Array<{ body: Uint8Array; headers_json: string }>;
     return rows.map((r) => {
       const headers = JSON.parse(r.headers_json) as Array<[string, string]>;
       return { body: new Uint8Array(r.body), timestamp: headers.find(([n]) => n.toLowerCase() === 'x-service-timestamp')?.[1] ?? null };
     });
   }
 
-  /** Groups attempts by delivery id, newest group first; flags a later delivery of the same (pack_id, version). */
+  /**
+   * Groups attempts by delivery id, newest group first (by its latest attempt), `limit` groups; SQL picks the
+   * page from an index and only that page's attempts are read. A group is flagged as a duplicate when the
+   * earliest capture of its (pack_id, version) belongs to another group (spec §6 rule 4).
+   */
   listGroups(limit: number): { groups: DeliveryGroup[]; total: number } {
-    const rows = this.db.prepare(`SELECT ${SUMMARY_COLUMNS} FROM inspector_requests ORDER BY received_at, id`).all() as unknown as Row[];
+    const page = this.sql.groupPage.all(limit) as Array<{ group_key: string; total: number }>;
+    if (page.length === 0) return { groups: [], total: 0 };
     const byKey = new Map<string, DeliveryGroup>();
+    for (const { group_key } of page) byKey.set(group_key, { key: group_key, deliveryId: null, event: null, firstAt: 0, lastAt: 0, attempts: [], anyValid: false, duplicateOf: null });
+    const rows = this.sql.attemptsOf.all(JSON.stringify(page.map((p) => p.group_key))) as unknown as SummaryRow[];
     for (const row of rows) {
+      const group = byKey.get(row.group_key);
+      if (!group) continue;
       const attempt = toSummary(row);
-      const key = attempt.deliveryId ?? attempt.requestId;
-      let group = byKey.get(key);
-      if (!group) {
-        group = {
-          key,
-          deliveryId: attempt.deliveryId,
-          event: attempt.event,
-          firstAt: attempt.receivedAt,
-          lastAt: attempt.receivedAt,
-          attempts: [],
-          anyValid: false,
-          duplicateOf: null,
-        };
-        byKey.set(key, group);
+      if (group.attempts.length === 0) {
+        group.deliveryId = attempt.deliveryId;
+        group.event = attempt.event;
+        group.firstAt = attempt.receivedAt;
       }
       group.attempts.push(attempt);
       group.lastAt = attempt.receivedAt;
       group.anyValid ||= attempt.valid;
       group.event ??= attempt.event;
     }
-    // spec §6 rule 4: the same notification may arrive twice; a later delivery id for a (pack_id, version)
-    // already seen is a duplicate the receiver must drop.
-    const firstForPack = new Map<string, string>();
+    const firstOfPack = new Map<string, string | null>();
     for (const group of byKey.values()) {
       const pub = group.attempts.find((a) => a.publication !== null)?.publication;
       if (!pub) continue;
       const packKey = `${pub.packId}\u0000${pub.version}`;
-      const first = firstForPack.get(packKey);
-      if (first === undefined) firstForPack.set(packKey, group.key);
-      else group.duplicateOf = first;
+      let first = firstOfPack.get(packKey);
+      if (first === undefined) {
+        first = (this.sql.firstOfPack.get(pub.packId, pub.version) as { group_key: string } | undefined)?.group_key ?? null;
+        firstOfPack.set(packKey, first);
+      }
+      if (first !== null && first !== group.key) group.duplicateOf = first;
     }
-    const groups = [...byKey.values()].sort((a, b) => b.lastAt - a.lastAt);
-    return { groups: groups.slice(0, limit), total: groups.length };
+    return { groups: [...byKey.values()], total: page[0]?.total ?? 0 };
   }
 
-  /** Keeps the newest `keep` requests: anyone on loopback can send, so what we store must stay bounded. */
-  prune(keep: number): number {
-    const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM inspector_requests').get() as { n: number };
-    if (n <= keep) return 0;
-    const result = this.db
-      .prepare('DELETE FROM inspector_requests WHERE id IN (SELECT id FROM inspector_requests ORDER BY received_at, id LIMIT ?)')
-      .run(n - keep);
-    return Number(result.changes);
+  /** Deletes every capture and gives the space back: the file shrinks, its WAL is checkpointed and truncated. */
+  async clear(): Promise<number> {
+    const cleared = this.rows;
+    transaction(this.db, () => {
+      this.db.exec('DELETE FROM inspector_payloads');
+      this.db.exec('DELETE FROM inspector_requests');
+    });
+    this.rows = 0;
+    this.bytes = 0;
+    await this.giveBackSpace();
+    if (!this.closed) this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    return cleared;
   }
 
-  clear(): number {
-    const result = this.db.prepare('DELETE FROM inspector_requests').run();
-    return Number(result.changes);
+  /** Stops giving back space and closes the file (a pass in progress ends at its next step). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.vacuuming;
+    this.db.close();
+  }
+}
+
+/** The inspector's settings (receiver behaviour, last port), kept in library.db's inspector_settings. */
+export class InspectorSettings {
+  private readonly db: DatabaseSync;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
   }
 
-  setting<T>(key: string): T | null {
+  get<T>(key: string): T | null {
     const row = this.db.prepare('SELECT value_json FROM inspector_settings WHERE key = ?').get(key) as { value_json: string } | undefined;
     return row ? (JSON.parse(row.value_json) as T) : null;
   }
 
-  setSetting(key: string, value: unknown): void {
+  set(key: string, value: unknown): void {
     this.db
       .prepare('INSERT INTO inspector_settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json')
       .run(key, JSON.stringify(value));
+  }
+
+  delete(key: string): void {
+    this.db.prepare('DELETE FROM inspector_settings WHERE key = ?').run(key);
   }
 }

@@ -1,5 +1,6 @@
-// A real inspector context for tests: a migrated library database file, the secret store (the OS keychain
-// when one answers, memory otherwise), recorded events.
+// A real inspector context for tests: a migrated library database file in a data folder (where the inspector
+// opens its own inspector.db), the secret store (the OS keychain when one answers, memory otherwise), recorded
+// events. Caps and timings are options of createInspectorHandlers (InspectorOptions).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,10 +11,13 @@ import type { Language } from '../../src-shared/language.ts';
 import { openLibraryDatabase } from '../library/database.ts';
 import { openSecretStore, type SecretStore } from '../secrets/secret-store.ts';
 import type { InspectorContext, LocalServiceAdmin } from './context.ts';
+import { INSPECTOR_FILE } from './database.ts';
 
 export interface TestContext extends InspectorContext {
   events: Array<{ event: IpcEventName; payload: unknown }>;
   dbFile: string;
+  /** The inspector's own database file (database.ts), created when handlers start. */
+  inspectorDbFile: string;
   secretStore: SecretStore;
   setLanguage(language: Language): void;
   setLocal(local: LocalServiceAdmin | null): void;
@@ -32,6 +36,7 @@ export async function createTestContext(options: { dir?: string; keychainService
   return {
     db,
     dbFile,
+    inspectorDbFile: join(dir, INSPECTOR_FILE),
     dataDir: dir,
     secretStore,
     secrets: secretStore,

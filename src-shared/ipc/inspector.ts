@@ -24,6 +24,11 @@ export interface InspectorStatus {
   forcedStatus: number | null;
   delayMs: number;
   error: string | null;
+  /**
+   * Requests refused (403, not stored) since the app started because a web page sent them: they carried an
+   * Origin or Sec-Fetch-Site header, which the service's sender and curl never send.
+   */
+  browserRequestsRefused?: number;
 }
 
 /** Why a verification failed, in the user's words (spec §6). */

@@ -3,12 +3,14 @@
 import type { Migration } from './types.ts';
 import { migration as m0001 } from './0001-library.ts';
 import { migration as m0100 } from './0100-webhook-inspector.ts';
+import { migration as m0101 } from './0101-inspector-captures-out.ts';
 import { migration as m0200 } from './0200-app-meta.ts';
 import { migration as m0201 } from './0201-turn-client-id.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
   m0100,
+  m0101,
   m0200,
   m0201,
 ];
