@@ -114,6 +114,13 @@ const CORE = {
     en: (p) => `No ${s(p.what)} ${s(p.id)}.`,
   },
   file_not_ready: { zh: () => '该图片尚未下载完成。', en: () => 'This image has not finished downloading.' },
+  // A generated image's download went past the size cap (src-main/files/downloader.ts MAX_DOWNLOAD_BYTES).
+  download_too_large: {
+    zh: (p) =>
+      `图片文件超过应用接受的上限（最多 ${megabytes(p.limitBytes)} MB${megabytes(p.declaredBytes) ? `，服务声明为 ${megabytes(p.declaredBytes)} MB` : ''}），已停止下载，未保留任何文件。正常的图片远小于此，服务或网络可能出了问题。`,
+    en: (p) =>
+      `The image file is larger than the app accepts (${megabytes(p.limitBytes)} MB at most${megabytes(p.declaredBytes) ? `; the service announced ${megabytes(p.declaredBytes)} MB` : ''}); the download was stopped and nothing was kept. A real image is far smaller: the service or the network is misbehaving.`,
+  },
   image_not_found: { zh: (p) => `图库中没有图片 ${s(p.imageId)}。`, en: (p) => `No image ${s(p.imageId)} in the library.` },
   link_not_allowed: {
     zh: () => '只能打开应用自己生成的 http(s) 链接。',

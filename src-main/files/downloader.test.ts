@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -10,12 +10,12 @@ import { estimateCredits } from '../../src-shared/pricing.ts';
 import { ServiceClient } from '../api/service-client.ts';
 import { openLibraryDatabase } from '../library/database.ts';
 import { LibraryRepo } from '../library/library-repo.ts';
-import { Downloader } from './downloader.ts';
+import { Downloader, MAX_DOWNLOAD_BYTES } from './downloader.ts';
 import { cacheDirs, cachePath } from './image-cache.ts';
 
 const KEY = 'sk_TESTKEYTESTKEYTESTKEYTESTKEY123';
 
-function listen(server: Server): Promise<string> {
+function listen(server: Server | TcpServer): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
@@ -115,6 +115,180 @@ describe('downloads follow the redirect without the key', () => {
     expect(cachePath(dirs, 'full', 'img_AAAAAAAA')).toBe('/data/cache/full/img_AAAAAAAA.png');
     expect(cachePath(dirs, 'thumb', 'img_AAAAAAAA')).toBe('/data/cache/thumb/img_AAAAAAAA.webp');
     for (const bad of ['../x', '..', 'a/b', '', 'img_A.png', '%2e%2e']) expect(cachePath(dirs, 'full', bad)).toBeNull();
+  });
+});
+
+describe('a download past the size cap', () => {
+  const CAP = 1024 * 1024;
+  const CHUNK = Buffer.alloc(64 * 1024, 0x5a);
+  /** How far each direct link got: bytes written before the client let go, and whether it let go. */
+  const sent = new Map<string, { bytes: number; closedByClient: boolean }>();
+  let png: Buffer;
+  let apiUrl = '';
+  let directUrl = '';
+  const api = createServer((req, res) => {
+    const name = req.url?.split('/').pop() ?? '';
+    res.writeHead(302, { location: `${directUrl}/direct/${name}?expires=9999999999&sig=abc` }).end();
+  });
+
+  /** Writes `chunks()` to the socket, paced, until they run out or the client closes. */
+  function stream(socket: Socket, name: string, head: string, chunks: () => Buffer | null, end: () => void): void {
+    const record = { bytes: 0, closedByClient: false };
+    sent.set(name, record);
+    let done = false;
+    socket.on('close', () => {
+      if (!done) record.closedByClient = true;
+    });
+    socket.write(head);
+    const pump = (): void => {
+      if (socket.destroyed) return;
+      const chunk = chunks();
+      if (chunk === null) {
+        done = true;
+        end();
+        return;
+      }
+      record.bytes += chunk.length;
+      socket.write(chunk, () => setTimeout(pump, 2));
+    };
+    pump();
+  }
+
+  // A raw TCP server, so each answer can say about its length whatever it likes.
+  const direct: TcpServer = createTcpServer((socket) => {
+    socket.on('error', () => undefined);
+    let request = '';
+    socket.on('data', (data: Buffer) => {
+      if (request.includes('\r\n\r\n')) return;
+      request += data.toString('latin1');
+      if (!request.includes('\r\n\r\n')) return;
+      const name = /^GET \/direct\/([A-Za-z0-9]{8}\.png)/.exec(request)?.[1] ?? '';
+      const ok = 'HTTP/1.1 200 OK\r\nContent-Type: image/png\r\n';
+      const limit = 64 * 1024 * 1024;
+      let bytes = 0;
+      /** The real PNG first (its header passes every other check), then filler up to `limit`. */
+      const pngThenFiller = (): Buffer | null => {
+        if (bytes >= limit) return null;
+        const chunk = bytes === 0 ? png : CHUNK;
+        bytes += chunk.length;
+        return chunk;
+      };
+      if (name === 'ANNOUNCE.png') {
+        // Announces 64 MiB and starts sending it.
+        stream(socket, name, `${ok}Content-Length: ${limit}\r\n\r\n`, pngThenFiller, () => socket.end());
+      } else if (name === 'CHUNKEDX.png') {
+        // Announces nothing (chunked) and never stops on its own.
+        const chunked = (): Buffer | null => {
+          const chunk = pngThenFiller();
+          return chunk === null ? null : Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]);
+        };
+        stream(socket, name, `${ok}Transfer-Encoding: chunked\r\n\r\n`, chunked, () => socket.end('0\r\n\r\n'));
+      } else if (name === 'UNTILEND.png') {
+        // No length at all: the body runs until the server closes the connection.
+        stream(socket, name, `${ok}Connection: close\r\n\r\n`, pngThenFiller, () => socket.end());
+      } else if (name === 'UNDERSAY.png') {
+        // Announces the PNG's true length, then keeps writing 8 MiB past it on the same connection.
+        let extra = 0;
+        const more = (): Buffer | null => {
+          if (extra === 0) {
+            extra += png.length;
+            return png;
+          }
+          if (extra >= png.length + 8 * 1024 * 1024) return null;
+          extra += CHUNK.length;
+          return CHUNK;
+        };
+        stream(socket, name, `${ok}Content-Length: ${png.length}\r\n\r\n`, more, () => socket.end());
+      } else {
+        // An honest answer.
+        stream(socket, name, `${ok}Content-Length: ${png.length}\r\nConnection: close\r\n\r\n`, () => (bytes++ === 0 ? png : null), () => socket.end());
+      }
+    });
+  });
+
+  beforeAll(async () => {
+    png = await sharp({ create: { width: 1376, height: 768, channels: 3, background: { r: 10, g: 120, b: 10 } } }).png({ compressionLevel: 1 }).toBuffer();
+    expect(png.length).toBeLessThan(CAP / 4);
+    apiUrl = await listen(api);
+    directUrl = await listen(direct);
+  });
+  afterAll(() => {
+    api.close();
+    direct.close();
+  });
+
+  it('is far above the largest PNG the service makes, 4K at 3:4 stored as uncompressed 16-bit RGBA', () => {
+    const worst = 4800 * (1 + 3584 * 8);
+    expect(MAX_DOWNLOAD_BYTES).toBeGreaterThanOrEqual(worst * 1.5);
+  });
+
+  it('stops an announced or a streamed oversize file, keeps nothing of it, fails its row with download_too_large, and the other downloads finish', async () => {
+    const names = ['ANNOUNCE', 'CHUNKEDX', 'UNTILEND', 'UNDERSAY', 'HONESTAA', 'HONESTBB'];
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-dl-cap-'));
+    const db = openLibraryDatabase(join(dataDir, 'library.db'));
+    const repo = new LibraryRepo(db);
+    repo.createSession('ls_1', 'remote', 1);
+    repo.createTurn({ id: 'lt_1', sessionId: 'ls_1', environment: 'remote', request: { prompt: 'x' }, estimate: estimateCredits({ model: 'auto', referenceCount: 0 }), startedAt: 1, retryOf: null, referenceImageIds: [] });
+    repo.insertImages(
+      { id: 'lt_1', sessionId: 'ls_1', environment: 'remote', model: 'nano-banana-2', purpose: 'free', prompt: 'x' },
+      names.map((n) => ({ id: `img_${n}`, filename: `${n}.png`, width: 1376, height: 768 })),
+      1,
+    );
+    const events: DownloadProgress[] = [];
+    const dirs = cacheDirs(dataDir);
+    const downloader = new Downloader({
+      repo,
+      dirs,
+      clientFor: async () => new ServiceClient({ environment: 'remote', baseUrl: apiUrl, apiKey: KEY, language: 'en' }),
+      onProgress: (p) => events.push(p),
+      onDone: () => undefined,
+      retryDelaysMs: [50],
+      thumbnails: false,
+      maxBytes: CAP,
+    });
+    downloader.resumePending();
+    await downloader.whenIdle();
+
+    const row = (id: string) => db.prepare('SELECT download, download_error FROM images WHERE id = ?').get(id) as { download: string; download_error: string | null };
+    for (const name of ['ANNOUNCE', 'CHUNKEDX', 'UNTILEND']) {
+      const id = `img_${name}`;
+      expect(row(id).download, name).toBe('failed');
+      expect(row(id).download_error, name).toMatch(/^download_too_large: The image file is larger than the app accepts \(1 MB at most/);
+      const last = events.filter((e) => e.imageId === id).at(-1);
+      expect(last, name).toMatchObject({ state: 'failed' });
+      expect(last?.error).toMatch(/^download_too_large: /);
+      // Progress never counted past the cap.
+      for (const e of events.filter((e) => e.imageId === id)) expect(e.receivedBytes, name).toBeLessThanOrEqual(CAP);
+      // The client hung up before the server was done (the server may hear of it a moment after the client moved on).
+      for (let i = 0; i < 100 && !sent.get(`${name}.png`)?.closedByClient; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(sent.get(`${name}.png`)?.closedByClient, name).toBe(true);
+      expect(sent.get(`${name}.png`)?.bytes ?? 0, name).toBeLessThan(16 * 1024 * 1024);
+    }
+    // The announced length is refused before the body is read, and the message says what was announced.
+    expect(row('img_ANNOUNCE').download_error).toContain('the service announced 64 MB');
+    expect(events.filter((e) => e.imageId === 'img_ANNOUNCE' && e.state === 'downloading')).toEqual([]);
+    // Final: not retried in this run, so each was asked for once.
+    expect(events.filter((e) => e.imageId === 'img_CHUNKEDX' && e.state === 'failed')).toHaveLength(1);
+
+    // Bytes past a declared length never reach the cache: the file is exactly the PNG.
+    for (const name of ['UNDERSAY', 'HONESTAA', 'HONESTBB']) {
+      expect(repo.getImage(`img_${name}`)?.download, name).toBe('done');
+      expect(readFileSync(cachePath(dirs, 'full', `img_${name}`) as string).equals(png), name).toBe(true);
+    }
+    // Nothing of the refused files anywhere in the cache, partial or whole.
+    expect(readdirSync(dirs.tmp)).toEqual([]);
+    expect(readdirSync(dirs.full).sort()).toEqual(['img_HONESTAA.png', 'img_HONESTBB.png', 'img_UNDERSAY.png']);
+    db.close();
+  });
+
+  it('says what happened in both languages', async () => {
+    const { StudioError } = await import('../domain/errors.ts');
+    const error = new StudioError('download_too_large', { limitBytes: MAX_DOWNLOAD_BYTES, declaredBytes: 300 * 1024 * 1024 });
+    expect(error.toIpc('en').message).toBe(
+      'The image file is larger than the app accepts (256 MB at most; the service announced 300 MB); the download was stopped and nothing was kept. A real image is far smaller: the service or the network is misbehaving.',
+    );
+    expect(error.toIpc('zh').message).toContain('最多 256 MB，服务声明为 300 MB');
+    expect(new StudioError('download_too_large', { limitBytes: MAX_DOWNLOAD_BYTES }).toIpc('zh').message).not.toContain('声明');
   });
 });
 

@@ -1,13 +1,15 @@
 // Downloads of generated images (spec §4.2, DESIGN.md §3): GET /api/file/<name> with the key, then the
 // 302's direct link WITHOUT the key; stream to a temp file, check the PNG's size against the Image, rename
 // into the cache, make a WebP thumbnail. Rows stay `pending` until done, so a quit resumes at next start.
-import { createWriteStream, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import sharp from 'sharp';
 import type { DownloadProgress } from '../../src-shared/ipc/index.ts';
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import { NetworkError, headerValue } from '../api/http.ts';
+import { StudioError } from '../domain/errors.ts';
 import { openDirectLink, type ServiceClient } from '../api/service-client.ts';
 import type { LibraryRepo, PendingDownload } from '../library/library-repo.ts';
 import { cachePath, isSafeImageId, type CacheDirs } from './image-cache.ts';
@@ -16,6 +18,13 @@ import { pngSize } from './png.ts';
 export const THUMBNAIL_LONG_SIDE = 512;
 /** No byte for this long ends a download attempt. */
 const STALL_MS = 60_000;
+/**
+ * The most bytes one image download may bring (announced in Content-Length or streamed). The largest image
+ * the service makes is 4K at 3:4, 3584×4800 (src-shared/catalog.ts); even stored uncompressed as 16-bit
+ * RGBA, the worst a PNG of it can be, that is 3584×4800×8 + one filter byte per row ≈ 131 MiB. Twice that
+ * never refuses a real image, and stops a broken or hostile server from filling the disk through the cache.
+ */
+export const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
 
 export interface DownloaderDeps {
   repo: LibraryRepo;
@@ -28,6 +37,8 @@ export interface DownloaderDeps {
   retryDelaysMs?: number[];
   /** Make the gallery thumbnail after each download (default true; benchmarks time downloads alone). */
   thumbnails?: boolean;
+  /** The size cap of one download (default MAX_DOWNLOAD_BYTES; tests lower it). */
+  maxBytes?: number;
 }
 
 /** Why a download stopped: `retry_later` leaves the row pending for the next start. */
@@ -37,6 +48,12 @@ class DownloadFailure extends Error {
     super(message);
     this.final = final;
   }
+}
+
+/** Past the size cap: final (the same server would send the same bytes again), stored as `code: text`. */
+function tooLarge(limitBytes: number, declaredBytes: number | null): DownloadFailure {
+  const error = new StudioError('download_too_large', declaredBytes === null ? { limitBytes } : { limitBytes, declaredBytes });
+  return new DownloadFailure(`${error.code}: ${error.message}`, true);
 }
 
 export async function makeThumbnail(source: string, target: string): Promise<void> {
@@ -59,10 +76,12 @@ export class Downloader {
   private closed = false;
   private readonly attempts = new Map<string, number>();
   private readonly retryDelaysMs: number[];
+  private readonly maxBytes: number;
 
   constructor(deps: DownloaderDeps) {
     this.deps = deps;
     this.concurrency = deps.concurrency ?? 3;
+    this.maxBytes = deps.maxBytes ?? MAX_DOWNLOAD_BYTES;
     this.retryDelaysMs = deps.retryDelaysMs ?? [2_000, 10_000, 30_000];
     // Partial files of an earlier run are useless: every resumed download starts over.
     rmSync(deps.dirs.tmp, { recursive: true, force: true });
@@ -152,6 +171,7 @@ export class Downloader {
     this.controllers.add(controller);
     const tmp = join(dirs.tmp, `${item.id}.part`);
     let stall: NodeJS.Timeout | undefined;
+    let sink: WriteStream | undefined;
     try {
       const located = await client.fileLocation(item.filename, controller.signal);
       if (!located.ok) {
@@ -171,6 +191,12 @@ export class Downloader {
       }
       const lengthHeader = headerValue(response.headers, 'content-length');
       const totalBytes = lengthHeader ? Number(lengthHeader) : null;
+      // The cap holds twice: on the announced length before a byte is read, and on the bytes as they come
+      // (a chunked answer announces nothing).
+      if (totalBytes !== null && totalBytes > this.maxBytes) {
+        response.destroy();
+        throw tooLarge(this.maxBytes, totalBytes);
+      }
       let received = 0;
       let head = Buffer.alloc(0);
       let lastEmit = 0;
@@ -180,6 +206,10 @@ export class Downloader {
         clearTimeout(stall);
         stall = setTimeout(stalled, STALL_MS);
         received += chunk.length;
+        if (received > this.maxBytes) {
+          response.destroy(tooLarge(this.maxBytes, null));
+          return;
+        }
         if (head.length < 24) head = Buffer.concat([head, chunk.subarray(0, 24 - head.length)]);
         const now = Date.now();
         if (now - lastEmit >= 100) {
@@ -187,7 +217,8 @@ export class Downloader {
           this.deps.onProgress({ imageId: item.id, turnId: item.turnId, receivedBytes: received, totalBytes, state: 'downloading' });
         }
       });
-      await pipeline(response, createWriteStream(tmp, { highWaterMark: 1 << 20 }));
+      sink = createWriteStream(tmp, { highWaterMark: 1 << 20 });
+      await pipeline(response, sink);
       if (!response.complete) throw new DownloadFailure('the connection closed before the file was complete', false);
       const size = pngSize(head);
       if (!size) throw new DownloadFailure('the file is not a PNG', true);
@@ -197,6 +228,11 @@ export class Downloader {
       renameSync(tmp, fullPath);
       if (this.deps.thumbnails !== false) await makeThumbnail(fullPath, thumbPath);
     } catch (error) {
+      // The partial file goes only once its stream has let go of it (an open still under way would recreate it).
+      if (sink && !sink.closed) {
+        sink.destroy();
+        await once(sink, 'close').catch(() => undefined);
+      }
       rmSync(tmp, { force: true });
       if (error instanceof DownloadFailure) throw error;
       throw new DownloadFailure(error instanceof Error ? error.message : String(error), false);
