@@ -139,13 +139,13 @@ interface Run {
   stderr: string;
 }
 
-function npmStart(project: string, env: NodeJS.ProcessEnv): Promise<Run> {
+function npmStart(project: string, env: NodeJS.ProcessEnv, script = 'scripts/start.ts'): Promise<Run> {
   // The settings @electron/get would read instead of ours (npm config, an outer mirror) are left out.
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => !/^(npm_config_|npm_package_config_|ELECTRON_|electron_|force_no_cache$)/i.test(key)),
   );
   return new Promise((resolveRun) => {
-    const child = spawn(process.execPath, ['scripts/start.ts'], { cwd: project, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script], { cwd: project, env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -228,6 +228,25 @@ describe.skipIf(process.platform === 'win32')('npm start on a fresh checkout (El
       expect(run.stderr).not.toMatch(/^\s+at /m);
       expect(existsSync(join(project, 'node_modules', 'electron', 'path.txt'))).toBe(false);
       expect(existsSync(join(base, 'missing', 'stand-in.txt'))).toBe(false);
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it('npm run dev takes the same first-start step and, when it fails, names `npm run dev` for the retry', async () => {
+    const project = makeProject(join(base, 'dev'));
+    const mirror = await startMirror('missing');
+    try {
+      const run = await npmStart(project, { ELECTRON_MIRROR: mirror.url, electron_config_cache: join(base, 'dev', 'cache'), DISPLAY: ':99' }, 'scripts/dev.ts');
+      expect(run.code).not.toBe(0);
+      expect(run.stdout).toContain(`Downloading Electron ${VERSION} (first start)…`);
+      expect(mirror.requests).toContain(`/v${VERSION}/${ZIP_NAME}`);
+      const lines = run.stderr.split('\n').filter((line) => line !== '');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('`npm run dev` again');
+      expect(lines[0]).toContain('npm run harness');
+      // electron-vite never started: nothing was built over the stand-in output.
+      expect(readFileSync(join(project, 'out', 'main', 'index.js'), 'utf8')).toBe('// stand-in build output\n');
     } finally {
       await mirror.close();
     }
