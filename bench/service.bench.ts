@@ -113,8 +113,15 @@ async function generate(baseUrl: string, key: string, body: unknown): Promise<{ 
   return { ms: performance.now() - started, serviceMs: json.duration_ms };
 }
 
+/**
+ * Prism is fetched when the bench runs, not installed with the project: its package requires Node 24.18+, and
+ * with engine-strict that would refuse `npm install` on every older supported Node (docs/decisions.md).
+ */
+export const PRISM_PACKAGE = '@stoplight/prism-cli@5.16.0';
+
 async function startPrism(port: number): Promise<ChildProcess> {
-  const proc = spawn('node_modules/.bin/prism', ['mock', '-h', '127.0.0.1', '-p', String(port), 'docs/openapi.yaml'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const proc = spawn(npm, ['exec', '--yes', `--package=${PRISM_PACKAGE}`, '--', 'prism', 'mock', '-h', '127.0.0.1', '-p', String(port), 'docs/openapi.yaml'], { stdio: ['ignore', 'pipe', 'pipe'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('prism did not start within 60 s')), 60_000);
     const onData = (d: Buffer): void => {
