@@ -86,10 +86,14 @@ export class WebhookInspector {
     this.ctx = ctx;
     this.settings = new InspectorSettings(ctx.db);
     this.vacuumLibraryOnce();
-    this.store = new InspectorStore(openInspectorDatabase(ctx.dataDir).db, {
-      maxKept: options.maxKept ?? DEFAULT_MAX_KEPT,
-      maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
-    });
+    this.store = new InspectorStore(
+      openInspectorDatabase(ctx.dataDir).db,
+      { maxKept: options.maxKept ?? DEFAULT_MAX_KEPT, maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES },
+      (stored) => {
+        const last = stored.at(-1);
+        if (last) this.notifyDelivery({ requestId: last.id, deliveryId: last.deliveryId });
+      },
+    );
     this.secrets = new InspectorSecretKeeper(ctx.secrets);
     this.receiver = new WebhookReceiver({ handler: (r) => this.receive(r), refuse: (head) => this.refuse(head) });
     this.clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
@@ -280,8 +284,8 @@ export class WebhookInspector {
     }
     base.responseStatus = status;
     try {
-      this.store.insert(base);
-      this.notifyDelivery({ requestId: id, deliveryId: base.deliveryId });
+      // Written with the other deliveries of this turn of the event loop; `inspector:delivery` follows.
+      await this.store.insert(base);
     } catch {
       // A full disk must not take the receiver down; the answer still goes out.
     }

@@ -2,6 +2,8 @@
 // Queries only; rules live in inspector.ts. Captures are bounded in rows and bytes: the store keeps running
 // totals (read once when it opens) so a delivery never costs a COUNT or a scan, prunes the oldest first, and
 // gives freed pages back to the file system with incremental_vacuum, in small steps between other work.
+// Captures that arrive in the same turn of the event loop are written in one transaction (a flood costs one
+// commit per turn, not one per request); every read writes what is queued first, so reads see every capture.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { transaction } from '../../src-service/start.ts';
 import type { CapturedRequest, DeliveryGroup, DiagnosisCode } from '../../src-shared/ipc/inspector.ts';
@@ -47,6 +49,15 @@ interface SummaryRow {
   diagnosis: string;
 }
 
+interface Queued {
+  request: StoredRequest;
+  headersJson: string;
+  paramsJson: string;
+  reportJson: string | null;
+  storedBytes: number;
+  done: { resolve(): void; reject(error: unknown): void };
+}
+
 interface FullRow extends SummaryRow {
   headers_json: string;
   body: Uint8Array;
@@ -90,14 +101,19 @@ export class InspectorStore {
   private bytes: number;
   private vacuuming: Promise<void> | null = null;
   private closed = false;
+  private queue: Queued[] = [];
+  private flushScheduled = false;
+  /** Called after each write with the captures it stored, in arrival order. */
+  private readonly onStored: (stored: StoredRequest[]) => void;
   private readonly sql: Record<
     'insertRequest' | 'insertPayload' | 'get' | 'validAttempts' | 'groupPage' | 'attemptsOf' | 'firstOfPack' | 'oldest' | 'deleteRequests' | 'deletePayloads' | 'freelist',
     StatementSync
   >;
 
-  constructor(db: DatabaseSync, limits: StoreLimits) {
+  constructor(db: DatabaseSync, limits: StoreLimits, onStored: (stored: StoredRequest[]) => void = () => {}) {
     this.db = db;
     this.limits = limits;
+    this.onStored = onStored;
     this.slackBytes = Math.max(256 * 1024, Math.floor(limits.maxBytes / 16));
     this.pageSize = (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size;
     const prepare = (text: string) => db.prepare(text);
@@ -130,50 +146,102 @@ export class InspectorStore {
       deletePayloads: prepare('DELETE FROM inspector_payloads WHERE seq <= ?'),
       freelist: prepare('PRAGMA freelist_count'),
     };
-    const totals = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(stored_bytes), 0) AS b FROM inspector_requests').get() as { n: number; b: number };
-    this.rows = totals.n;
-    this.bytes = totals.b;
+    this.rows = 0;
+    this.bytes = 0;
+    this.recount();
     // Limits may have been lowered since the file was written.
     if (this.prune() > 0) void this.giveBackSpace();
   }
 
   /** Running totals of what is kept (what the caps are checked against). */
   totals(): { rows: number; bytes: number } {
+    this.flush();
     return { rows: this.rows, bytes: this.bytes };
   }
 
-  /** Stores one capture and prunes the oldest ones beyond the caps, in one transaction. */
-  insert(r: StoredRequest): void {
+  /**
+   * Queues one capture; it is written with the others of this turn of the event loop, then the oldest captures
+   * beyond the caps are pruned, in one transaction. Resolves once it is stored (rejects when the write failed).
+   */
+  insert(r: StoredRequest): Promise<void> {
     const headersJson = JSON.stringify(r.headers);
     const paramsJson = JSON.stringify(r.diagnosisParams);
     const reportJson = r.report === null ? null : JSON.stringify(r.report);
     const storedBytes = r.body.byteLength + Buffer.byteLength(headersJson) + Buffer.byteLength(paramsJson) + (reportJson === null ? 0 : Buffer.byteLength(reportJson));
-    let pruned = 0;
-    transaction(this.db, () => {
-      const { lastInsertRowid } = this.sql.insertRequest.run(
-        r.id,
-        r.deliveryId ?? r.id,
-        r.receivedAt,
-        r.method,
-        r.path,
-        r.bodyBytes,
-        r.tooLarge ? 1 : 0,
-        r.deliveryId,
-        r.event,
-        r.publication?.id ?? null,
-        r.publication?.packId ?? null,
-        r.publication?.version ?? null,
-        r.responseStatus,
-        r.valid ? 1 : 0,
-        r.diagnosis,
-        storedBytes,
-      );
-      this.sql.insertPayload.run(lastInsertRowid, headersJson, paramsJson, reportJson, r.body);
-      this.rows += 1;
-      this.bytes += storedBytes;
-      pruned = this.prune();
+    return new Promise<void>((resolve, reject) => {
+      if (this.closed) {
+        reject(new Error('the inspector store is closed'));
+        return;
+      }
+      this.queue.push({ request: r, headersJson, paramsJson, reportJson, storedBytes, done: { resolve, reject } });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
     });
+  }
+
+  /** Writes every queued capture in one transaction and prunes beyond the caps. */
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    let pruned = 0;
+    try {
+      transaction(this.db, () => {
+        for (const item of batch) this.write(item);
+        pruned = this.prune();
+      });
+    } catch (error) {
+      // Rolled back (a full disk, say): the totals go back to what the file holds, the receiver keeps serving.
+      try {
+        this.recount();
+      } catch {
+        // The file is unusable; the next write tries again.
+      }
+      for (const item of batch) item.done.reject(error);
+      return;
+    }
+    for (const item of batch) item.done.resolve();
+    try {
+      this.onStored(batch.map((item) => item.request));
+    } catch {
+      // A listener's failure is not the store's.
+    }
     if (pruned > 0 && this.freeBytes() > this.slackBytes) void this.giveBackSpace();
+  }
+
+  /** The totals from the file: once at open, and after a failed write. */
+  private recount(): void {
+    const totals = this.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(stored_bytes), 0) AS b FROM inspector_requests').get() as { n: number; b: number };
+    this.rows = totals.n;
+    this.bytes = totals.b;
+  }
+
+  private write(item: Queued): void {
+    const r = item.request;
+    const { lastInsertRowid } = this.sql.insertRequest.run(
+      r.id,
+      r.deliveryId ?? r.id,
+      r.receivedAt,
+      r.method,
+      r.path,
+      r.bodyBytes,
+      r.tooLarge ? 1 : 0,
+      r.deliveryId,
+      r.event,
+      r.publication?.id ?? null,
+      r.publication?.packId ?? null,
+      r.publication?.version ?? null,
+      r.responseStatus,
+      r.valid ? 1 : 0,
+      r.diagnosis,
+      item.storedBytes,
+    );
+    this.sql.insertPayload.run(lastInsertRowid, item.headersJson, item.paramsJson, item.reportJson, r.body);
+    this.rows += 1;
+    this.bytes += item.storedBytes;
   }
 
   /**
@@ -234,6 +302,7 @@ export class InspectorStore {
   }
 
   get(id: string): StoredRequest | null {
+    this.flush();
     const row = this.sql.get.get(id) as FullRow | undefined;
     if (!row) return null;
     const s = toSummary(row);
@@ -259,6 +328,7 @@ export class InspectorStore {
 
   /** Earlier attempts with this delivery id that verified: their raw body and timestamp header. */
   validAttemptsOf(deliveryId: string): Array<{ body: Uint8Array; timestamp: string | null }> {
+    this.flush();
     const rows = this.sql.validAttempts.all(deliveryId) as Array<{ body: Uint8Array; headers_json: string }>;
     return rows.map((r) => {
       const headers = JSON.parse(r.headers_json) as Array<[string, string]>;
@@ -272,6 +342,7 @@ export class InspectorStore {
    * earliest capture of its (pack_id, version) belongs to another group (spec §6 rule 4).
    */
   listGroups(limit: number): { groups: DeliveryGroup[]; total: number } {
+    this.flush();
     const page = this.sql.groupPage.all(limit) as Array<{ group_key: string; total: number }>;
     if (page.length === 0) return { groups: [], total: 0 };
     const byKey = new Map<string, DeliveryGroup>();
@@ -308,6 +379,7 @@ export class InspectorStore {
 
   /** Deletes every capture and gives the space back: the file shrinks, its WAL is checkpointed and truncated. */
   async clear(): Promise<number> {
+    this.flush();
     const cleared = this.rows;
     transaction(this.db, () => {
       this.db.exec('DELETE FROM inspector_payloads');
@@ -322,6 +394,7 @@ export class InspectorStore {
 
   /** Stops giving back space and closes the file (a pass in progress ends at its next step). */
   async close(): Promise<void> {
+    this.flush();
     this.closed = true;
     await this.vacuuming;
     this.db.close();
