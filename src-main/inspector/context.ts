@@ -20,10 +20,12 @@ export interface LocalServiceAdmin {
 }
 
 export interface InspectorContext {
+  /** library.db: the inspector's settings (inspector_settings). Captures live in `<dataDir>/inspector.db` (database.ts). */
   db: DatabaseSync;
   secrets: InspectorSecrets;
   emit<E extends IpcEventName>(event: E, payload: IpcEvents[E]): void;
   language(): Language;
+  /** The app data folder, where the inspector opens inspector.db. */
   dataDir: string;
   /** The Local environment's admin access, or null when the service is not running. */
   localAdmin(): Promise<LocalServiceAdmin | null>;
