@@ -2,6 +2,7 @@
 // service, real Chromium): http:// only for this computer and said so, a key bound to its origin with both
 // origins named before a change removes it, a new console key shown once (the harness has no system
 // clipboard), and key-shaped text in a prompt or a webhook path redacted instead of blanking the screen.
+import { request } from 'node:http';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/harness.ts';
 import { compose, generateAndWait, openStudio, openTab } from './support/studio.ts';
@@ -9,7 +10,7 @@ import { compose, generateAndWait, openStudio, openTab } from './support/studio.
 const SHAPED = `sk_${'Z'.repeat(28)}leak`;
 
 async function pageText(page: Page): Promise<string> {
-  return page.evaluate(() => document.documentElement.outerHTML);
+  return page.content();
 }
 
 test('Remote: https:// only, http:// for this computer with a warning, and a key bound to its origin', async ({ page, harness }) => {
@@ -72,9 +73,16 @@ test('a key-shaped prompt and a key-shaped webhook path are redacted, not blanki
   await openTab(page, 'webhooks');
   const receiver = (await page.getByTestId('inspector-url').textContent()) ?? '';
   expect(receiver).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
-  // A local process (not a page) posts to a key-shaped path.
-  const answer = await fetch(receiver.replace(/\/webhooks$/, `/${SHAPED}`), { method: 'POST', body: '{"event":"ping"}', headers: { 'content-type': 'application/json' } });
-  expect(answer.status).toBeLessThan(500);
+  // A local process (curl-like: no Origin, no Sec-Fetch-* headers, which a browser page would send) posts to a key-shaped path.
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = request(receiver.replace(/\/webhooks$/, `/${SHAPED}`), { method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end('{"event":"ping"}');
+  });
+  expect(status).toBeLessThan(500);
   const group = page.getByTestId('inspector-delivery-group').first();
   await expect(group).toBeVisible();
   await group.getByTestId('inspector-attempt').first().click();

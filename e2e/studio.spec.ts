@@ -322,6 +322,10 @@ test('without a keychain the settings say so plainly and keep keys in memory for
     await expect(page.getByText('密钥将仅在本次运行期间保存在内存中（钥匙串不可用）。').first()).toBeVisible();
     // Nothing claims the key sits in the keychain when there is none.
     await expect(page.getByText('密钥保存在钥匙串中', { exact: false })).toHaveCount(0);
+    // A Remote key is bound to an address, so the address comes first.
+    await page.getByTestId('remote-url').fill('https://images.example.com');
+    await page.getByRole('button', { name: '保存', exact: true }).click();
+    await expect(page.getByTestId('remote-url')).toHaveValue('https://images.example.com');
     await page.getByTestId('key-input-remote').fill('sk_' + 'M'.repeat(32));
     await page.getByTestId('key-input-remote').press('Enter');
     await expect(page.getByTestId('key-state-remote')).toContainText('仅在本次运行期间保存在内存中');

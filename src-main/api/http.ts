@@ -71,10 +71,31 @@ export function openRequest(url: URL, options: RequestOptions): Promise<Incoming
 }
 
 /** Reads a response body to the end; a broken or aborted stream becomes a NetworkError. */
-export function readBody(response: IncomingMessage, signal?: AbortSignal): Promise<Buffer> {
+/**
+ * The most a buffered answer (JSON, an error page, a redirect) may hold. The API's answers are a few KB; a
+ * service or proxy that sends more is cut off instead of filling main's memory. Image files are streamed to
+ * disk by the downloader with their own cap.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+export function readBody(response: IncomingMessage, signal?: AbortSignal, maxBytes = MAX_ANSWER_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    response.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    let tooLarge = false;
+    response.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > maxBytes) {
+        if (tooLarge) return;
+        tooLarge = true;
+        chunks.length = 0;
+        // The request went out and was answered: like a broken connection, its outcome is unknown.
+        reject(new NetworkError('dropped', `the answer was larger than ${Math.round(maxBytes / 1024 / 1024)} MiB and was not read`));
+        response.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
     response.on('end', () => resolve(Buffer.concat(chunks)));
     response.on('error', (error) => reject(classify(error, signal)));
     response.on('close', () => {
@@ -84,7 +105,7 @@ export function readBody(response: IncomingMessage, signal?: AbortSignal): Promi
 }
 
 /** One request with a deadline for the whole exchange (headers and body). */
-export async function sendRequest(url: URL, options: RequestOptions & { timeoutMs: number }): Promise<BufferedResponse> {
+export async function sendRequest(url: URL, options: RequestOptions & { timeoutMs: number; maxBytes?: number }): Promise<BufferedResponse> {
   const controller = new AbortController();
   const seconds = Math.round(options.timeoutMs / 1000);
   const timer = setTimeout(() => controller.abort(new NetworkError('timeout', `no complete answer within ${seconds} s`)), options.timeoutMs);
@@ -93,7 +114,13 @@ export async function sendRequest(url: URL, options: RequestOptions & { timeoutM
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const response = await openRequest(url, { ...options, signal: controller.signal });
-    const body = await readBody(response, controller.signal);
+    const declared = Number(response.headers['content-length']);
+    const max = options.maxBytes ?? MAX_ANSWER_BYTES;
+    if (Number.isFinite(declared) && declared > max) {
+      response.destroy();
+      throw new NetworkError('dropped', `the answer announced ${declared} bytes, more than ${Math.round(max / 1024 / 1024)} MiB; it was not read`);
+    }
+    const body = await readBody(response, controller.signal, max);
     return { status: response.statusCode ?? 0, headers: response.headers, body };
   } finally {
     clearTimeout(timer);

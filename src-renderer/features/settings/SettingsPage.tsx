@@ -36,6 +36,8 @@ function KeySection({ environment }: { environment: EnvironmentName }) {
   if (!settings) return null;
   const env = settings.environments[environment];
   const keychainDown = !settings.keychain.available;
+  // A Remote key is bound to the address it is entered for, so there must be one first.
+  const needsUrl = environment === 'remote' && !env.baseUrl;
   return (
     <section className="card" aria-labelledby={`key-${environment}`}>
       <h3 id={`key-${environment}`} className="card-title">
@@ -45,6 +47,11 @@ function KeySection({ environment }: { environment: EnvironmentName }) {
         {env.keySet ? t('settings.keyStored', { masked: env.keyMasked ?? '••••' }) : t('settings.noKey')}
         {env.keyInMemoryOnly ? ` · ${t('settings.memoryOnlyNow')}` : ''}
       </p>
+      {needsUrl ? (
+        <p className="hint-warn" data-testid="key-needs-url-remote">
+          {t('settings.remoteNeedsUrl')}
+        </p>
+      ) : null}
       {environment === 'remote' && env.keySet && env.keyOrigin ? (
         <p className="muted small" data-testid="key-origin-remote">
           {t('settings.keyBoundTo', { origin: env.keyOrigin })}
@@ -71,7 +78,7 @@ function KeySection({ environment }: { environment: EnvironmentName }) {
           onChange={(e) => setKeyText(e.target.value)}
           className="grow"
         />
-        <button type="submit" className="btn btn-primary btn-sm" disabled={key.trim() === '' || setKey.isPending}>
+        <button type="submit" className="btn btn-primary btn-sm" disabled={key.trim() === '' || setKey.isPending || needsUrl}>
           {t('settings.saveKey')}
         </button>
         {env.keySet ? (

@@ -246,6 +246,7 @@ export const en = {
     localExplain: 'Local is the bundled offline service:',
     remoteUrl: 'Remote base URL',
     remoteInsecure: 'This address uses plain http://, so the key travels unencrypted. That is allowed only because it points at this computer; use https:// for any other service.',
+    remoteNeedsUrl: 'Save the Remote base URL above first: the key is only ever sent to the address it was entered for.',
     keyBoundTo: 'Sent only to {{origin}}, the address it was entered for.',
     originChange: 'The key was entered for {{from}}. The new address is {{to}}, so the key will be removed and never sent there; enter the key for {{to}} afterwards.',
     originChangeYes: 'Change the address and remove the key',

@@ -241,6 +241,7 @@ export const zhCN: Resources = {
     localExplain: '本地环境是内置的离线服务：',
     remoteUrl: '远程服务地址',
     remoteInsecure: '这个地址使用 http://，密钥会以明文传输。只因为它指向本机才被允许；其他服务请使用 https://。',
+    remoteNeedsUrl: '请先在上方保存远程地址：密钥只会发送到输入它时的地址。',
     keyBoundTo: '只会发送到输入它时的地址 {{origin}}。',
     originChange: '这个密钥是为 {{from}} 输入的。新地址是 {{to}}，所以密钥会被删除，绝不会发送到新地址；之后请为 {{to}} 输入密钥。',
     originChangeYes: '更改地址并删除密钥',
