@@ -2,6 +2,7 @@
 // (instead of ERR_UNKNOWN_FILE_EXTENSION and a stack from the first .ts script); npm install refuses through
 // .npmrc's engine-strict. The scripts are run for real under an old Node when this machine has one.
 import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string }; scripts: Record<string, string> };
 const GUARD = 'node scripts/check-node.cjs && ';
-const minimum = /^>=(\d+)\.(\d+)$/.exec(pkg.engines.node);
+const { problem } = createRequire(import.meta.url)('./check-node.cjs') as { problem: (version: string, range: string) => string | null };
+/** The lowest version the range admits (the first clause), e.g. [22, 18]. */
+const minimum = /^\^?(?:>=)?(\d+)\.(\d+)/.exec(pkg.engines.node);
 
 function older(version: string, major: number, minor: number): boolean {
   const [a = 0, b = 0] = version.split('.').map(Number);
@@ -35,8 +38,18 @@ function findOldNode(): { dir: string; version: string } | null {
 }
 
 describe('Node version guard', () => {
+  it('reads the range: 22 from 22.18, no 23 (it cannot run .ts scripts before 23.6 and is end of life), 24 and later', () => {
+    expect(pkg.engines.node).toBe('^22.18.0 || >=24');
+    const range = pkg.engines.node;
+    for (const ok of ['22.18.0', '22.21.1', '24.0.0', '24.21.0', '26.1.0']) expect(problem(ok, range)).toBeNull();
+    expect(problem('20.20.2', range)).toBe('Image Studio needs Node 22.18 or newer; this is Node 20.20.2');
+    expect(problem('22.13.0', range)).toBe('Image Studio needs Node 22.18 or newer; this is Node 22.13.0');
+    expect(problem('23.5.0', range)).toBe('Image Studio needs Node 22.18 or newer (Node 23 cannot run it; use ^22.18.0 || >=24); this is Node 23.5.0');
+    expect(problem('24.0.0', '>=22.13')).toBeNull();
+    expect(problem('22.0.0', 'latest')).toMatch(/engines\.node must read like/);
+  });
+
   it('package.json, .npmrc and .nvmrc agree on the minimum', () => {
-    expect(pkg.engines.node).toMatch(/^>=\d+\.\d+$/);
     const npmrc = readFileSync(join(ROOT, '.npmrc'), 'utf8');
     expect(npmrc.split(/\r?\n/).map((l) => l.trim())).toContain('engine-strict=true');
     const nvmrc = readFileSync(join(ROOT, '.nvmrc'), 'utf8').trim();

@@ -3,9 +3,15 @@
 // electron_config_cache apply). Arguments after `--` go to electron-vite unchanged.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { ensureElectronBinary } from '../src-main/harness/electron-binary.ts';
+import { ensureElectronBinary, missingDisplay } from '../src-main/harness/electron-binary.ts';
 
 const root = process.cwd();
+// Like `npm start`: no display, no 100 MB download for a window that cannot open.
+const noDisplay = missingDisplay();
+if (noDisplay) {
+  process.stderr.write(`Image Studio cannot start here: ${noDisplay}; meanwhile \`npm run harness\` serves the same app in a browser on this machine.\n`);
+  process.exit(1);
+}
 const electron = await ensureElectronBinary(root, { retryCommand: 'npm run dev' });
 if (!electron.ok) {
   process.stderr.write(`Image Studio cannot start here: ${electron.reason}; meanwhile \`npm run harness\` serves the same app in a browser on this machine.\n`);

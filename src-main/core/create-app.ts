@@ -135,11 +135,10 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
       const token = environments.localAdminToken();
       return admin && accountId && token ? { baseUrl: admin.baseUrl, adminToken: token, accountId } : null;
     },
+    // The inspector's publication fetch uses the key too: the same checks as every API call (origin binding).
     currentApi: async () => {
       const env = settings.get().environment;
-      const baseUrl = environments.baseUrl(env);
-      if (!baseUrl) return null;
-      return { baseUrl, apiKey: await secrets.get(`env:${env}:api-key`), environment: env };
+      return { ...(await environments.credentials(env)), environment: env };
     },
   };
   const inspector = createInspectorHandlers(context);

@@ -163,7 +163,7 @@ describe('Remote keys are bound to an origin, and nothing that leaves main holds
       await app.whenGenerationsSettled();
       const failed = await ok<TurnRecord>('libraryGetTurn', { turnId: second.turnId });
       expect(failed.error?.code).toBe('invalid_request');
-      expect(JSON.stringify(failed.error)).toContain('Bearer [redacted]');
+      expect(JSON.stringify(failed.error)).toContain('you sent Authorization: Bearer [redacted]"');
       // The stand-in really did receive the key, and really did echo it.
       expect(seen.filter((s) => s.headers.authorization === `Bearer ${KEY}`).length).toBeGreaterThanOrEqual(3);
       const progress = saw.filter((p) => JSON.stringify(p).includes('img_remote_1') && JSON.stringify(p).includes('redacted'));
@@ -202,7 +202,16 @@ describe('Remote keys are bound to an origin, and nothing that leaves main holds
       expect(test.ok ? '' : test.error.message).toContain(otherUrl);
       const run = await call('generateStart', { request: { prompt: 'x', model: 'nano-banana-2' } });
       if (run.ok) await app.whenGenerationsSettled();
+      // The inspector's publication lookup uses the key too, through the same check.
+      expect(await call('inspectorFetchPublication', { publicationId: 1 })).toMatchObject({ ok: false, error: { code: 'key_origin_mismatch' } });
       expect(otherSeen).toEqual([]);
+      // An earlier version let a plain http:// address for another host in: its key is not sent in clear.
+      await app.close();
+      writeFileSync(settingsFile, JSON.stringify({ ...stored, remoteBaseUrl: 'http://images.example.com', remoteKeyOrigin: 'http://images.example.com', environment: 'remote' }));
+      app = await openApp(dataDir);
+      expect(await remoteInfo()).toMatchObject({ keySet: true, insecure: true });
+      expect(await call('keyTest', { environment: 'remote' })).toMatchObject({ ok: false, error: { code: 'remote_url_not_https' } });
+      expect(await call('inspectorFetchPublication', { publicationId: 1 })).toMatchObject({ ok: false, error: { code: 'remote_url_not_https' } });
     } finally {
       other.close();
     }

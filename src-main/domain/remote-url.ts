@@ -8,7 +8,8 @@ export type RemoteUrlCheck =
 
 /** Whether `hostname` (as URL gives it: IPv6 in brackets) names this computer. */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '');
+  // No trailing-dot tolerance: `localhost.` is a DNS name, not a promise of loopback.
+  const host = hostname.toLowerCase();
   if (host === 'localhost' || host === '[::1]') return true;
   const parts = host.split('.');
   return parts.length === 4 && parts[0] === '127' && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);

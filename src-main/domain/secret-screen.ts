@@ -4,10 +4,16 @@
 // every exact secret value main knows, and leaves the rest of the reply intact: a prompt or a request path
 // that happens to hold a key-shaped string still shows, with that part blacked out.
 
-/** Shapes of our secrets (DESIGN.md §3 ids: 32 characters after the prefix; 16+ catches cut-off copies). */
-const SHAPED = /\b(sk|whsec|adm)_[A-Za-z0-9]{16,}/g;
-/** An Authorization value echoed back (`Bearer <anything>`), whatever the key looks like. */
-const BEARER = /\b(Bearer)\s+[^\s"'<>,;)\]}]+/gi;
+/**
+ * Shapes of our secrets (32 characters after the prefix; 16+ catches cut-off copies; `_`/`-` inside catches
+ * `sk_live_…`-style keys). Not after a letter or digit, so `task_…` or `mask_…` never match, but `token_sk_…` does.
+ */
+const SHAPED = /(?<![A-Za-z0-9])(sk|whsec|adm)_[A-Za-z0-9_-]{16,}/g;
+/**
+ * An Authorization value echoed back: `Bearer` and a credential-looking run (16+ token68 characters), whatever
+ * the key looks like. A prompt's "ring bearer pillow" is not one.
+ */
+const BEARER = /(?<![A-Za-z0-9])(Bearer)\s+[A-Za-z0-9._~+/=-]{16,}/gi;
 /** Exact values shorter than this are not searched for: too likely to occur by chance. */
 const MIN_KNOWN_LENGTH = 8;
 
@@ -23,14 +29,16 @@ function compile(known: Iterable<string>): string[] {
 function redactWith(text: string, known: readonly string[]): string {
   let out = text;
   for (const value of known) if (out.includes(value)) out = out.split(value).join(REDACTED);
-  return out.replace(SHAPED, (_m, prefix: string) => `${prefix}_${REDACTED}`).replace(BEARER, (_m, word: string) => `${word} ${REDACTED}`);
+  // The bearer form first: `Bearer sk_…` becomes `Bearer [redacted]`, not a key shape inside a bearer.
+  return out.replace(BEARER, (_m, word: string) => `${word} ${REDACTED}`).replace(SHAPED, (_m, prefix: string) => `${prefix}_${REDACTED}`);
 }
 
 function mayHold(text: string, known: readonly string[]): boolean {
   SHAPED.lastIndex = 0;
   BEARER.lastIndex = 0;
   if (SHAPED.test(text) || BEARER.test(text)) return true;
-  return known.some((value) => text.includes(value));
+  // `text` may be JSON, where a value holding `"` or `\` appears escaped.
+  return known.some((value) => text.includes(value) || text.includes(JSON.stringify(value).slice(1, -1)));
 }
 
 /** `text` with every secret-looking part and every known secret value replaced. */

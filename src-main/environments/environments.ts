@@ -149,8 +149,12 @@ export class Environments {
     return environment === 'local' ? this.local.baseUrl : this.deps.settings.get().remoteBaseUrl;
   }
 
-  /** A client for the environment with its own key; a clear error when it cannot be used yet. */
-  async client(environment: EnvironmentName, language: Language, overrides: { generateTimeoutMs?: number } = {}): Promise<ServiceClient> {
+  /**
+   * The base URL and key of an environment, only when the key may go there: the service runs (Local), there is
+   * an address and a key, and a Remote key goes only to the origin it was entered for, over https (or http on
+   * this computer). Every use of a key (the API client, the inspector's publication fetch) comes through here.
+   */
+  async credentials(environment: EnvironmentName): Promise<{ baseUrl: string; apiKey: string }> {
     const baseUrl = this.baseUrl(environment);
     if (environment === 'local' && this.local.status !== 'running') {
       const starting = this.local.status === 'starting' || this.local.status === 'restarting';
@@ -166,6 +170,12 @@ export class Environments {
       throw new StudioError('no_api_key', { environment });
     }
     if (environment === 'remote') this.checkRemoteKeyGoesTo(baseUrl);
+    return { baseUrl, apiKey };
+  }
+
+  /** A client for the environment with its own key; a clear error when it cannot be used yet. */
+  async client(environment: EnvironmentName, language: Language, overrides: { generateTimeoutMs?: number } = {}): Promise<ServiceClient> {
+    const { baseUrl, apiKey } = await this.credentials(environment);
     return new ServiceClient({
       environment,
       baseUrl,
