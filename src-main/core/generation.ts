@@ -49,6 +49,8 @@ export function newLocalId(prefix: 'lt_' | 'ls_'): string {
 interface Running {
   controller: AbortController;
   startedAt: number;
+  /** The user stopped waiting: the call goes on in the background (`stopWaiting`). */
+  background: boolean;
 }
 
 /** A service error answer as the domain stores it: code and facts, the service's own words kept aside. */
@@ -99,7 +101,7 @@ export class GenerationRunner {
     // An outcome the disk could not take yet is shown as it is, not as the stale row.
     const unsaved = this.unsaved.get(turn.id);
     const shown: StoredTurn = unsaved ? { ...turn, ...definedOnly(unsaved) } : turn;
-    return presentTurn(shown, this.deps.language(), this.now());
+    return presentTurn(shown, this.deps.language(), this.now(), this.running.get(turn.id)?.background === true);
   }
 
   /** Checks the request, records the turn and starts the call; resolves as soon as the turn exists. */
@@ -145,7 +147,7 @@ export class GenerationRunner {
       repo.touchSession(sessionId, now);
     });
     const controller = new AbortController();
-    this.running.set(turnId, { controller, startedAt: now });
+    this.running.set(turnId, { controller, startedAt: now, background: false });
     this.deps.onTurnChanged(turnId);
     const task = this.run(turnId, client, request, controller.signal)
       .catch((error: unknown) => this.deps.onTrouble?.(`generation ${turnId} could not be settled`, error))
@@ -157,12 +159,30 @@ export class GenerationRunner {
     return { turnId };
   }
 
-  /** Stops waiting for a turn. The service may still finish it and charge (the turn's note says so). */
+  /**
+   * Aborts the connection of a running turn (foreground or background): it ends `cancelled`. The service may
+   * still finish it and charge, and its images never arrive (the turn's note says so).
+   */
   cancel(turnId: string): { cancelled: boolean } {
     const running = this.running.get(turnId);
     if (!running) return { cancelled: false };
     running.controller.abort();
     return { cancelled: true };
+  }
+
+  /**
+   * Stops waiting in the foreground: nothing is aborted, the call goes on and ends as it would have (succeeded
+   * with its images downloaded, failed, outcome unknown), with the retry policy unchanged. Only the turn's
+   * presentation changes (`waitingInBackground`, `actions.stopWaiting` false), and its end is always notified.
+   */
+  stopWaiting(turnId: string): { waitingInBackground: boolean } {
+    const running = this.running.get(turnId);
+    if (!running) return { waitingInBackground: false };
+    if (!running.background) {
+      running.background = true;
+      this.deps.onTurnChanged(turnId);
+    }
+    return { waitingInBackground: true };
   }
 
   runningTurns(): TurnRecord[] {
@@ -214,7 +234,9 @@ export class GenerationRunner {
     const turn = this.deps.repo.getTurn(turnId);
     const status = full.status ?? turn?.status ?? 'failed';
     this.progress(turnId, status, 'done');
-    if (!this.deps.shell.isWindowFocused() && status !== 'cancelled') {
+    // A run the user stopped waiting for is no longer on screen: its end is notified even with the window focused.
+    const background = this.running.get(turnId)?.background === true;
+    if ((background || !this.deps.shell.isWindowFocused()) && status !== 'cancelled') {
       const language = this.deps.language();
       const ok = status === 'succeeded';
       this.deps.shell.notify(

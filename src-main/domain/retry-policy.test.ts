@@ -79,4 +79,12 @@ describe('what the user may retry (the runner enforces it, the card shows it)', 
     expect(turnActions({ ...failed('x'), status: 'running', error: null }, now).stopWaiting).toBe(true);
     expect(turnActions(failed('internal_error'), now).stopWaiting).toBe(false);
   });
+
+  it('after "stop waiting" the run goes on in the background: no second stop, abort still offered until it ends', () => {
+    const running = { ...failed('x'), status: 'running' as const, error: null };
+    expect(turnActions(running, now)).toMatchObject({ stopWaiting: true, abort: true });
+    expect(turnActions({ ...running, waitingInBackground: true }, now)).toMatchObject({ stopWaiting: false, abort: true });
+    expect(turnActions({ ...running, status: 'succeeded', waitingInBackground: true }, now)).toMatchObject({ stopWaiting: false, abort: false });
+    expect(turnActions(failed('internal_error'), now).abort).toBe(false);
+  });
 });

@@ -98,6 +98,8 @@ export interface TurnFacts {
   /** The error code of the turn this one retried, if it is a retry. */
   retryOfCode: string | null;
   isRetry: boolean;
+  /** The user stopped waiting for this running turn; it goes on in the background. */
+  waitingInBackground?: boolean;
 }
 
 export type RetryVerdict =
@@ -146,7 +148,8 @@ export function turnActions(turn: TurnFacts, now: number): TurnActions {
     : verdict.code === 'retry_too_early'
       ? { offer: 'later', kind: verdict.kind, availableAt: verdict.availableAt, reason: verdict.code }
       : { offer: 'never', kind: null, availableAt: null, reason: verdict.code === 'retry_not_allowed' ? String(verdict.params.reason) : verdict.code };
-  return { retry, stopWaiting: turn.status === 'running', fix: turn.status === 'failed' ? fixFor(turn.error?.code ?? '') : null };
+  const running = turn.status === 'running';
+  return { retry, stopWaiting: running && turn.waitingInBackground !== true, abort: running, fix: turn.status === 'failed' ? fixFor(turn.error?.code ?? '') : null };
 }
 
 /** spec §7's "client action" for a code, as the one thing the user can do about it in the app. */

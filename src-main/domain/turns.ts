@@ -6,7 +6,7 @@ import { renderError, type StoredError } from './errors.ts';
 import { renderNote, type StoredNote } from './messages.ts';
 import { turnActions } from './retry-policy.ts';
 
-export interface StoredTurn extends Omit<TurnRecord, 'error' | 'outcomeNote' | 'actions'> {
+export interface StoredTurn extends Omit<TurnRecord, 'error' | 'outcomeNote' | 'actions' | 'waitingInBackground'> {
   error: StoredError | null;
   /** Why the outcome is unknown / what happened, as a catalog code. */
   outcome: StoredNote | null;
@@ -18,12 +18,21 @@ export interface StoredTurn extends Omit<TurnRecord, 'error' | 'outcomeNote' | '
   clientIdSent: boolean;
 }
 
-export function presentTurn(turn: StoredTurn, language: Language, now: number): TurnRecord {
+/**
+ * `waitingInBackground` is the runner's (in memory, like the call itself): true only while the turn runs after
+ * the user stopped waiting for it.
+ */
+export function presentTurn(turn: StoredTurn, language: Language, now: number, waitingInBackground = false): TurnRecord {
   const { error, outcome, retried, retryOfCode, clientIdSent: _clientIdSent, ...rest } = turn;
+  const background = waitingInBackground && turn.status === 'running';
   return {
     ...rest,
     error: error ? renderError(error, language) : null,
     outcomeNote: outcome ? renderNote(outcome, language) : null,
-    actions: turnActions({ status: turn.status, error, requestId: turn.requestId, retryAt: turn.retryAt, retried, retryOfCode, isRetry: turn.retryOf !== null }, now),
+    actions: turnActions(
+      { status: turn.status, error, requestId: turn.requestId, retryAt: turn.retryAt, retried, retryOfCode, isRetry: turn.retryOf !== null, waitingInBackground: background },
+      now,
+    ),
+    waitingInBackground: background,
   };
 }

@@ -42,6 +42,7 @@ export async function settingsState(s: Pick<HandlerServices, 'settings' | 'secre
   const status = s.secrets.status();
   return {
     language: stored.language,
+    theme: stored.theme,
     environment: stored.environment,
     environments: {
       local: { ...(await s.environments.info('local')), serviceStatus: local.status, serviceError: local.error },
@@ -82,6 +83,10 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
       s.settings.update((d) => void (d.language = language));
       return changed();
     },
+    settingsSetTheme: async ({ theme }) => {
+      s.settings.update((d) => void (d.theme = theme));
+      return changed();
+    },
     environmentSelect: async ({ environment }) => {
       s.settings.update((d) => void (d.environment = environment));
       return changed();
@@ -116,6 +121,7 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
     // ---- generation ----
     generateStart: (input) => s.runner.start(input),
     generateCancel: async ({ turnId }) => s.runner.cancel(turnId),
+    generateStopWaiting: async ({ turnId }) => s.runner.stopWaiting(turnId),
     generateRetry: ({ turnId }) => s.runner.retry(turnId),
     generateRunning: async () => s.runner.runningTurns(),
 

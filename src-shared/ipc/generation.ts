@@ -57,6 +57,12 @@ export interface TurnRecord {
   retryAt: number | null;
   /** What the user may do with this turn now, decided by main (spec §7); the renderer only shows it. */
   actions: TurnActions;
+  /**
+   * The user stopped waiting for this running turn (`generate:stop-waiting`): the call goes on in the
+   * background and its images still land in the library. False once the turn has ended, and for every turn
+   * after a restart (the flag lives in main's memory, like the call itself).
+   */
+  waitingInBackground: boolean;
 }
 
 /** spec §7 applied to one turn, as data (main decides; the renderer derives nothing). */
@@ -71,8 +77,13 @@ export interface TurnActions {
     /** Why it is not offered now: `running`, `succeeded`, `outcome_unknown`, `already_retried`, `fix_request`, `retry_too_early`, `retry_limit_reached`. */
     reason: string | null;
   };
-  /** The run is waiting for the service; the user may stop waiting. */
+  /** The run is waiting for the service in the foreground; the user may stop waiting (it goes on in the background). */
   stopWaiting: boolean;
+  /**
+   * The run is waiting for the service (in the foreground or the background); the user may abort the connection
+   * (`generate:cancel`). The service may still finish and charge, and the images will not arrive.
+   */
+  abort: boolean;
   /**
    * What fixes a failed turn, from spec §7's client actions (main decides; the card offers the matching button):
    * `top_up`, `keys` (a new key, a key with the scope, or an Authorization header), `new_session`, `free_space`.
@@ -98,7 +109,10 @@ export const StartGenerationSchema = z.object({
 
 export const generationMethods = {
   generateStart: method<{ turnId: string }>()('generate:start', StartGenerationSchema),
+  /** Aborts the connection: the turn ends `cancelled`; the service may still finish and charge, its images never arrive. */
   generateCancel: method<{ cancelled: boolean }>()('generate:cancel', z.object({ turnId: z.string() })),
+  /** Stops waiting in the foreground: the call goes on in the background and its images still land in the library. */
+  generateStopWaiting: method<{ waitingInBackground: boolean }>()('generate:stop-waiting', z.object({ turnId: z.string() })),
   /** Retry a failed turn as the spec allows (500 once; 429 after the wait; 503 after seconds). */
   generateRetry: method<{ turnId: string }>()('generate:retry', z.object({ turnId: z.string() })),
   generateRunning: method<TurnRecord[]>()('generate:running', z.object({})),

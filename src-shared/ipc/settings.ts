@@ -19,6 +19,10 @@ export interface KeychainStatus {
 
 export type ServiceStatus = 'starting' | 'running' | 'restarting' | 'stopped' | 'failed';
 
+/** The app's colour theme: the system's, or light or dark whatever the system says. */
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
 export interface EnvironmentInfo {
   name: EnvironmentName;
   baseUrl: string | null;
@@ -34,6 +38,7 @@ export interface EnvironmentInfo {
 
 export interface SettingsState {
   language: Language;
+  theme: Theme;
   environment: EnvironmentName;
   environments: { local: EnvironmentInfo & { serviceStatus: ServiceStatus; serviceError: string | null }; remote: EnvironmentInfo };
   keychain: KeychainStatus;
@@ -61,6 +66,7 @@ const HttpUrl = z
 export const settingsMethods = {
   settingsGet: method<SettingsState>()('settings:get', z.object({})),
   settingsSetLanguage: method<SettingsState>()('settings:set-language', z.object({ language: z.enum(LANGUAGES) })),
+  settingsSetTheme: method<SettingsState>()('settings:set-theme', z.object({ theme: z.enum(THEMES) })),
   environmentSelect: method<SettingsState>()('environment:select', z.object({ environment: EnvironmentSchema })),
   environmentSetRemote: method<SettingsState>()('environment:set-remote', z.object({ baseUrl: HttpUrl })),
   keySet: method<SettingsState>()(
@@ -78,6 +84,7 @@ export const settingsMethods = {
 export const StoredSettingsSchema = z.object({
   version: z.literal(1).default(1),
   language: z.enum(LANGUAGES).default('zh'),
+  theme: z.enum(THEMES).default('system'),
   environment: EnvironmentSchema.default('local'),
   remoteBaseUrl: z.string().nullable().default(null),
   /** The origin the Remote key was entered for (the key itself is in the keychain). */
