@@ -8,9 +8,17 @@ export interface SaveDialogRequest {
   filters: Array<{ name: string; extensions: string[] }>;
 }
 
+export interface ChooseFolderRequest {
+  title: string;
+  /** Where the chooser opens; the Pictures folder when omitted. */
+  defaultPath?: string;
+}
+
 export interface DesktopShell {
   /** Asks where to save; resolves null when the user cancels. */
   showSaveDialog(request: SaveDialogRequest): Promise<string | null>;
+  /** Asks for a folder (new folders may be created in the chooser); resolves null when the user cancels. */
+  chooseFolder(request: ChooseFolderRequest): Promise<string | null>;
   /** Starts an OS drag of files out of the window (webContents.startDrag). */
   startDrag(files: string[], iconPath: string): void;
   /** An OS notification, e.g. when a long generation ends while the window is in the background. */
@@ -34,6 +42,7 @@ export interface DesktopShell {
 /** One call the recording shell saw, for tests and the harness. */
 export type ShellCall =
   | { kind: 'showSaveDialog'; request: SaveDialogRequest }
+  | { kind: 'chooseFolder'; request: ChooseFolderRequest }
   | { kind: 'startDrag'; files: string[]; iconPath: string }
   | { kind: 'notify'; title: string; body: string }
   | { kind: 'openExternal'; url: string }
@@ -49,6 +58,8 @@ export class RecordingShell implements DesktopShell {
   focused = true;
   /** Clipboard text is kept here for tests of the main process only; it never goes to the renderer. */
   clipboard = '';
+  /** What chooseFolder answers (the harness sets it through POST /harness/shell-answers); null = cancelled. */
+  chooseFolderAnswer: string | null = null;
   readonly clipboardReachesUser: boolean;
   private readonly saveTo: (request: SaveDialogRequest) => string | null;
 
@@ -61,6 +72,10 @@ export class RecordingShell implements DesktopShell {
   showSaveDialog(request: SaveDialogRequest): Promise<string | null> {
     this.calls.push({ kind: 'showSaveDialog', request });
     return Promise.resolve(this.saveTo(request));
+  }
+  chooseFolder(request: ChooseFolderRequest): Promise<string | null> {
+    this.calls.push({ kind: 'chooseFolder', request });
+    return Promise.resolve(this.chooseFolderAnswer);
   }
   startDrag(files: string[], iconPath: string): void {
     this.calls.push({ kind: 'startDrag', files, iconPath });

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { app, clipboard, dialog, nativeImage, Notification, shell, type BrowserWindow } from 'electron';
-import type { DesktopShell, SaveDialogRequest } from '../desktop-shell.ts';
+import type { ChooseFolderRequest, DesktopShell, SaveDialogRequest } from '../desktop-shell.ts';
 import { externalLinkKey, type ExternalLinks } from '../domain/external-links.ts';
 
 export interface ElectronShellOptions {
@@ -27,6 +27,15 @@ export class ElectronDesktopShell implements DesktopShell {
     const dialogOptions = { title: request.title, defaultPath, filters: request.filters, properties: ['createDirectory' as const, 'showOverwriteConfirmation' as const] };
     const result = win ? await dialog.showSaveDialog(win, dialogOptions) : await dialog.showSaveDialog(dialogOptions);
     return result.canceled || !result.filePath ? null : result.filePath;
+  }
+
+  async chooseFolder(request: ChooseFolderRequest): Promise<string | null> {
+    const win = this.options.window();
+    const defaultPath = request.defaultPath && isAbsolute(request.defaultPath) ? request.defaultPath : picturesFolder();
+    // createDirectory: macOS offers "New Folder"; Windows and Linux choosers always do.
+    const dialogOptions = { title: request.title, defaultPath, properties: ['openDirectory' as const, 'createDirectory' as const] };
+    const result = win ? await dialog.showOpenDialog(win, dialogOptions) : await dialog.showOpenDialog(dialogOptions);
+    return result.canceled ? null : (result.filePaths[0] ?? null);
   }
 
   startDrag(files: string[], iconPath: string): void {

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { z } from 'zod';
 import { IPC_EVENT_NAMES, IPC_METHODS, methodByChannel, type IpcMethodName } from '../../src-shared/ipc/index.ts';
 import type { StudioApp } from '../core/studio-app.ts';
 import { CONTENT_SECURITY_POLICY } from '../electron/content-security-policy.ts';
@@ -28,9 +29,21 @@ export interface HarnessServerOptions {
   token?: string;
   /** The recording shell's calls, for GET /harness/shell-calls. */
   shellCalls?: () => unknown;
+  /** Sets what the recording shell answers (POST /harness/shell-answers), e.g. the folder chooseFolder returns. */
+  setShellAnswers?: (answers: ShellAnswers) => void;
   /** Sets whether the "window" counts as focused (notifications are for the background only). */
   setWindowFocused?: (focused: boolean) => void;
 }
+
+/** The body of POST /harness/shell-answers: the folder the recording shell's chooseFolder answers (null = cancel). */
+export const ShellAnswersSchema = z.strictObject({
+  chooseFolder: z
+    .string()
+    .min(1)
+    .refine((path) => isAbsolute(path) && !path.includes('\0'), 'must be an absolute path')
+    .nullable(),
+});
+export type ShellAnswers = z.infer<typeof ShellAnswersSchema>;
 
 export interface HarnessServer {
   /** The URL to open: http://127.0.0.1:P/?token=… */
@@ -254,7 +267,7 @@ export async function startHarnessServer(options: HarnessServerOptions): Promise
       if (method !== 'POST') return sendText(res, 405, 'IPC calls are POST.');
       return serveIpc(req, res, decodeURIComponent(ipc[1] ?? ''));
     }
-    if (method !== 'GET' && method !== 'HEAD' && path !== '/harness/window-focus') return sendText(res, 405, 'Method not allowed.');
+    if (method !== 'GET' && method !== 'HEAD' && path !== '/harness/window-focus' && path !== '/harness/shell-answers') return sendText(res, 405, 'Method not allowed.');
     if (path === '/' || path === '/index.html') return serveIndex(res);
     if (path === '/harness/api.js') {
       res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
@@ -262,6 +275,22 @@ export async function startHarnessServer(options: HarnessServerOptions): Promise
       return;
     }
     if (path === '/harness/shell-calls') return sendJson(res, 200, options.shellCalls?.() ?? []);
+    if (path === '/harness/shell-answers') {
+      if (method !== 'POST') return sendText(res, 405, 'POST {"chooseFolder": "<absolute path>" | null}.');
+      const body = await readBody(req, 64 * 1024);
+      let parsed: ReturnType<typeof ShellAnswersSchema.safeParse> | null = null;
+      try {
+        parsed = ShellAnswersSchema.safeParse(JSON.parse(body?.toString('utf8') ?? ''));
+      } catch {
+        parsed = null;
+      }
+      if (!parsed?.success) {
+        const why = parsed?.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ') ?? 'the body is not JSON';
+        return sendText(res, 400, `Body must be {"chooseFolder": "<absolute path>" | null} (${why}).`);
+      }
+      options.setShellAnswers?.(parsed.data);
+      return sendJson(res, 200, parsed.data);
+    }
     if (path === '/harness/window-focus') {
       if (method !== 'POST') return sendText(res, 405, 'POST {"focused": boolean}.');
       const body = await readBody(req, 1024);

@@ -88,6 +88,9 @@ export async function runHarness(options: HarnessOptions, core: HarnessCore): Pr
       imageRoot: dataDir,
       port: options.port,
       shellCalls: () => shell.calls,
+      setShellAnswers: (answers) => {
+        shell.chooseFolderAnswer = answers.chooseFolder;
+      },
       setWindowFocused: (focused) => {
         shell.focused = focused;
       },

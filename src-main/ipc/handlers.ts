@@ -7,6 +7,7 @@ import type { GenerationRunner } from '../core/generation.ts';
 import type { DesktopShell } from '../desktop-shell.ts';
 import type { Environments } from '../environments/environments.ts';
 import type { SettingsStore } from '../environments/settings-store.ts';
+import { createExporter } from '../export/exporter.ts';
 import { existingCachePath, type CacheDirs } from '../files/image-cache.ts';
 import type { InspectorHandlers } from '../inspector/handlers.ts';
 import { isValidCursor, type LibraryRepo } from '../library/library-repo.ts';
@@ -69,6 +70,7 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
     }
     return file;
   };
+  const exporter = createExporter({ repo: s.repo, dirs: s.dirs, shell: s.shell, emit: s.emit, language: s.language });
 
   return {
     ...s.inspector,
@@ -170,6 +172,8 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
       await copyFile(file, target);
       return { path: target };
     },
+    // ---- export (docs/main-process.md "Export") ----
+    exportRun: (input) => exporter.run(input),
     filesStartDrag: async ({ imageIds }) => {
       const files = imageIds.map(fullPath);
       const icon = existingCachePath(s.dirs, 'thumb', imageIds[0] as string) ?? (files[0] as string);

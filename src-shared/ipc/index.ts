@@ -1,6 +1,7 @@
 // The whole IPC contract: every method the renderer may call and every event main may send.
 import type { z } from 'zod';
 import { appMethods } from './app.ts';
+import { exportMethods, type ExportProgress } from './export.ts';
 import type { IpcMethod, IpcResult, MethodInput, MethodOutput } from './contract.ts';
 import { generationMethods, type GenerationProgress } from './generation.ts';
 import { inspectorMethods } from './inspector.ts';
@@ -15,6 +16,7 @@ export const IPC_METHODS = {
   ...localConsoleMethods,
   ...inspectorMethods,
   ...appMethods,
+  ...exportMethods,
 } as const;
 
 export type IpcMethods = typeof IPC_METHODS;
@@ -37,6 +39,7 @@ export interface IpcEvents {
   'service:status': { status: ServiceStatus; baseUrl: string | null; error: string | null };
   'inspector:delivery': { requestId: string; deliveryId: string | null };
   'settings:changed': Record<string, never>;
+  'export:progress': ExportProgress;
 }
 export type IpcEventName = keyof IpcEvents;
 export const IPC_EVENT_NAMES = [
@@ -46,6 +49,7 @@ export const IPC_EVENT_NAMES = [
   'service:status',
   'inspector:delivery',
   'settings:changed',
+  'export:progress',
 ] as const satisfies readonly IpcEventName[];
 
 export type ImageKind = 'thumb' | 'full';
@@ -74,3 +78,4 @@ export * from './local-console.ts';
 export * from './settings.ts';
 export * from './inspector.ts';
 export * from './app.ts';
+export * from './export.ts';

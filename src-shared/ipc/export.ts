@@ -1,0 +1,79 @@
+// IPC: exporting a set of images to a folder (docs/main-process.md "Export"): a selection, a session or a
+// board; file names from a template; PNG with the generation data embedded, or JPEG/WebP at a quality; an
+// optional CSV of the set. Progress arrives as `export:progress` events.
+import { z } from 'zod';
+import { MAX_TEMPLATE_LENGTH } from '../export-template.ts';
+import { method } from './contract.ts';
+
+export const EXPORT_FORMATS = ['png', 'jpeg', 'webp'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** The quality JPEG and WebP get when none is given. */
+export const DEFAULT_EXPORT_QUALITY = 90;
+
+/** POSIX `/…`, Windows `C:\…` or `C:/…`, or a UNC path `\\server\share…`. */
+export function isAbsolutePath(path: string): boolean {
+  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || /^\\\\[^\\]+\\[^\\]+/.test(path);
+}
+
+export const ExportSourceSchema = z.union([
+  /** Images in this order (the gallery's selection). */
+  z.strictObject({ imageIds: z.array(z.string().min(1).max(64)).max(10_000) }),
+  /** All images of a session, oldest first. */
+  z.strictObject({ sessionId: z.string().min(1).max(64) }),
+  /** All images of a board, in the board's order. */
+  z.strictObject({ boardId: z.string().min(1).max(64) }),
+]);
+export type ExportSource = z.infer<typeof ExportSourceSchema>;
+
+export const ExportRunSchema = z
+  .object({
+    source: ExportSourceSchema,
+    /** e.g. `{session}_{date}_{model}_{index}`; fields in src-shared/export-template.ts (TEMPLATE_FIELDS). */
+    template: z.string().max(MAX_TEMPLATE_LENGTH),
+    format: z.enum(EXPORT_FORMATS),
+    /** 1–100, JPEG and WebP only (default 90). */
+    quality: z.number().int().min(1).max(100).optional(),
+    /** Also write a CSV of the set (UTF-8 with BOM, RFC 4180). */
+    csv: z.boolean(),
+    /** The folder to write into; omitted = ask the user with the folder chooser. Created if missing. */
+    folder: z.string().min(1).max(4096).refine(isAbsolutePath, 'must be an absolute path').optional(),
+  })
+  .refine((input) => input.quality === undefined || input.format !== 'png', { path: ['quality'], message: 'quality applies to jpeg and webp only' });
+export type ExportRunInput = z.input<typeof ExportRunSchema>;
+
+/** Why an image of the set was not written. */
+export type ExportSkipReason =
+  /** No such image in the library. */
+  | 'not_found'
+  /** Its download has not finished (or failed). */
+  | 'not_downloaded'
+  /** The cached file is gone from disk. */
+  | 'file_missing'
+  /** The cached file could not be read or converted. */
+  | 'unreadable';
+
+export interface ExportSummary {
+  exportId: string;
+  /** The folder written into; null when the user cancelled the folder chooser (nothing was written). */
+  folder: string | null;
+  /** File names inside `folder`, in export order. */
+  written: Array<{ imageId: string; file: string }>;
+  skipped: Array<{ imageId: string; reason: ExportSkipReason }>;
+  /** The CSV's file name inside `folder`, when one was asked for and written. */
+  csvFile: string | null;
+  /** Bytes written, images and CSV together. */
+  bytes: number;
+}
+
+/** `export:progress`: after the folder is chosen, once before the first file and after each file. */
+export interface ExportProgress {
+  exportId: string;
+  done: number;
+  total: number;
+  /** The file being written (done < total) or just written (done = total); null before the first. */
+  currentFile: string | null;
+}
+
+export const exportMethods = {
+  exportRun: method<ExportSummary>()('export:run', ExportRunSchema),
+};
