@@ -105,15 +105,14 @@ function SelectionBar() {
   const setTab = useAppStore((s) => s.setTab);
   const environment = useSettings().data?.environment;
   if (selected.length === 0) return <p className="gallery-tip muted">{t('gallery.tip')}</p>;
-  const [a, b] = selected;
   return (
     <div className="selection-bar" data-testid="selection-bar">
       <span>{t('gallery.selected', { count: selected.length })}</span>
       <button type="button" className="btn btn-xs" data-testid="use-as-references" onClick={() => addReferences(selected)}>
         {t('gallery.useAsReferences')}
       </button>
-      {selected.length === 2 && a && b ? (
-        <button type="button" className="btn btn-xs" data-testid="compare" onClick={() => openCompare(a, b)}>
+      {selected.length >= 2 && selected.length <= 4 ? (
+        <button type="button" className="btn btn-xs" data-testid="compare" onClick={() => openCompare(...selected)}>
           {t('gallery.compare')}
         </button>
       ) : null}

@@ -8,7 +8,8 @@ interface GalleryState {
   /** The anchor of a Shift-click range. */
   anchor: string | null;
   viewer: { ids: string[]; index: number } | null;
-  compare: [string, string] | null;
+  /** The images compared side by side (2–4, in selection order). */
+  compare: string[] | null;
   setFilters: (patch: Partial<GalleryFilters>) => void;
   clearFilters: () => void;
   /** Click semantics: plain selects one, toggle (Ctrl/Cmd) adds or removes, range (Shift) spans from the anchor. */
@@ -17,7 +18,7 @@ interface GalleryState {
   openViewer: (ids: string[], index: number) => void;
   moveViewer: (delta: number) => void;
   closeViewer: () => void;
-  openCompare: (a: string, b: string) => void;
+  openCompare: (...ids: string[]) => void;
   closeCompare: () => void;
 }
 
@@ -61,6 +62,6 @@ export const useGalleryStore = create<GalleryState>((set) => ({
       return { viewer: { ...s.viewer, index } };
     }),
   closeViewer: () => set({ viewer: null }),
-  openCompare: (a, b) => set({ compare: [a, b] }),
+  openCompare: (...ids) => set({ compare: [...new Set(ids)].slice(0, 4) }),
   closeCompare: () => set({ compare: null }),
 }));
