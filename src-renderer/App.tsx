@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore, type AppTab } from './app-store.ts';
 import { ComposePanel } from './features/compose/ComposePanel.tsx';
 import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
+import { ExportDialog } from './features/export/ExportDialog.tsx';
 import { CompareView, ImageViewer } from './features/gallery/ImageViewer.tsx';
 import { InspectorPanel } from './features/inspector/InspectorPanel.tsx';
 import { LocalConsole } from './features/local-console/LocalConsole.tsx';
@@ -21,6 +22,7 @@ function Studio() {
       <GalleryPanel />
       <ImageViewer />
       <CompareView />
+      <ExportDialog />
     </div>
   );
 }

@@ -71,6 +71,7 @@ let dir: string;
 let app: FakeApp;
 let harness: HarnessServer;
 let focused: boolean | null;
+let answers: unknown[];
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'harness-test-'));
@@ -84,6 +85,7 @@ beforeEach(async () => {
   writeFileSync(join(dir, 'secret.txt'), 'outside');
   app = new FakeApp();
   focused = null;
+  answers = [];
   harness = await startHarnessServer({
     app,
     rendererDir: join(dir, 'renderer'),
@@ -92,6 +94,7 @@ beforeEach(async () => {
     setWindowFocused: (f) => {
       focused = f;
     },
+    setShellAnswers: (a) => answers.push(a),
   });
 });
 
@@ -226,6 +229,27 @@ describe('browser harness transport', () => {
     expect(focused).toBeNull();
     await send(harness.port, '/harness/window-focus', { method: 'POST', headers: tokenHeader(), body: '{"focused":false}' });
     expect(focused).toBe(false);
+  });
+
+  it('sets the recording shell\'s folder answer through POST /harness/shell-answers, token-checked and validated', async () => {
+    const folder = join(dir, 'exports');
+    const body = JSON.stringify({ chooseFolder: folder });
+    // The same token and origin rules as every other harness request.
+    expect((await send(harness.port, '/harness/shell-answers', { method: 'POST', body })).status).toBe(401);
+    expect((await send(harness.port, '/harness/shell-answers', { method: 'POST', headers: { 'x-studio-token': 'f'.repeat(64) }, body })).status).toBe(403);
+    expect((await send(harness.port, '/harness/shell-answers', { method: 'POST', headers: { ...tokenHeader(), origin: 'http://evil.example' }, body })).status).toBe(403);
+    expect((await send(harness.port, '/harness/shell-answers', { headers: tokenHeader() })).status).toBe(405);
+    for (const bad of ['not json', '{}', '{"chooseFolder":"relative/dir"}', '{"chooseFolder":42}', `{"chooseFolder":"${folder}","extra":1}`, '{"chooseFolder":""}']) {
+      const reply = await send(harness.port, '/harness/shell-answers', { method: 'POST', headers: tokenHeader(), body: bad });
+      expect(reply.status, bad).toBe(400);
+      expect(reply.body, bad).toMatch(/chooseFolder/);
+    }
+    expect(answers).toEqual([]);
+    const ok = await send(harness.port, '/harness/shell-answers', { method: 'POST', headers: tokenHeader(), body });
+    expect(ok.status).toBe(200);
+    expect(JSON.parse(ok.body)).toEqual({ chooseFolder: folder });
+    await send(harness.port, '/harness/shell-answers', { method: 'POST', headers: tokenHeader(), body: '{"chooseFolder":null}' });
+    expect(answers).toEqual([{ chooseFolder: folder }, { chooseFolder: null }]);
   });
 
   it('unsubscribes from the app when closed', async () => {

@@ -278,7 +278,7 @@ export async function startHarnessServer(options: HarnessServerOptions): Promise
     if (path === '/harness/shell-answers') {
       if (method !== 'POST') return sendText(res, 405, 'POST {"chooseFolder": "<absolute path>" | null}.');
       const body = await readBody(req, 64 * 1024);
-      let parsed: ReturnType<typeof ShellAnswersSchema.safeParse> | null = null;
+      let parsed: ReturnType<typeof ShellAnswersSchema.safeParse> | null;
       try {
         parsed = ShellAnswersSchema.safeParse(JSON.parse(body?.toString('utf8') ?? ''));
       } catch {

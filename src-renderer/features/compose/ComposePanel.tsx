@@ -8,6 +8,7 @@ import { useLanguage } from '../../ui/useLanguage.ts';
 import { ErrorBanner } from '../runs/ErrorBanner.tsx';
 import { useStartGeneration } from '../runs/queries.ts';
 import { checkDraft, resolveModel } from './draft.ts';
+import { fileDropHandlers } from './drop-recall.ts';
 import { EstimateBox } from './EstimateBox.tsx';
 import { ModelField } from './ModelField.tsx';
 import { OptionFields } from './OptionFields.tsx';
@@ -66,6 +67,7 @@ export function ComposePanel() {
       className="compose-panel"
       aria-label={t('compose.title')}
       onKeyDown={onKeyDown}
+      {...fileDropHandlers()}
       onSubmit={(e) => {
         e.preventDefault();
         generate();

@@ -1,8 +1,10 @@
 // The reference tray: gallery images dragged here are reused as ref_image_ids. The model's limit is shown
 // live; a reference the service reported missing is marked and can be removed. Files from outside the app
-// are refused, because the service has no upload endpoint (spec §4.1 rule 3).
+// cannot be references, because the service has no upload endpoint (spec §4.1 rule 3): a file dropped here
+// goes to the compose panel's recall by drop (./drop-recall.ts), which recalls an exported image's settings
+// or says why nothing changed.
 import { useQuery } from '@tanstack/react-query';
-import { useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ConcreteModelId } from '../../../src-shared/catalog.ts';
 import { MODELS } from '../../../src-shared/catalog.ts';
@@ -36,6 +38,11 @@ export function ReferenceTray({ model }: { model: ConcreteModelId | null }) {
   const clear = useComposeStore((s) => s.clearReferences);
   const setNotice = useComposeStore((s) => s.setTrayNotice);
   const [over, setOver] = useState(false);
+  const noticeRef = useRef<HTMLParagraphElement>(null);
+  // A notice after a drop on the panel is shown where the designer can read it.
+  useEffect(() => {
+    noticeRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [notice]);
   const limit = model ? MODELS[model].referenceLimit : null;
   const overLimit = limit !== null && ids.length > limit;
 
@@ -43,7 +50,7 @@ export function ReferenceTray({ model }: { model: ConcreteModelId | null }) {
     const types = Array.from(e.dataTransfer.types);
     if (types.includes(IMAGE_DRAG_TYPE) || types.includes('Files')) {
       e.preventDefault();
-      e.dataTransfer.dropEffect = types.includes(IMAGE_DRAG_TYPE) ? 'copy' : 'none';
+      e.dataTransfer.dropEffect = 'copy';
       setOver(true);
     }
   };
@@ -52,11 +59,13 @@ export function ReferenceTray({ model }: { model: ConcreteModelId | null }) {
     setOver(false);
     const dragged = readDraggedImageIds(e.dataTransfer);
     if (dragged.length > 0) {
+      e.stopPropagation();
       add(dragged);
       return;
     }
-    if (e.dataTransfer.files.length > 0 || Array.from(e.dataTransfer.types).includes('Files')) {
-      setNotice({ kind: 'refused_files', count: Math.max(1, e.dataTransfer.files.length) });
+    // Files bubble up to the compose panel's recall by drop; with none to read, say why nothing happened.
+    if (e.dataTransfer.files.length === 0 && Array.from(e.dataTransfer.types).includes('Files')) {
+      setNotice({ kind: 'refused_files', count: 1 });
     }
   };
 
@@ -90,8 +99,15 @@ export function ReferenceTray({ model }: { model: ConcreteModelId | null }) {
         </ul>
       )}
       {notice ? (
-        <p className={`tray-notice ${notice.kind === 'refused_files' ? 'tray-notice-refused' : ''}`} role="status" data-testid="tray-notice">
-          {t(`tray.notice.${notice.kind}`, { count: notice.count })}
+        <p
+          className={`tray-notice ${['refused_files', 'no_generation_data', 'damaged_generation_data'].includes(notice.kind) ? 'tray-notice-refused' : ''}`}
+          role="status"
+          data-testid="tray-notice"
+          data-kind={notice.kind}
+          ref={noticeRef}
+        >
+          {t(`tray.notice.${notice.kind}`, { count: notice.count, name: notice.name ?? '' })}
+          {notice.kind === 'recalled' && notice.missing ? ` ${t('tray.notice.recalledMissing', { count: notice.missing })}` : null}
         </p>
       ) : null}
     </section>

@@ -18,8 +18,16 @@ interface ComposeState {
   session: ContinuedSession | null;
   /** A service session id (s_…) typed in, e.g. one seen on the website; used when no local session is set. */
   serviceSessionId: string | null;
-  /** A one-line notice for the tray (e.g. why an outside file was refused). */
-  trayNotice: { kind: 'refused_files' | 'limit' | 'duplicate'; count: number } | null;
+  /**
+   * A one-line notice for the tray: why an outside file was refused, or what a dropped exported image recalled
+   * (`count` references found in the library, `missing` not found; `name` the file).
+   */
+  trayNotice: {
+    kind: 'refused_files' | 'limit' | 'duplicate' | 'recalled' | 'no_generation_data' | 'damaged_generation_data';
+    count: number;
+    missing?: number;
+    name?: string;
+  } | null;
   update: (patch: Partial<ComposeDraft>) => void;
   addReferences: (ids: string[]) => void;
   removeReference: (id: string) => void;

@@ -5,6 +5,7 @@ import { MODEL_IDS, PURPOSE_IDS, PURPOSES, type ModelId, type PurposeId } from '
 import { useAppStore } from '../../app-store.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { useComposeStore } from '../compose/store.ts';
+import { useExportStore } from '../export/store.ts';
 import { useLocalConsoleStore } from '../local-console/store.ts';
 import { useSettings } from '../settings/queries.ts';
 import { installDragOut } from './drag-out.ts';
@@ -102,6 +103,7 @@ function SelectionBar() {
   const openCompare = useGalleryStore((s) => s.openCompare);
   const addReferences = useComposeStore((s) => s.addReferences);
   const setPackDraft = useLocalConsoleStore((s) => s.setPackImageIds);
+  const openExport = useExportStore((s) => s.open);
   const setTab = useAppStore((s) => s.setTab);
   const environment = useSettings().data?.environment;
   if (selected.length === 0) return <p className="gallery-tip muted">{t('gallery.tip')}</p>;
@@ -129,6 +131,9 @@ function SelectionBar() {
           {t('gallery.makePack')}
         </button>
       ) : null}
+      <button type="button" className="btn btn-xs" data-testid="export-selection" onClick={() => openExport({ kind: 'selection', imageIds: selected })}>
+        {t('export.open')}
+      </button>
       <button type="button" className="btn btn-ghost btn-xs" onClick={clear}>
         {t('gallery.clearSelection')}
       </button>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { SessionSummary } from '../../../src-shared/ipc/library.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { useComposeStore } from '../compose/store.ts';
+import { useExportStore } from '../export/store.ts';
 import { useSettings } from '../settings/queries.ts';
 import { useRenameSession } from './queries.ts';
 
@@ -53,6 +54,7 @@ export function SessionHeader({ session, total }: { session: SessionSummary; tot
   const continuing = useComposeStore((s) => s.session?.id === session.id);
   const setSession = useComposeStore((s) => s.setSession);
   const [editing, setEditing] = useState(false);
+  const openExport = useExportStore((s) => s.open);
   const environment = useSettings().data?.environment;
   // Sessions of the other environment stay browsable but cannot be continued here (their ids live there).
   const elsewhere = environment !== undefined && session.environment !== environment;
@@ -85,6 +87,15 @@ export function SessionHeader({ session, total }: { session: SessionSummary; tot
         onClick={() => setSession(continuing ? null : { id: session.id, title: session.title })}
       >
         {continuing ? t('gallery.continuing') : t('gallery.continue')}
+      </button>
+      <button
+        type="button"
+        className="btn btn-xs btn-ghost"
+        data-testid="export-session"
+        aria-label={t('export.sessionButtonLabel', { name: session.title })}
+        onClick={() => openExport({ kind: 'session', sessionId: session.id, title: session.title })}
+      >
+        {t('export.sessionButton')}
       </button>
     </div>
   );

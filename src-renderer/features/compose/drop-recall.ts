@@ -1,0 +1,75 @@
+// Recall by drop: an image the app exported carries its generation data (a PNG's iTXt chunk, the XMP of a JPEG
+// or WebP). Dropped on the compose panel, its settings go back into the form through the same recall as a turn's
+// Recall button, with those of its reference images that are in this library. A file without that data changes
+// nothing and says why (files from outside cannot be references either: the service has no upload).
+import type { DragEvent } from 'react';
+import { readGenerationData, recallableRequest } from '../../../src-shared/generation-data.ts';
+import { call } from '../../lib/desktop.ts';
+import { IMAGE_DRAG_TYPE } from '../gallery/drag.ts';
+import { useComposeStore } from './store.ts';
+
+/** Files larger than this are not read (an exported 4K PNG is far smaller). */
+const MAX_DROP_BYTES = 256 * 1024 * 1024;
+
+function hasFiles(e: DragEvent): boolean {
+  const types = Array.from(e.dataTransfer.types);
+  return types.includes('Files') && !types.includes(IMAGE_DRAG_TYPE);
+}
+
+/** Which of these ids the library knows (its references may come from another computer's library). */
+async function inLibrary(ids: string[]): Promise<string[]> {
+  const known = await Promise.all(
+    ids.map((imageId) =>
+      call('libraryGetImage', { imageId }).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return ids.filter((_, i) => known[i]);
+}
+
+/** Reads the first dropped file and recalls it, or leaves a notice saying why nothing changed. */
+export async function recallFromFiles(files: readonly File[]): Promise<void> {
+  const { recall, setTrayNotice } = useComposeStore.getState();
+  const file = files[0];
+  if (!file) return;
+  if (file.size > MAX_DROP_BYTES) {
+    setTrayNotice({ kind: 'no_generation_data', count: files.length, name: file.name });
+    return;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await file.arrayBuffer());
+  } catch {
+    setTrayNotice({ kind: 'damaged_generation_data', count: files.length, name: file.name });
+    return;
+  }
+  const read = readGenerationData(bytes);
+  if (!read.ok) {
+    setTrayNotice({ kind: read.reason === 'damaged' ? 'damaged_generation_data' : 'no_generation_data', count: files.length, name: file.name });
+    return;
+  }
+  const wanted = read.data.referenceImageIds.length > 0 ? read.data.referenceImageIds : (read.data.request.ref_image_ids ?? []);
+  const found = await inLibrary(wanted);
+  const { ref_image_ids: _refs, ...request } = recallableRequest(read.data);
+  recall(request, found);
+  setTrayNotice({ kind: 'recalled', count: found.length, missing: wanted.length - found.length, name: file.name });
+}
+
+/** Drag handlers for the compose panel: files from outside are taken (gallery drags stay the tray's). */
+export function fileDropHandlers() {
+  return {
+    onDragOver: (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'copy';
+    },
+    onDrop: (e: DragEvent) => {
+      if (!hasFiles(e) && e.dataTransfer.files.length === 0) return;
+      if (Array.from(e.dataTransfer.types).includes(IMAGE_DRAG_TYPE)) return;
+      e.preventDefault();
+      void recallFromFiles(Array.from(e.dataTransfer.files));
+    },
+  };
+}

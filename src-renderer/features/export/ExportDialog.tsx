@@ -1,0 +1,308 @@
+// The export dialog (docs/main-process.md "Export"): file-name template with a live preview of the first name,
+// format and quality, the CSV toggle; main asks for the folder, reports progress, and the result says what was
+// written where and what was skipped and why. A modal dialog: focus moves in, Tab stays in, Esc closes.
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { parseTemplate, renderTemplate, templateImage, templateValues, TEMPLATE_FIELDS, type TemplateParse } from '../../../src-shared/export-template.ts';
+import { EXPORT_FORMATS, type ExportFormat, type ExportProgress, type ExportSummary } from '../../../src-shared/ipc/export.ts';
+import { call, onEvent, type DesktopError } from '../../lib/desktop.ts';
+import type { MethodInputOf } from '../../lib/ipc-types.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { trapTab } from '../../ui/trapTab.ts';
+import { useDialogFocus } from '../../ui/useDialogFocus.ts';
+import { ErrorBanner } from '../runs/ErrorBanner.tsx';
+import { exportSource, useExportStore, type ExportTarget } from './store.ts';
+import './export.css';
+
+const EXTENSIONS: Record<ExportFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** The first image of the set with what its name is made of, and the size of the set (for {index}). */
+function useFirstImage(target: ExportTarget) {
+  const sessionId = target.kind === 'session' ? target.sessionId : null;
+  const turns = useQuery({
+    queryKey: queryKeys.sessionTurns(sessionId ?? ''),
+    queryFn: () => call('libraryListTurns', { sessionId: sessionId ?? '' }),
+    enabled: sessionId !== null,
+  });
+  const sessionImages = turns.data?.flatMap((t) => t.images) ?? [];
+  const firstId = target.kind === 'selection' ? (target.imageIds[0] ?? null) : (sessionImages[0]?.id ?? null);
+  const detail = useQuery({
+    queryKey: queryKeys.image(firstId ?? ''),
+    queryFn: () => call('libraryGetImage', { imageId: firstId ?? '' }),
+    enabled: firstId !== null,
+  });
+  const ownerId = detail.data?.image.sessionId ?? null;
+  const session = useQuery({
+    queryKey: queryKeys.session(ownerId ?? ''),
+    queryFn: () => call('libraryGetSession', { sessionId: ownerId ?? '' }),
+    enabled: ownerId !== null,
+  });
+  const total = target.kind === 'selection' ? target.imageIds.length : sessionImages.length;
+  return { detail: detail.data ?? null, sessionTitle: session.data?.title ?? null, total };
+}
+
+function templateProblemText(parsed: TemplateParse, t: ReturnType<typeof useTranslation>['t']): string | null {
+  if (parsed.ok) return null;
+  const p = parsed.problem;
+  if (p.code === 'export_template_unknown_field') return t('export.templateUnknown', { field: `{${p.field}}`, allowed: p.allowed.map((f) => `{${f}}`).join(' ') });
+  if (p.code === 'export_template_syntax') return t('export.templateSyntax', { at: p.at + 1 });
+  return t('export.templateEmpty');
+}
+
+function Result({ summary }: { summary: ExportSummary }) {
+  const { t } = useTranslation();
+  if (summary.folder === null) {
+    return (
+      <div className="export-result" role="status" data-testid="export-result" data-outcome="cancelled">
+        <p>{t('export.cancelled')}</p>
+      </div>
+    );
+  }
+  const outcome = summary.skipped.length > 0 ? 'partial' : 'done';
+  return (
+    <div className={`export-result export-result-${outcome}`} role="status" data-testid="export-result" data-outcome={outcome} data-written={summary.written.length} data-skipped={summary.skipped.length}>
+      <p>
+        {t('export.result', { count: summary.written.length, size: formatBytes(summary.bytes) })}{' '}
+        <code className="export-folder" data-testid="export-folder">
+          {summary.folder}
+        </code>
+      </p>
+      {summary.csvFile ? (
+        <p className="small">
+          {t('export.csvWritten')} <code>{summary.csvFile}</code>
+        </p>
+      ) : null}
+      {summary.written.length > 0 ? (
+        <details className="export-files">
+          <summary className="small">{t('export.showFiles', { count: summary.written.length })}</summary>
+          <ul className="small">
+            {summary.written.map((w) => (
+              <li key={w.imageId}>
+                <code>{w.file}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {summary.skipped.length > 0 ? (
+        <div className="export-skipped">
+          <p className="small">{t('export.skipped', { count: summary.skipped.length })}</p>
+          <ul className="small" data-testid="export-skipped">
+            {summary.skipped.map((s) => (
+              <li key={s.imageId} data-reason={s.reason}>
+                <code>{s.imageId}</code> — {t(`export.skipReason.${s.reason}`)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function ExportDialogBody({ target }: { target: ExportTarget }) {
+  const { t } = useTranslation();
+  const close = useExportStore((s) => s.close);
+  const choices = useExportStore((s) => s.choices);
+  const setChoices = useExportStore((s) => s.setChoices);
+  const dialogRef = useDialogFocus(true);
+  const templateRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const [progress, setProgress] = useState<ExportProgress | null>(null);
+  const run = useMutation({ mutationFn: (input: MethodInputOf<'exportRun'>) => call('exportRun', input) });
+  const running = run.isPending;
+
+  // Progress of this dialog's run (one export at a time from here; main names each run by its exportId).
+  useEffect(() => onEvent('export:progress', (p) => setProgress(p)), []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !running) close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [close, running]);
+
+  const parsed = useMemo(() => parseTemplate(choices.template), [choices.template]);
+  const problem = templateProblemText(parsed, t);
+  const first = useFirstImage(target);
+  const preview =
+    parsed.ok && first.detail && first.sessionTitle !== null
+      ? `${renderTemplate(parsed.parts, templateValues(templateImage(first.detail.image, first.detail.turn, first.sessionTitle), 1, first.total))}.${EXTENSIONS[choices.format]}`
+      : null;
+  const lossy = choices.format !== 'png';
+
+  const insertField = (field: string) => {
+    const input = templateRef.current;
+    const text = `{${field}}`;
+    const at = input?.selectionStart ?? choices.template.length;
+    const end = input?.selectionEnd ?? at;
+    setChoices({ template: choices.template.slice(0, at) + text + choices.template.slice(end) });
+    requestAnimationFrame(() => {
+      input?.focus();
+      input?.setSelectionRange(at + text.length, at + text.length);
+    });
+  };
+
+  const start = () => {
+    if (!parsed.ok || running) return;
+    setProgress(null);
+    run.mutate({ source: exportSource(target), template: choices.template, format: choices.format, ...(lossy ? { quality: choices.quality } : {}), csv: choices.csv });
+  };
+
+  const what = target.kind === 'selection' ? t('export.whatSelection', { count: target.imageIds.length }) : t('export.whatSession', { name: target.title });
+  const error = run.error as DesktopError | null;
+  const shownProgress = running ? progress : null;
+
+  return (
+    <div className="export-backdrop">
+      <div
+        className="export-dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-what`}
+        data-testid="export-dialog"
+        ref={dialogRef}
+        tabIndex={-1}
+        onKeyDown={trapTab}
+      >
+        <div className="export-head">
+          <h2 className="export-title" id={`${id}-title`}>
+            {t('export.title')}
+          </h2>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={close} disabled={running} aria-label={t('common.close')} data-testid="export-close">
+            ✕
+          </button>
+        </div>
+        <p className="muted small" id={`${id}-what`}>
+          {what}
+        </p>
+
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-template`}>
+            {t('export.template')}
+          </label>
+          <input
+            id={`${id}-template`}
+            ref={templateRef}
+            data-testid="export-template"
+            className="export-template-input mono"
+            value={choices.template}
+            maxLength={200}
+            spellCheck={false}
+            autoComplete="off"
+            aria-invalid={problem !== null}
+            aria-describedby={`${id}-template-hint`}
+            disabled={running}
+            onChange={(e) => setChoices({ template: e.target.value })}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                start();
+              }
+            }}
+          />
+          <div className="export-fields" role="group" aria-label={t('export.fields')}>
+            {TEMPLATE_FIELDS.map((f) => (
+              <button key={f} type="button" className="btn btn-xs btn-ghost export-chip" disabled={running} onClick={() => insertField(f)} aria-label={t('export.insertField', { field: `{${f}}` })}>
+                {`{${f}}`}
+              </button>
+            ))}
+          </div>
+          <div id={`${id}-template-hint`} className="field-hint" aria-live="polite">
+            {problem ? (
+              <span className="hint-danger" data-testid="export-template-problem">
+                {problem}
+              </span>
+            ) : (
+              <>
+                {t('export.preview')}{' '}
+                <code className="export-preview" data-testid="export-preview">
+                  {preview ?? '…'}
+                </code>
+              </>
+            )}
+          </div>
+        </div>
+
+        <div className="export-row">
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-format`}>
+              {t('export.format')}
+            </label>
+            <select id={`${id}-format`} data-testid="export-format" value={choices.format} disabled={running} onChange={(e) => setChoices({ format: e.target.value as ExportFormat })}>
+              {EXPORT_FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {t(`export.formats.${f}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          {lossy ? (
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-quality`}>
+                {t('export.quality')} <span className="counter">{choices.quality}</span>
+              </label>
+              <input
+                id={`${id}-quality`}
+                type="range"
+                min={1}
+                max={100}
+                step={1}
+                data-testid="export-quality"
+                value={choices.quality}
+                disabled={running}
+                onChange={(e) => setChoices({ quality: Number(e.target.value) })}
+              />
+            </div>
+          ) : null}
+        </div>
+        <p className="muted small">{lossy ? t('export.dataNote.other') : t('export.dataNote.png')}</p>
+        <label className="toggle">
+          <input type="checkbox" data-testid="export-csv" checked={choices.csv} disabled={running} onChange={(e) => setChoices({ csv: e.target.checked })} />
+          {t('export.csv')}
+        </label>
+
+        {running ? (
+          <div className="export-progress" role="status" aria-live="polite">
+            <progress data-testid="export-progress" max={shownProgress?.total ?? 1} value={shownProgress ? shownProgress.done : undefined} aria-label={t('export.running')} />
+            <span className="small muted">
+              {shownProgress ? t('export.progress', { done: shownProgress.done, total: shownProgress.total }) : t('export.waitingForFolder')}
+              {shownProgress?.currentFile ? (
+                <>
+                  {' · '}
+                  <code>{shownProgress.currentFile}</code>
+                </>
+              ) : null}
+            </span>
+          </div>
+        ) : null}
+        {error && !running ? <ErrorBanner error={error.ipc ?? { code: 'unknown', message: String(error) }} /> : null}
+        {run.data && !running ? <Result summary={run.data} /> : null}
+
+        <div className="export-foot">
+          <button type="button" className="btn btn-ghost" onClick={close} disabled={running}>
+            {run.data?.folder ? t('common.close') : t('common.cancel')}
+          </button>
+          <button type="button" className="btn btn-primary" data-testid="export-run" disabled={!parsed.ok || running} onClick={start}>
+            {running ? t('export.running') : t('export.run')}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function ExportDialog() {
+  const target = useExportStore((s) => s.target);
+  const openedAt = useExportStore((s) => s.openedAt);
+  if (!target) return null;
+  return <ExportDialogBody key={openedAt} target={target} />;
+}
