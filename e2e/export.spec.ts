@@ -41,7 +41,7 @@ test('export a selection with the dialog (PNG + CSV, then JPEG), and drop an exp
   await generateAndWait(page, 'succeeded');
   const images = page.getByTestId('gallery').getByTestId('gallery-image');
   await expect(images).toHaveCount(2);
-  const ids = (await images.evaluateAll((els) => els.map((e) => e.getAttribute('data-image-id')))) as string[];
+  const ids = [(await images.nth(0).getAttribute('data-image-id')) as string, (await images.nth(1).getAttribute('data-image-id')) as string];
 
   await images.nth(0).click();
   await images.nth(1).click({ modifiers: ['Control'] });
