@@ -259,6 +259,17 @@ describe('export:run against the real local service', () => {
     expect(readdirSync(out)).toHaveLength(1);
   });
 
+  it('takes the default template and no CSV when they are left out', async () => {
+    const out = folder('defaults');
+    const summary = await ok<ExportSummary>('exportRun', { source: { imageIds: [images[2]!.id] }, format: 'webp', folder: out });
+    const parsed = parseTemplate('{session}_{date}_{model}_{index}');
+    if (!parsed.ok) throw new Error('template');
+    const image = second.images[0]!;
+    expect(summary.written).toEqual([{ imageId: image.id, file: `${renderTemplate(parsed.parts, templateValues(templateImage(image, second, session.title), 1, 1))}.webp` }]);
+    expect(summary.csvFile).toBeNull();
+    expect(readdirSync(out)).toHaveLength(1);
+  });
+
   it('skips what it cannot export, with a reason each, and exports the rest', async () => {
     const missing = images[1]!.id;
     const cached = (await app.imageFile('full', missing)) as string;
@@ -320,11 +331,10 @@ describe('export:run against the real local service', () => {
       expect(shell.calls.length).toBe(chosen + 1);
     });
 
-    it('the contract refuses a relative folder, quality on PNG, an out-of-range quality and an unknown format', async () => {
+    it('the contract refuses a relative folder, an out-of-range quality and an unknown format', async () => {
       const base = { source: { sessionId: first.sessionId }, template: '{id}', csv: false };
       for (const [input, field] of [
         [{ ...base, format: 'png', folder: 'relative/dir' }, 'folder'],
-        [{ ...base, format: 'png', quality: 80, folder: folder('q') }, 'quality'],
         [{ ...base, format: 'jpeg', quality: 0, folder: folder('q') }, 'quality'],
         [{ ...base, format: 'jpeg', quality: 101, folder: folder('q') }, 'quality'],
         [{ ...base, format: 'gif', folder: folder('q') }, 'format'],
@@ -335,6 +345,10 @@ describe('export:run against the real local service', () => {
         expect(result.ok ? '' : String(result.error.message), field).toContain(field);
       }
       expect(nothingIn(folder('q'))).toBe(true);
+      // PNG is lossless: a quality sent along with it is ignored, the file is the cached PNG plus its chunk.
+      const png = await ok<ExportSummary>('exportRun', { ...base, source: { imageIds: [images[0]!.id] }, format: 'png', quality: 10, folder: folder('q') });
+      const bytes = readFileSync(join(folder('q'), png.written[0]!.file));
+      expect(await sharp(bytes).raw().toBuffer()).toEqual(await sharp((await app.imageFile('full', images[0]!.id)) as string).raw().toBuffer());
     });
   });
 });

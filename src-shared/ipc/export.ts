@@ -2,7 +2,7 @@
 // board; file names from a template; PNG with the generation data embedded, or JPEG/WebP at a quality; an
 // optional CSV of the set. Progress arrives as `export:progress` events.
 import { z } from 'zod';
-import { MAX_TEMPLATE_LENGTH } from '../export-template.ts';
+import { DEFAULT_EXPORT_TEMPLATE, MAX_TEMPLATE_LENGTH } from '../export-template.ts';
 import { method } from './contract.ts';
 
 export const EXPORT_FORMATS = ['png', 'jpeg', 'webp'] as const;
@@ -25,20 +25,18 @@ export const ExportSourceSchema = z.union([
 ]);
 export type ExportSource = z.infer<typeof ExportSourceSchema>;
 
-export const ExportRunSchema = z
-  .object({
-    source: ExportSourceSchema,
-    /** e.g. `{session}_{date}_{model}_{index}`; fields in src-shared/export-template.ts (TEMPLATE_FIELDS). */
-    template: z.string().max(MAX_TEMPLATE_LENGTH),
-    format: z.enum(EXPORT_FORMATS),
-    /** 1–100, JPEG and WebP only (default 90). */
-    quality: z.number().int().min(1).max(100).optional(),
-    /** Also write a CSV of the set (UTF-8 with BOM, RFC 4180). */
-    csv: z.boolean(),
-    /** The folder to write into; omitted = ask the user with the folder chooser. Created if missing. */
-    folder: z.string().min(1).max(4096).refine(isAbsolutePath, 'must be an absolute path').optional(),
-  })
-  .refine((input) => input.quality === undefined || input.format !== 'png', { path: ['quality'], message: 'quality applies to jpeg and webp only' });
+export const ExportRunSchema = z.object({
+  source: ExportSourceSchema,
+  /** e.g. `{session}_{date}_{model}_{index}` (the default); fields in src-shared/export-template.ts (TEMPLATE_FIELDS). */
+  template: z.string().max(MAX_TEMPLATE_LENGTH).default(DEFAULT_EXPORT_TEMPLATE),
+  format: z.enum(EXPORT_FORMATS),
+  /** 1–100 for JPEG and WebP (default 90); PNG is lossless and ignores it. */
+  quality: z.number().int().min(1).max(100).optional(),
+  /** Also write a CSV of the set (UTF-8 with BOM, RFC 4180); default false. */
+  csv: z.boolean().default(false),
+  /** The folder to write into; omitted = ask the user with the folder chooser. Created if missing. */
+  folder: z.string().min(1).max(4096).refine(isAbsolutePath, 'must be an absolute path').optional(),
+});
 export type ExportRunInput = z.input<typeof ExportRunSchema>;
 
 /** Why an image of the set was not written. */
