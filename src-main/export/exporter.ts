@@ -250,7 +250,6 @@ export function createExporter(deps: ExporterDeps): Exporter {
     if (found.length === 0) throw new StudioError('export_nothing_ready', { count: source.ids.length }, { details: { skipped } });
     const quality = input.quality ?? DEFAULT_EXPORT_QUALITY;
     const ext = EXTENSIONS[input.format];
-    const stems = found.map((r, i) => renderTemplate(parts, templateValues(templateImage(r.image, r.turn, r.sessionTitle), i + 1, found.length)));
 
     // 2. The folder: given, or asked for. A cancelled chooser writes nothing.
     const folder =
@@ -302,10 +301,12 @@ export function createExporter(deps: ExporterDeps): Exporter {
         progress(i + 1, null);
         continue;
       }
-      const file = await create(stems[i] as string, ext, content);
+      // {index} counts the files written, so an image skipped on the way leaves no gap.
+      const stem = renderTemplate(parts, templateValues(templateImage(r.image, r.turn, r.sessionTitle), written.length + 1, total));
+      const file = await create(stem, ext, content);
       bytes += content.byteLength;
       written.push({ imageId: r.image.id, file });
-      rows.push(csvRow({ ...r, file, stem: stems[i] as string }, data));
+      rows.push(csvRow({ ...r, file, stem }, data));
       progress(i + 1, file);
     }
 
