@@ -1,0 +1,94 @@
+// Culling controls for one image, with their keys shown: 1–5 rate, 0 clears, X rejects, S (or F) stars. The viewer
+// and each compare pane use it; the keys themselves are handled by the dialog that owns the image.
+import { useTranslation } from 'react-i18next';
+import { useLoupeT } from './i18n.ts';
+import type { Marks } from './queries.ts';
+
+export interface Markable {
+  id: string;
+  starred: boolean;
+  rating: number;
+  rejected: boolean;
+}
+
+/** The marks a culling key sets on `image`, or null when the key is not a culling key. */
+export function marksForKey(key: string, image: Markable): Marks | null {
+  if (/^[0-5]$/.test(key)) return { rating: Number(key) };
+  const k = key.toLowerCase();
+  if (k === 'x') return { rejected: !image.rejected };
+  // F as well as S, like the gallery's grid.
+  if (k === 's' || k === 'f') return { starred: !image.starred };
+  return null;
+}
+
+export function CullBar({ image, onMark, compact = false }: { image: Markable; onMark: (marks: Marks) => void; compact?: boolean }) {
+  const { t } = useTranslation();
+  const lt = useLoupeT();
+  const rating = image.rating ?? 0;
+  return (
+    <div
+      className={`cull-bar ${compact ? 'cull-bar-compact' : ''}`}
+      role="group"
+      aria-label={lt('culling')}
+      data-testid="cull-bar"
+      data-rating={rating}
+      data-rejected={image.rejected}
+      data-starred={image.starred}
+    >
+      <div className="cull-stars" role="group" aria-label={`${lt('rating')}: ${rating > 0 ? `${rating}/5` : lt('noRating')}`} data-testid="viewer-rating">
+        {[1, 2, 3, 4, 5].map((n) => (
+          <button
+            key={n}
+            type="button"
+            className={`cull-star ${n <= rating ? 'cull-star-on' : ''}`}
+            aria-pressed={rating === n}
+            aria-label={lt('rate', { count: n })}
+            title={`${lt('rate', { count: n })} (${n})`}
+            data-testid={`rate-${n}`}
+            onClick={() => onMark({ rating: rating === n ? 0 : n })}
+          >
+            <span aria-hidden="true">{n <= rating ? '★' : '☆'}</span>
+            <kbd className="cull-key" aria-hidden="true">
+              {n}
+            </kbd>
+          </button>
+        ))}
+        <button type="button" className="cull-clear" aria-label={`${lt('clearRating')}: 0`} title={`${lt('clearRating')} (0)`} data-testid="rate-0" disabled={rating === 0} onClick={() => onMark({ rating: 0 })}>
+          {/* The glyph is drawn by CSS (no text for the accessible name to disagree with). */}
+          <kbd className="cull-key" aria-hidden="true">
+            0
+          </kbd>
+        </button>
+      </div>
+      <button
+        type="button"
+        className={`btn btn-sm cull-toggle ${image.rejected ? 'cull-rejected' : ''}`}
+        aria-pressed={image.rejected}
+        data-testid="reject"
+        title={`${lt('reject')} (X)`}
+        // Compact (compare panes): icon and key only; the name still says what it is, with the key it shows.
+        aria-label={compact ? `${lt('reject')}: X` : undefined}
+        onClick={() => onMark({ rejected: !image.rejected })}
+      >
+        <span aria-hidden="true">⊘</span> {compact ? null : lt('reject')}
+        <kbd className="kbd" aria-hidden="true">
+          X
+        </kbd>
+      </button>
+      <button
+        type="button"
+        className={`btn btn-sm cull-toggle ${image.starred ? 'cull-starred' : ''}`}
+        aria-pressed={image.starred}
+        data-testid="star"
+        title={`${t('gallery.star')} (S)`}
+        aria-label={compact ? `${t('gallery.star')}: S` : undefined}
+        onClick={() => onMark({ starred: !image.starred })}
+      >
+        {compact ? <span aria-hidden="true">{image.starred ? '★' : '☆'}</span> : image.starred ? `★ ${t('gallery.unstar')}` : `☆ ${t('gallery.star')}`}
+        <kbd className="kbd" aria-hidden="true">
+          S
+        </kbd>
+      </button>
+    </div>
+  );
+}

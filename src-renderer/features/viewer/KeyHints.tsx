@@ -1,0 +1,44 @@
+// The keys of the viewer and compare, shown where they are used.
+import { useLoupeT, type LoupeKey } from './i18n.ts';
+
+const VIEWER: Array<[string, LoupeKey]> = [
+  ['← →', 'keyMove'],
+  ['Shift + ← ↑ → ↓ · Home · End', 'keyPan'],
+  ['+ −', 'keyZoom'],
+  ['Z', 'keyActual'],
+  ['1–5', 'keyRate'],
+  ['0', 'keyClear'],
+  ['X', 'keyReject'],
+  ['S · F', 'keyStar'],
+  ['Esc', 'keyClose'],
+];
+
+const COMPARE: Array<[string, LoupeKey]> = [
+  ['← ↑ → ↓ · Home · End', 'keyPan'],
+  ['+ −', 'keyZoom'],
+  ['Z', 'keyActual'],
+  ['1–5', 'keyRate'],
+  ['0', 'keyClear'],
+  ['X', 'keyReject'],
+  ['S · F', 'keyStar'],
+  ['Esc', 'keyClose'],
+];
+
+export function KeyHints({ mode }: { mode: 'viewer' | 'compare' }) {
+  const lt = useLoupeT();
+  const rows = mode === 'viewer' ? VIEWER : COMPARE;
+  return (
+    <section className="key-hints" aria-label={lt('keysTitle')} data-testid="viewer-keys">
+      <dl>
+        {rows.map(([keys, label]) => (
+          <div key={label} className="key-hint">
+            <dt>
+              <kbd>{keys}</kbd>
+            </dt>
+            <dd>{lt(label)}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
