@@ -4,7 +4,9 @@ import { ComposePanel } from './features/compose/ComposePanel.tsx';
 import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
 import { ExportDialog } from './features/export/ExportDialog.tsx';
 import { CompareView, ImageViewer } from './features/gallery/ImageViewer.tsx';
+import { useGalleryView } from './features/gallery/view-store.ts';
 import { InspectorPanel } from './features/inspector/InspectorPanel.tsx';
+import { LibraryView } from './features/library/LibraryView.tsx';
 import { LocalConsole } from './features/local-console/LocalConsole.tsx';
 import { StartupNotices } from './features/notices/StartupNotices.tsx';
 import { RunStage } from './features/runs/RunStage.tsx';
@@ -15,11 +17,13 @@ import { SettingsPage } from './features/settings/SettingsPage.tsx';
 const TABS: AppTab[] = ['studio', 'webhooks', 'local', 'settings'];
 
 function Studio() {
+  // The full-window library takes the studio's place; compose and stage stay mounted (hidden) underneath.
+  const libraryOpen = useGalleryView((s) => s.libraryOpen);
   return (
-    <div className="studio">
+    <div className={`studio ${libraryOpen ? 'studio-library' : ''}`}>
       <ComposePanel />
       <RunStage />
-      <GalleryPanel />
+      {libraryOpen ? <LibraryView /> : <GalleryPanel />}
       <ImageViewer />
       <CompareView />
       <ExportDialog />

@@ -1,136 +1,371 @@
-// The virtualised gallery (@tanstack/react-virtual): one virtual item per session group, so 10,000 images
-// keep only the groups near the viewport in the DOM. More pages load as the end comes into view.
+// The virtualised image grid of the gallery panel and the library view (@tanstack/react-virtual). Virtual
+// items are session headers and justified rows (layout.ts) with exact sizes, so only the rows near the
+// viewport are in the DOM and nothing is measured. More pages load as the end comes into view.
+//
+// Keyboard: the grid is one Tab stop (role="grid" with aria-activedescendant). Arrows, Home/End and
+// PageUp/PageDown move; Shift extends the selection, Ctrl/Cmd moves without selecting; Space toggles; Enter
+// opens the viewer; 1–5 rate, 0 clears, X rejects, S/F stars (then the next image, when "advance" is on);
+// B adds to a board; Ctrl/Cmd+A selects all; Esc clears the selection.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { GalleryPage } from '../../../src-shared/ipc/library.ts';
-import { GalleryThumb } from './GalleryThumb.tsx';
-import { cellSize, columnsFor, groupItems, itemHeight, GROUP_PADDING, type GroupItem } from './layout.ts';
+import { useLibraryT, type LibraryT } from '../library/i18n.ts';
+import { BoardPicker } from '../boards/BoardPicker.tsx';
+import { marksForKey, useMark } from './cull.ts';
+import { installDragOut } from './drag-out.ts';
+import { GalleryThumb, tileId } from './GalleryThumb.tsx';
+import { galleryLayout, isNavKey, navigate, GAP, type LayoutItem, type RowItem } from './layout.ts';
 import { SessionHeader } from './SessionHeader.tsx';
 import { useGalleryStore } from './store.ts';
+import { useGalleryView } from './view-store.ts';
 
-const GAP = 6;
-const MIN_CELL = 104;
+/** Horizontal padding of the scroll container (each side), in px; matches .gallery-scroll in gallery.css. */
+const PAD_X = 12;
 
-interface GroupRowProps {
-  item: GroupItem;
-  start: number;
-  size: number;
-  columns: number;
-  cell: number;
+interface GroupProps {
+  items: Array<{ item: LayoutItem; start: number }>;
+  top: number;
+  height: number;
   selectedSet: ReadonlySet<string>;
+  focusedId: string | null;
   onSelect: (id: string, mode: 'single' | 'toggle' | 'range') => void;
   onOpen: (id: string) => void;
+  onReject: (id: string) => void;
   dragIds: (id: string) => string[];
   t: TFunction;
+  lt: LibraryT;
 }
 
-/** One session group; memoised so scrolling mounts only the groups that come into view. */
-const GroupRow = memo(function GroupRow({ item, start, size, columns, cell, selectedSet, onSelect, onOpen, dragIds, t }: GroupRowProps) {
+/** The visible part of one session: its header (when in view) and its rows in view, one rowgroup. */
+const SessionGroup = memo(function SessionGroup({ items, top, height, selectedSet, focusedId, onSelect, onOpen, onReject, dragIds, t, lt }: GroupProps) {
+  const session = items[0]?.item.session;
+  if (!session) return null;
   return (
     <div
-      role="listitem"
-      className={`session-group ${item.first ? '' : 'session-group-cont'}`}
+      role="rowgroup"
+      className="session-group"
       data-testid="session-group"
-      data-session-id={item.session.id}
-      style={{ position: 'absolute', top: 0, left: 0, width: '100%', height: size, transform: `translateY(${start}px)`, paddingBottom: GROUP_PADDING }}
+      data-session-id={session.id}
+      style={{ position: 'absolute', top: 0, left: 0, width: '100%', height, transform: `translateY(${top}px)` }}
     >
-      {item.first ? <SessionHeader session={item.session} total={item.total} /> : null}
-      <div className="thumb-grid" style={{ gridTemplateColumns: `repeat(${columns}, ${cell}px)`, gap: GAP }}>
-        {item.images.map((image) => (
-          <GalleryThumb
-            key={image.id}
-            image={image}
-            size={cell}
-            selected={selectedSet.has(image.id)}
-            onSelect={onSelect}
-            onOpen={onOpen}
-            dragIds={dragIds}
-            t={t}
-          />
-        ))}
-      </div>
+      {items.map(({ item, start }) =>
+        item.kind === 'header' ? (
+          <div key={item.key} role="row" className="grid-header-row" style={{ top: start - top, height: item.size }}>
+            <div role="gridcell" className="grid-header-cell">
+              <SessionHeader session={item.session} total={item.total} />
+            </div>
+          </div>
+        ) : (
+          <div key={item.key} role="row" className="grid-row" style={{ top: start - top, height: item.height }}>
+            {item.tiles.map((tile) => (
+              <GalleryThumb
+                key={tile.image.id}
+                image={tile.image}
+                left={tile.left}
+                width={tile.width}
+                height={item.height}
+                selected={selectedSet.has(tile.image.id)}
+                focused={focusedId === tile.image.id}
+                onSelect={onSelect}
+                onOpen={onOpen}
+                onReject={onReject}
+                dragIds={dragIds}
+                t={t}
+                lt={lt}
+              />
+            ))}
+          </div>
+        ),
+      )}
     </div>
   );
 });
 
-export function GalleryList(props: { pages: GalleryPage[]; hasMore: boolean; loadingMore: boolean; loadMore: () => void }) {
+export interface ImageGridProps {
+  pages: GalleryPage[];
+  hasMore: boolean;
+  loadingMore: boolean;
+  loadMore: () => void;
+  /** The tiles' target height (the tile-size slider). */
+  rowHeight: number;
+}
+
+export function GalleryList(props: ImageGridProps) {
   const { t } = useTranslation();
+  const lt = useLibraryT();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(360);
+  const [width, setWidth] = useState(0);
   const selected = useGalleryStore((s) => s.selected);
   const select = useGalleryStore((s) => s.select);
   const openViewer = useGalleryStore((s) => s.openViewer);
+  const clearSelection = useGalleryStore((s) => s.clearSelection);
+  const active = useGalleryView((s) => s.active);
+  const setActive = useGalleryView((s) => s.setActive);
+  const picker = useGalleryView((s) => s.boardPicker);
+  const openBoardPicker = useGalleryView((s) => s.openBoardPicker);
+  const { mutate: mark } = useMark();
+  const [keyboardFocus, setKeyboardFocus] = useState(false);
+  const pointerDown = useRef(false);
+  const layoutCount = useRef(0);
+  // Images dragged out of the window become an OS drag of their PNGs (whichever view shows the grid).
+  useEffect(() => installDragOut(), []);
 
+  // The width comes from the scroll container, whose scrollbar gutter is always reserved (gallery.css): a
+  // scrollbar appearing or going cannot change it, so the layout never oscillates. Sub-pixel changes are ignored.
   useLayoutEffect(() => {
     const el = scrollRef.current;
     if (!el) return;
-    const observer = new ResizeObserver(() => setWidth(el.clientWidth - 24));
+    let resizes = 0;
+    const update = () => {
+      resizes += 1;
+      el.dataset.resizeCount = String(resizes);
+      const next = Math.max(0, Math.floor(el.clientWidth - 2 * PAD_X));
+      setWidth((prev) => (prev === next ? prev : next));
+    };
+    const observer = new ResizeObserver(update);
     observer.observe(el);
-    setWidth(el.clientWidth - 24);
+    update();
     return () => observer.disconnect();
   }, []);
 
-  const items = useMemo(() => groupItems(props.pages.flatMap((p) => p.groups)), [props.pages]);
-  const order = useMemo(() => items.flatMap((i) => i.images.map((im) => im.id)), [items]);
-  const columns = columnsFor(width, MIN_CELL, GAP);
-  const cell = cellSize(width, columns, GAP);
+  const groups = useMemo(() => props.pages.flatMap((p) => p.groups), [props.pages]);
+  const layout = useMemo(() => galleryLayout(groups, Math.max(width, 1), props.rowHeight, GAP), [groups, width, props.rowHeight]);
+  // How many layouts this grid has made, for the e2e that proves an idle gallery makes none.
+  useEffect(() => {
+    layoutCount.current += 1;
+    if (scrollRef.current) scrollRef.current.dataset.layoutCount = String(layoutCount.current);
+  }, [layout]);
+  const { items, order, where } = layout;
+  const byId = useMemo(() => {
+    const map = new Map<string, ImageRecord>();
+    for (const item of items) if (item.kind === 'row') for (const tile of item.tiles) map.set(tile.image.id, tile.image);
+    return map;
+  }, [items]);
   const selectedSet = useMemo(() => new Set(selected), [selected]);
 
+  const getItemKey = useCallback((index: number) => items[index]?.key ?? index, [items]);
+  const estimateSize = useCallback((index: number) => items[index]?.size ?? 0, [items]);
+  // The virtualiser's functions are read each render (this component is not compiler-memoised).
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: items.length,
+    count: width > 0 ? items.length : 0,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (index) => {
-      const item = items[index];
-      return item ? itemHeight(item, columns, cell, GAP) : 100;
-    },
+    estimateSize,
     overscan: 2,
-    getItemKey: (index) => items[index]?.key ?? index,
+    getItemKey,
   });
-
-  useEffect(() => {
-    virtualizer.measure();
-  }, [columns, cell, virtualizer]);
 
   const virtualItems = virtualizer.getVirtualItems();
   const lastIndex = virtualItems.at(-1)?.index ?? -1;
   const { hasMore, loadingMore, loadMore } = props;
   useEffect(() => {
-    if (hasMore && !loadingMore && lastIndex >= items.length - 4) loadMore();
+    if (hasMore && !loadingMore && lastIndex >= items.length - 8) loadMore();
   }, [lastIndex, items.length, hasMore, loadingMore, loadMore]);
 
-  const onSelect = useCallback((id: string, mode: 'single' | 'toggle' | 'range') => select(id, mode, order), [select, order]);
+  // Group the visible items by session: one rowgroup per session in view.
+  const visibleGroups = useMemo(() => {
+    const out: Array<{ key: string; top: number; height: number; items: Array<{ item: LayoutItem; start: number }> }> = [];
+    for (const v of virtualItems) {
+      const item = items[v.index];
+      if (!item) continue;
+      const last = out.at(-1);
+      if (last && last.items[0]?.item.session.id === item.session.id) {
+        last.items.push({ item, start: v.start });
+        last.height = v.end - last.top;
+      } else {
+        out.push({ key: `g:${item.session.id}`, top: v.start, height: v.size, items: [{ item, start: v.start }] });
+      }
+    }
+    return out;
+  }, [virtualItems, items]);
+  const rendered = useMemo(() => {
+    const set = new Set<string>();
+    for (const g of visibleGroups) for (const { item } of g.items) if (item.kind === 'row') for (const tile of item.tiles) set.add(tile.image.id);
+    return set;
+  }, [visibleGroups]);
+
+  const onSelect = useCallback(
+    (id: string, mode: 'single' | 'toggle' | 'range') => {
+      setActive(id);
+      select(id, mode, order);
+    },
+    [select, order, setActive],
+  );
   const onOpen = useCallback((id: string) => openViewer(order, Math.max(0, order.indexOf(id))), [openViewer, order]);
   const dragIds = useCallback((id: string) => {
     const current = useGalleryStore.getState().selected;
     return current.includes(id) ? current : [id];
   }, []);
+  const onReject = useCallback(
+    (id: string) => {
+      const image = byId.get(id);
+      if (image) mark({ imageIds: [id], rejected: !image.rejected });
+    },
+    [byId, mark],
+  );
+
+  const reveal = useCallback(
+    (id: string) => {
+      const at = where.get(id);
+      if (!at) return;
+      // The first row of a session brings its header along.
+      const header = items[at.item - 1]?.kind === 'header' ? at.item - 1 : at.item;
+      const el = scrollRef.current;
+      const start = layout.starts[header];
+      if (el && start !== undefined && start < el.scrollTop) virtualizer.scrollToIndex(header, { align: 'start' });
+      else virtualizer.scrollToIndex(at.item, { align: 'auto' });
+    },
+    [where, items, layout, virtualizer],
+  );
+
+  const focusTo = useCallback(
+    (id: string | null, mode: 'single' | 'range' | 'move') => {
+      if (!id) return;
+      setActive(id);
+      if (mode !== 'move') select(id, mode, order);
+      reveal(id);
+    },
+    [setActive, select, order, reveal],
+  );
+
+  const currentActive = active !== null && where.has(active) ? active : null;
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    // Keys typed into a session's rename field or on its buttons are theirs.
+    if (e.target !== e.currentTarget) return;
+    const el = scrollRef.current;
+    const mod = e.ctrlKey || e.metaKey;
+    if (isNavKey(e.key)) {
+      e.preventDefault();
+      setKeyboardFocus(true);
+      const next = navigate(layout, currentActive, e.key, el?.clientHeight ?? 600);
+      focusTo(next, e.shiftKey ? 'range' : mod ? 'move' : 'single');
+      if ((e.key === 'End' || e.key === 'PageDown') && hasMore) loadMore();
+      return;
+    }
+    if (mod && e.key.toLowerCase() === 'a') {
+      e.preventDefault();
+      useGalleryStore.setState({ selected: [...order], anchor: order[0] ?? null });
+      return;
+    }
+    if (e.altKey || mod) return;
+    if (e.key === 'Escape') {
+      if (useGalleryStore.getState().selected.length > 0) {
+        e.preventDefault();
+        clearSelection();
+      }
+      return;
+    }
+    if (!currentActive) {
+      if (e.key === 'Enter' || e.key === ' ' || marksForKey(e.key, []) !== null) {
+        e.preventDefault();
+        focusTo(order[0] ?? null, 'single');
+      }
+      return;
+    }
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      onOpen(currentActive);
+      return;
+    }
+    if (e.key === ' ') {
+      e.preventDefault();
+      setKeyboardFocus(true);
+      select(currentActive, e.shiftKey ? 'range' : 'toggle', order);
+      return;
+    }
+    // Marks apply to the selection when the focused image is part of it, else to the focused image alone.
+    const current = useGalleryStore.getState().selected;
+    const targets = current.length > 1 && current.includes(currentActive) ? current : [currentActive];
+    if (e.key.toLowerCase() === 'b') {
+      e.preventDefault();
+      openBoardPicker(targets);
+      return;
+    }
+    const images = targets.map((id) => byId.get(id)).filter((im): im is ImageRecord => im !== undefined);
+    const marks = marksForKey(e.key, images);
+    if (!marks) return;
+    e.preventDefault();
+    setKeyboardFocus(true);
+    mark({ imageIds: targets, ...marks });
+    if (targets.length === 1 && useGalleryView.getState().advance) {
+      const index = order.indexOf(currentActive);
+      if (index >= 0 && index < order.length - 1) focusTo(order[index + 1] ?? null, 'single');
+    }
+  };
+
+  const onFocus = (e: FocusEvent<HTMLDivElement>) => {
+    if (e.target !== e.currentTarget) return;
+    if (pointerDown.current) return;
+    setKeyboardFocus(true);
+    if (currentActive && rendered.has(currentActive)) return;
+    // Tabbing in: the first image in view (or the selected one in view), so the page does not jump.
+    const firstInView = virtualItems
+      .map((v) => items[v.index])
+      .filter((item): item is RowItem => item?.kind === 'row')
+      .flatMap((row) => row.tiles.map((tile) => tile.image.id))
+      .find((id) => {
+        const at = where.get(id);
+        const start = at ? layout.starts[at.item] : undefined;
+        return start !== undefined && (scrollRef.current?.scrollTop ?? 0) <= start;
+      });
+    const pick = currentActive ?? firstInView ?? order[0] ?? null;
+    if (pick) {
+      setActive(pick);
+      if (!rendered.has(pick)) reveal(pick);
+    }
+  };
+
+  const focusedId = keyboardFocus ? currentActive : null;
+  const activeDescendant = currentActive && rendered.has(currentActive) ? tileId(currentActive) : undefined;
 
   return (
-    <div ref={scrollRef} className="gallery-scroll" data-testid="gallery" role="list" aria-label={t('gallery.title')}>
-      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
-        {virtualItems.map((v) => {
-          const item = items[v.index];
-          if (!item) return null;
-          return (
-            <GroupRow
-              key={v.key}
-              item={item}
-              start={v.start}
-              size={v.size}
-              columns={columns}
-              cell={cell}
+    <div className="grid-wrap">
+      <div
+        ref={scrollRef}
+        className="gallery-scroll"
+        data-testid="gallery"
+        data-image-count={order.length}
+        role={order.length > 0 ? 'grid' : undefined}
+        aria-multiselectable={order.length > 0 ? true : undefined}
+        aria-label={lt('gridLabel', { count: order.length })}
+        aria-activedescendant={activeDescendant}
+        tabIndex={0}
+        onKeyDown={onKeyDown}
+        onFocus={onFocus}
+        onBlur={(e) => {
+          if (e.target === e.currentTarget) setKeyboardFocus(false);
+        }}
+        onPointerDown={() => {
+          pointerDown.current = true;
+          setKeyboardFocus(false);
+          window.setTimeout(() => (pointerDown.current = false), 0);
+        }}
+      >
+        <div style={{ height: width > 0 ? virtualizer.getTotalSize() : 0, position: 'relative', width: '100%' }}>
+          {visibleGroups.map((g) => (
+            <SessionGroup
+              key={g.key}
+              items={g.items}
+              top={g.top}
+              height={g.height}
               selectedSet={selectedSet}
+              focusedId={focusedId}
               onSelect={onSelect}
               onOpen={onOpen}
+              onReject={onReject}
               dragIds={dragIds}
               t={t}
+              lt={lt}
             />
-          );
-        })}
+          ))}
+        </div>
+        {props.loadingMore ? <p className="gallery-more muted">{t('common.loading')}</p> : null}
       </div>
-      {props.loadingMore ? <p className="gallery-more muted">{t('common.loading')}</p> : null}
+      {picker ? <BoardPicker imageIds={picker} onDone={() => scrollRef.current?.focus({ preventScroll: true })} /> : null}
     </div>
   );
 }

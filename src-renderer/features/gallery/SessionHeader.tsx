@@ -13,7 +13,8 @@ function formatDate(ms: number, language: string): string {
   const locale = language === 'en' ? 'en' : 'zh-CN';
   let format = dateFormats.get(locale);
   if (!format) {
-    // With the time: sessions all start as 'API generation' (spec §2.4), so the time tells them apart.
+    // With the time: sessions are titled from their first prompt (SessionSummary.title), and the same prompt
+    // on another day reads apart by its time.
     format = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit' });
     dateFormats.set(locale, format);
   }
@@ -67,7 +68,7 @@ export function SessionHeader({ session, total }: { session: SessionSummary; tot
           type="button"
           className="session-title"
           data-testid="session-title"
-          title={t('gallery.renameHint')}
+          title={`${session.title}\n${t('gallery.renameHint')}`}
           onClick={() => setEditing(true)}
         >
           {session.title}

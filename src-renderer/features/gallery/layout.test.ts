@@ -1,60 +1,153 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageRecord, SessionSummary } from '../../../src-shared/ipc/index.ts';
-import { cellSize, columnsFor, groupItems, itemHeight, MAX_IMAGES_PER_ITEM, HEADER_HEIGHT } from './layout.ts';
+import { marksForKey } from './cull.ts';
+import { galleryLayout, justifyRows, navigate, GROUP_PADDING, HEADER_HEIGHT, type RowItem } from './layout.ts';
 import { useGalleryStore } from './store.ts';
 
 const session = (id: string): SessionSummary => ({
   id,
   serviceSessionId: null,
   environment: 'local',
-  title: 'API generation',
+  title: 'A ceramic mug on a walnut table',
   localTitle: null,
   createdAt: 0,
   updatedAt: 0,
   turnCount: 1,
   imageCount: 0,
 });
-const images = (n: number, prefix: string): ImageRecord[] =>
-  Array.from({ length: n }, (_, i) => ({
-    id: `img_${prefix}${i}`,
-    turnId: 't',
-    sessionId: prefix,
-    environment: 'local',
-    filename: 'x.png',
-    width: 1,
-    height: 1,
-    starred: false,
-    download: 'done',
-    missing: false,
-    createdAt: 0,
-    model: 'nano-banana-2',
-    prompt: '',
-  }));
+const image = (id: string, width: number, height: number, sessionId = 's'): ImageRecord => ({
+  id,
+  turnId: 't',
+  sessionId,
+  environment: 'local',
+  filename: 'x.png',
+  width,
+  height,
+  starred: false,
+  rating: 0,
+  rejected: false,
+  download: 'done',
+  missing: false,
+  createdAt: 0,
+  model: 'nano-banana-2',
+  prompt: '',
+});
+const images = (n: number, prefix: string, w = 1024, h = 1024): ImageRecord[] => Array.from({ length: n }, (_, i) => image(`img_${prefix}${i}`, w, h, prefix));
+const rows = (layout: ReturnType<typeof galleryLayout>) => layout.items.filter((i): i is RowItem => i.kind === 'row');
 
-describe('gallery layout', () => {
-  it('makes one item per session and splits a huge session into chunks, the header only on the first', () => {
-    const items = groupItems([
-      { session: session('a'), images: images(3, 'a') },
-      { session: session('b'), images: images(MAX_IMAGES_PER_ITEM + 1, 'b') },
-    ]);
-    expect(items.map((i) => [i.session.id, i.images.length, i.first])).toEqual([
-      ['a', 3, true],
-      ['b', MAX_IMAGES_PER_ITEM, true],
-      ['b', 1, false],
-    ]);
+describe('justified layout', () => {
+  it('keeps every tile at its image aspect ratio (no square crops) and fills full rows to the width', () => {
+    const mixed = [image('a', 1920, 1080), image('b', 768, 1024), image('c', 1080, 1920), image('d', 1024, 1024), image('e', 1920, 1080), image('f', 1024, 1280)];
+    const layout = galleryLayout([{ session: session('s'), images: mixed }], 600, 120, 6);
+    for (const row of rows(layout)) {
+      for (const tile of row.tiles) expect(tile.width / row.height).toBeCloseTo(tile.image.width / tile.image.height, 5);
+    }
+    const full = rows(layout).slice(0, -1);
+    expect(full.length).toBeGreaterThan(0);
+    for (const row of full) {
+      const last = row.tiles.at(-1);
+      const used = last ? last.left + last.width : 0;
+      // Floors the height to whole pixels: at most a few px short of the width, never over it.
+      expect(used).toBeLessThanOrEqual(600);
+      expect(used).toBeGreaterThan(600 - row.tiles.length * 2 - 2);
+    }
   });
 
-  it('ignores a session repeated across pages', () => {
-    expect(groupItems([{ session: session('a'), images: images(1, 'a') }, { session: session('a'), images: images(1, 'a') }])).toHaveLength(1);
+  it('aims at the target height: bigger tiles mean fewer per row', () => {
+    const many = images(40, 'm', 1024, 768);
+    const small = justifyRows(many, 800, 80, 6);
+    const big = justifyRows(many, 800, 240, 6);
+    expect(small.length).toBeLessThan(big.length);
+    for (const row of small.slice(0, -1)) expect(Math.abs(row.height - 80)).toBeLessThan(40);
+    for (const row of big.slice(0, -1)) expect(Math.abs(row.height - 240)).toBeLessThan(120);
+    // The last row is not stretched beyond the target.
+    expect(small.at(-1)?.height).toBeLessThanOrEqual(80);
   });
 
-  it('fits columns to the width and sizes rows from them', () => {
-    const columns = columnsFor(400, 104, 6);
-    expect(columns).toBe(3);
-    const cell = cellSize(400, columns, 6);
-    expect(cell * columns + 6 * (columns - 1)).toBeLessThanOrEqual(400);
-    const [item] = groupItems([{ session: session('a'), images: images(7, 'a') }]);
-    expect(item && itemHeight(item, columns, cell, 6)).toBe(HEADER_HEIGHT + 3 * cell + 2 * 6 + 12);
+  it('gives a panorama wider than the panel a row of its own, fitted to the width', () => {
+    const [row] = justifyRows([image('wide', 4000, 1000)], 300, 200, 6);
+    expect(row?.images).toHaveLength(1);
+    expect(row?.height).toBe(75);
+  });
+
+  it('lays sessions out as a header then rows, with exact starts and a total the virtualiser can trust', () => {
+    const layout = galleryLayout(
+      [
+        { session: session('a'), images: images(3, 'a') },
+        { session: session('b'), images: images(5, 'b') },
+        { session: session('a'), images: images(3, 'a') },
+      ],
+      400,
+      100,
+      6,
+    );
+    expect(layout.items.filter((i) => i.kind === 'header').map((i) => i.session.id)).toEqual(['a', 'b']);
+    expect(layout.order).toHaveLength(8);
+    let top = 0;
+    layout.items.forEach((item, index) => {
+      expect(layout.starts[index]).toBe(top);
+      top += item.size;
+    });
+    expect(layout.totalHeight).toBe(top);
+    expect(layout.items[0]?.size).toBe(HEADER_HEIGHT);
+    const lastRowOfA = layout.items[layout.items.findIndex((i) => i.session.id === 'b') - 1] as RowItem;
+    expect(lastRowOfA.size).toBe(lastRowOfA.height + GROUP_PADDING);
+  });
+
+  it('does not depend on anything but width and target: the same input gives the same layout', () => {
+    const groups = [{ session: session('a'), images: images(30, 'a', 1920, 1080) }];
+    expect(galleryLayout(groups, 512, 120).totalHeight).toBe(galleryLayout(groups, 512, 120).totalHeight);
+  });
+});
+
+describe('grid keyboard navigation', () => {
+  const layout = galleryLayout(
+    [
+      { session: session('a'), images: images(7, 'a') },
+      { session: session('b'), images: images(4, 'b') },
+    ],
+    330,
+    100,
+    6,
+  );
+  // 3 square tiles of ~106 px per row: a = [0 1 2] [3 4 5] [6], b = [0 1 2] [3]
+  it('walks the display order with Left/Right and stops at the ends', () => {
+    expect(navigate(layout, null, 'ArrowRight', 500)).toBe('img_a0');
+    expect(navigate(layout, 'img_a2', 'ArrowRight', 500)).toBe('img_a3');
+    expect(navigate(layout, 'img_a6', 'ArrowRight', 500)).toBe('img_b0');
+    expect(navigate(layout, 'img_a0', 'ArrowLeft', 500)).toBe('img_a0');
+    expect(navigate(layout, 'img_b3', 'ArrowRight', 500)).toBe('img_b3');
+  });
+
+  it('moves Up/Down to the nearest tile of the next row, across sessions', () => {
+    expect(navigate(layout, 'img_a1', 'ArrowDown', 500)).toBe('img_a4');
+    expect(navigate(layout, 'img_a4', 'ArrowDown', 500)).toBe('img_a6');
+    expect(navigate(layout, 'img_a6', 'ArrowDown', 500)).toBe('img_b0');
+    expect(navigate(layout, 'img_b1', 'ArrowUp', 500)).toBe('img_a6');
+    expect(navigate(layout, 'img_a1', 'ArrowUp', 500)).toBe('img_a0');
+  });
+
+  it('Home/End go to the first and last image; PageDown moves about a viewport of rows', () => {
+    expect(navigate(layout, 'img_a4', 'Home', 500)).toBe('img_a0');
+    expect(navigate(layout, 'img_a4', 'End', 500)).toBe('img_b3');
+    expect(navigate(layout, 'img_a0', 'PageDown', 250)).toBe('img_a6');
+    expect(navigate(layout, 'img_b3', 'PageUp', 250)).toBe('img_a6');
+  });
+});
+
+describe('culling keys', () => {
+  it('rates with 1–5, clears with 0, toggles reject and star over the whole target', () => {
+    const plain = { rejected: false, starred: false };
+    const rejected = { rejected: true, starred: true };
+    expect(marksForKey('4', [plain])).toEqual({ rating: 4 });
+    expect(marksForKey('0', [plain])).toEqual({ rating: 0 });
+    expect(marksForKey('x', [plain])).toEqual({ rejected: true });
+    expect(marksForKey('X', [rejected])).toEqual({ rejected: false });
+    expect(marksForKey('x', [rejected, plain])).toEqual({ rejected: true });
+    expect(marksForKey('s', [plain])).toEqual({ starred: true });
+    expect(marksForKey('f', [rejected])).toEqual({ starred: false });
+    expect(marksForKey('6', [plain])).toBeNull();
+    expect(marksForKey('q', [plain])).toBeNull();
   });
 });
 

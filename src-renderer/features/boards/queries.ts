@@ -1,0 +1,90 @@
+// Boards (images put together by hand) and smart boards (saved filters), from the library through main.
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
+import { call, onEvent } from '../../lib/desktop.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+
+export const boardKeys = {
+  boards: () => ['board'] as const,
+  smartBoards: () => ['smart-board'] as const,
+};
+
+function refreshBoards(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: boardKeys.boards() });
+  // A board's view is a gallery filter: adding or removing images changes what it shows.
+  void client.invalidateQueries({ queryKey: queryKeys.galleries() });
+  // The viewer lists the boards an image is on.
+  void client.invalidateQueries({ queryKey: queryKeys.images() });
+}
+
+/** Boards changed elsewhere (another window, main): call once where the boards are shown. */
+export function useBoardEvents(): void {
+  const client = useQueryClient();
+  useEffect(
+    () =>
+      onEvent('library:changed', (change) => {
+        if (change.kind === 'board') void client.invalidateQueries({ queryKey: boardKeys.boards() });
+        if (change.kind === 'smart_board') void client.invalidateQueries({ queryKey: boardKeys.smartBoards() });
+      }),
+    [client],
+  );
+}
+
+export function useBoards() {
+  return useQuery({ queryKey: boardKeys.boards(), queryFn: () => call('boardList', {}) });
+}
+
+export function useSmartBoards() {
+  return useQuery({ queryKey: boardKeys.smartBoards(), queryFn: () => call('smartBoardList', {}) });
+}
+
+export function useCreateBoard() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (name: string) => call('boardCreate', { name }), onSuccess: () => refreshBoards(client) });
+}
+
+export function useRenameBoard() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { boardId: string; name: string }) => call('boardRename', input),
+    onSuccess: () => refreshBoards(client),
+  });
+}
+
+export function useDeleteBoard() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: (boardId: string) => call('boardDelete', { boardId }), onSuccess: () => refreshBoards(client) });
+}
+
+export function useBoardAdd() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { boardId: string; imageIds: string[] }) => call('boardAdd', { boardId: input.boardId, imageIds: input.imageIds.slice(0, 1000) }),
+    onSuccess: () => refreshBoards(client),
+  });
+}
+
+export function useBoardRemove() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { boardId: string; imageIds: string[] }) => call('boardRemove', { boardId: input.boardId, imageIds: input.imageIds.slice(0, 1000) }),
+    onSuccess: () => refreshBoards(client),
+  });
+}
+
+export function useSaveSmartBoard() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id?: string; name: string; filters: GalleryFilters }) => call('smartBoardSave', input),
+    onSuccess: () => void client.invalidateQueries({ queryKey: boardKeys.smartBoards() }),
+  });
+}
+
+export function useDeleteSmartBoard() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call('smartBoardDelete', { id }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: boardKeys.smartBoards() }),
+  });
+}
