@@ -148,6 +148,17 @@ test('viewer: every pixel of a 4K image reachable at 100 % (drag and keys), zoom
   expect(b.x).toBeLessThan(s.x);
   expect(b.y).toBeLessThan(s.y);
 
+  // A drag moves the image by exactly the pointer's travel (every move counts, however fast they come).
+  {
+    const before = await box(img);
+    await page.mouse.move(s.x + 300, s.y + 300);
+    await page.mouse.down();
+    await page.mouse.move(s.x + 500, s.y + 450, { steps: 12 });
+    await page.mouse.up();
+    const after = await box(img);
+    expect(Math.abs(after.x - before.x - 200)).toBeLessThanOrEqual(1);
+    expect(Math.abs(after.y - before.y - 150)).toBeLessThanOrEqual(1);
+  }
   // Drag (pointer capture) toward the bottom-right until the top-left edge is in view; it stops there.
   for (let i = 0; i < 4; i++) {
     await page.mouse.move(s.x + 200, s.y + 150);
@@ -201,6 +212,45 @@ test('viewer: every pixel of a 4K image reachable at 100 % (drag and keys), zoom
     expect(Number(await stage.getAttribute('data-scale')) > scaleBefore).toBe(dy < 0);
     expect(Math.abs(after.x + u.x * after.width - cursor.x)).toBeLessThanOrEqual(2);
     expect(Math.abs(after.y + u.y * after.height - cursor.y)).toBeLessThanOrEqual(2);
+  }
+
+  // A trackpad pinch (Ctrl + wheel) zooms to the cursor too.
+  {
+    await viewer.getByTestId('zoom-fit').click();
+    await viewer.getByTestId('zoom-100').click();
+    const cursor = { x: s.x + s.width * 0.45, y: s.y + s.height * 0.6 };
+    const before = await box(img);
+    const u = { x: (cursor.x - before.x) / before.width, y: (cursor.y - before.y) / before.height };
+    await page.mouse.move(cursor.x, cursor.y);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -40);
+    await page.keyboard.up('Control');
+    await expect.poll(async () => Number(await stage.getAttribute('data-scale'))).toBeGreaterThan(1.2);
+    const after = await box(img);
+    expect(Math.abs(after.x + u.x * after.width - cursor.x)).toBeLessThanOrEqual(2);
+    expect(Math.abs(after.y + u.y * after.height - cursor.y)).toBeLessThanOrEqual(2);
+  }
+  // A two-finger pinch on a touch screen: the scale follows the fingers' spread, about their midpoint.
+  {
+    await viewer.getByTestId('zoom-fit').click();
+    await viewer.getByTestId('zoom-100').click();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 2 });
+    const mid = { x: s.x + s.width * 0.5, y: s.y + s.height * 0.5 };
+    const before = await box(img);
+    const u = { x: (mid.x - before.x) / before.width, y: (mid.y - before.y) / before.height };
+    const fingers = (d: number) => [
+      { x: mid.x - d, y: mid.y, id: 0 },
+      { x: mid.x + d, y: mid.y, id: 1 },
+    ];
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(50) });
+    for (const d of [60, 75, 90, 100]) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(d) });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: false });
+    await expect.poll(async () => Number(await stage.getAttribute('data-scale'))).toBeCloseTo(2, 1);
+    const after = await box(img);
+    expect(Math.abs(after.x + u.x * after.width - mid.x)).toBeLessThanOrEqual(2);
+    expect(Math.abs(after.y + u.y * after.height - mid.y)).toBeLessThanOrEqual(2);
   }
 
   // Buttons and keys: 200 %, fit, 100 %, + and −.

@@ -143,7 +143,11 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
           data-y={view.y}
           data-fit={pz.isFit}
         >
-          {content ? (
+          {image && image.download !== 'done' ? (
+            <p className="pz-note" role="status">
+              {image.download === 'failed' ? t('turn.downloadFailed') : t('turn.downloading')}
+            </p>
+          ) : content ? (
             <PannedImage
               key={id}
               src={imageUrl('full', id)}

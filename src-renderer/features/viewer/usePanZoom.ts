@@ -61,15 +61,18 @@ export function usePanZoom(options: Options): PanZoom {
   const canPan = stage !== null && content !== null && (content.w * view.s > stage.w - 2 * MARGIN + 0.5 || content.h * view.s > stage.h - 2 * MARGIN + 0.5);
 
   // Latest values for the gesture listeners and the stable operations below.
-  const latest = useRef({ stage, content, limits, view, key: options.resetKey, actual, isFit });
+  const latest = useRef({ stage, content, limits, view, key: options.resetKey, actual, isFit, cap });
   useLayoutEffect(() => {
-    latest.current = { stage, content, limits, view, key: options.resetKey, actual, isFit };
+    latest.current = { stage, content, limits, view, key: options.resetKey, actual, isFit, cap };
   });
 
   const apply = useCallback((make: (v: View, stage: Size, content: Size, limits: Limits) => View | null) => {
     const l = latest.current;
     if (!l.stage || !l.content || !l.limits) return;
     const next = make(l.view, l.stage, l.content, l.limits);
+    // Events come faster than renders (two fingers move in one task, a drag's moves): the next one builds on
+    // this result, not on the last rendered view.
+    latest.current = { ...l, view: next ?? fitView(l.stage, l.content, l.cap), isFit: next === null };
     setStored({ key: l.key, view: next });
   }, []);
 
@@ -128,7 +131,11 @@ export function usePanZoom(options: Options): PanZoom {
         // Buttons and other controls laid over the stage keep their own clicks.
         if (e.target instanceof Element && e.target.closest('button, a, input, select, textarea')) return;
         pointers.set(e.pointerId, local(e));
-        el.setPointerCapture(e.pointerId);
+        try {
+          el.setPointerCapture(e.pointerId);
+        } catch {
+          // A pointer the browser no longer knows (it ended already): nothing to capture.
+        }
         el.dataset.dragging = 'true';
         e.preventDefault();
       };
