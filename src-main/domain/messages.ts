@@ -4,6 +4,7 @@
 import type { Language } from '../../src-shared/language.ts';
 import { EXPORT_MESSAGES } from './export-messages.ts';
 import { INSPECTOR_MESSAGES } from './inspector-messages.ts';
+import { LIBRARY_MESSAGES } from './library-messages.ts';
 
 type Params = Record<string, unknown>;
 type Text = { zh: (p: Params) => string; en: (p: Params) => string };
@@ -236,7 +237,7 @@ const CORE = {
   notify_failed_body: { zh: () => '打开应用查看原因。', en: () => 'Open the app to see why.' },
 } satisfies Record<string, Text>;
 
-const CATALOG = { ...CORE, ...INSPECTOR_MESSAGES, ...EXPORT_MESSAGES } satisfies Record<string, Text>;
+const CATALOG = { ...CORE, ...INSPECTOR_MESSAGES, ...EXPORT_MESSAGES, ...LIBRARY_MESSAGES } satisfies Record<string, Text>;
 
 export type MainCode = keyof typeof CATALOG;
 

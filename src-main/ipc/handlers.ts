@@ -70,7 +70,14 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
     }
     return file;
   };
-  const exporter = createExporter({ repo: s.repo, dirs: s.dirs, shell: s.shell, emit: s.emit, language: s.language });
+  const exporter = createExporter({
+    repo: s.repo,
+    dirs: s.dirs,
+    shell: s.shell,
+    emit: s.emit,
+    language: s.language,
+    boardImageIds: (boardId) => s.repo.boardImageIds(boardId),
+  });
 
   return {
     ...s.inspector,
@@ -153,6 +160,52 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
       if (!s.repo.setStarred(imageId, starred)) notFound('image', imageId);
       s.emit('library:changed', { kind: 'image', id: imageId });
       return s.repo.getImage(imageId) ?? notFound('image', imageId);
+    },
+    // ---- culling, boards and the library at scale (docs/main-process.md "Culling, boards and the library at scale") ----
+    libraryMark: async ({ imageIds, starred, rating, rejected }) => {
+      const images = s.repo.mark(imageIds, { starred, rating, rejected });
+      const ids = images.map((i) => i.id);
+      s.emit('library:changed', { kind: 'image', id: ids[0] as string, ids });
+      return images;
+    },
+    libraryNeighbors: async ({ filters, imageId }) => s.repo.neighbors(filters, imageId) ?? notFound('image', imageId),
+    libraryImageIds: async ({ filters, limit }) => s.repo.imageIds(filters, limit),
+    boardList: async () => s.repo.boards.list(),
+    boardCreate: async ({ name }) => {
+      const board = s.repo.boards.create(name, Date.now());
+      s.emit('library:changed', { kind: 'board', id: board.id });
+      return board;
+    },
+    boardRename: async ({ boardId, name }) => {
+      const board = s.repo.boards.rename(boardId, name, Date.now());
+      s.emit('library:changed', { kind: 'board', id: boardId });
+      return board;
+    },
+    boardDelete: async ({ boardId }) => {
+      s.repo.boards.delete(boardId);
+      s.emit('library:changed', { kind: 'board', id: boardId });
+      return { deleted: true as const };
+    },
+    boardAdd: async ({ boardId, imageIds }) => {
+      const board = s.repo.boards.add(boardId, imageIds, Date.now(), (ids) => s.repo.requireImages(ids));
+      s.emit('library:changed', { kind: 'board', id: boardId, ids: [...new Set(imageIds)] });
+      return board;
+    },
+    boardRemove: async ({ boardId, imageIds }) => {
+      const board = s.repo.boards.remove(boardId, imageIds, Date.now(), (ids) => s.repo.requireImages(ids));
+      s.emit('library:changed', { kind: 'board', id: boardId, ids: [...new Set(imageIds)] });
+      return board;
+    },
+    smartBoardList: async () => s.repo.boards.smartList(),
+    smartBoardSave: async (input) => {
+      const board = s.repo.boards.smartSave(input, Date.now());
+      s.emit('library:changed', { kind: 'smart_board', id: board.id });
+      return board;
+    },
+    smartBoardDelete: async ({ id }) => {
+      s.repo.boards.smartDelete(id);
+      s.emit('library:changed', { kind: 'smart_board', id });
+      return { deleted: true as const };
     },
     libraryRenameSession: async ({ sessionId, title }) => {
       if (!s.repo.renameSession(sessionId, title)) notFound('session', sessionId);

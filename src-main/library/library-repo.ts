@@ -1,16 +1,21 @@
 // SQL for the library: sessions, turns, images, references, stars, the gallery. Rules live elsewhere
 // (core/generation.ts); this file only reads and writes rows and maps them to the IPC contract's records.
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { GenerateRequest } from '../../src-shared/api.ts';
 import { DEFAULT_PURPOSE } from '../../src-shared/catalog.ts';
-import type { StoredError } from '../domain/errors.ts';
+import { StudioError, type StoredError } from '../domain/errors.ts';
+import { promptIndexRows } from '../domain/library-search.ts';
+import { pickTitle, titleFromPrompt } from '../domain/session-title.ts';
 import type { StoredNote } from '../domain/messages.ts';
 import type { StoredTurn } from '../domain/turns.ts';
 import type { ImageRecord, TurnStatus } from '../../src-shared/ipc/generation.ts';
-import type { GalleryFilters, GalleryPage, ImageDetail, SessionSummary } from '../../src-shared/ipc/library.ts';
+import type { GalleryFilters, GalleryPage, ImageDetail, ImageNeighbors, SessionSummary } from '../../src-shared/ipc/library.ts';
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { CreditEstimate } from '../../src-shared/pricing.ts';
 import type { GenerationWarning } from '../../src-shared/warnings.ts';
+import { BoardsRepo } from './boards-repo.ts';
+import { transaction } from './database.ts';
+import { GalleryQuery } from './gallery-query.ts';
 
 type Row = Record<string, SQLInputValue>;
 
@@ -70,7 +75,13 @@ function json<T>(v: SQLInputValue | undefined, fallback: T): T {
   return typeof v === 'string' ? (JSON.parse(v) as T) : fallback;
 }
 
-/** Escapes LIKE wildcards so a search for "50%" finds that text. */
+/** Culling marks for many images at once (library:mark); a mark not given is left as it is. */
+export interface Marks {
+  starred?: boolean | undefined;
+  rating?: number | undefined;
+  rejected?: boolean | undefined;
+}
+
 /** Errors are stored as codes and facts; rows an earlier version wrote carry a baked `message` instead. */
 function storedError(v: SQLInputValue | undefined): StoredError | null {
   if (typeof v !== 'string') return null;
@@ -92,10 +103,6 @@ const TURN_SELECT = `SELECT t.*,
   (SELECT p.error_json FROM turns p WHERE p.id = t.retry_of) AS retry_of_error
   FROM turns t`;
 
-function likeContains(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 function toImage(row: Row): ImageRecord {
   return {
     id: str(row.id),
@@ -106,6 +113,8 @@ function toImage(row: Row): ImageRecord {
     width: num(row.width),
     height: num(row.height),
     starred: num(row.starred) === 1,
+    rating: num(row.rating),
+    rejected: num(row.rejected) === 1,
     download: str(row.download) as ImageRecord['download'],
     missing: num(row.missing) === 1,
     createdAt: num(row.created_at),
@@ -116,19 +125,35 @@ function toImage(row: Row): ImageRecord {
 
 export class LibraryRepo {
   private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  private readonly galleryQuery: GalleryQuery;
+  /** Boards and smart boards. */
+  readonly boards: BoardsRepo;
 
   constructor(db: DatabaseSync) {
     this.db = db;
+    this.galleryQuery = new GalleryQuery(db);
+    this.boards = new BoardsRepo(db);
+  }
+
+  /** Each statement is prepared once (the SQL texts are fixed, except updateTurn's few column sets). */
+  private sql(text: string): StatementSync {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
   }
 
   // ---- sessions ----
 
   createSession(id: string, environment: EnvironmentName, now: number): void {
-    this.db.prepare('INSERT INTO sessions (id, environment, created_at, updated_at) VALUES (?, ?, ?, ?)').run(id, environment, now, now);
+    this.sql('INSERT INTO sessions (id, environment, created_at, updated_at) VALUES (?, ?, ?, ?)').run(id, environment, now, now);
   }
 
   sessionRow(id: string): { id: string; environment: EnvironmentName; serviceSessionId: string | null } | null {
-    const row = this.db.prepare('SELECT id, environment, service_session_id FROM sessions WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql('SELECT id, environment, service_session_id FROM sessions WHERE id = ?').get(id) as Row | undefined;
     if (!row) return null;
     return { id: str(row.id), environment: str(row.environment) as EnvironmentName, serviceSessionId: strOrNull(row.service_session_id) };
   }
@@ -147,11 +172,11 @@ export class LibraryRepo {
   }
 
   touchSession(id: string, now: number): void {
-    this.db.prepare('UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE id = ?').run(now, id);
+    this.sql('UPDATE sessions SET updated_at = MAX(updated_at, ?) WHERE id = ?').run(now, id);
   }
 
   renameSession(id: string, title: string): boolean {
-    return this.db.prepare('UPDATE sessions SET local_title = ? WHERE id = ?').run(title, id).changes > 0;
+    return this.sql('UPDATE sessions SET local_title = ? WHERE id = ?').run(title, id).changes > 0;
   }
 
   sessionSummary(id: string): SessionSummary | null {
@@ -187,7 +212,7 @@ export class LibraryRepo {
       id: str(row.id),
       serviceSessionId: strOrNull(row.service_session_id),
       environment: str(row.environment) as EnvironmentName,
-      title: localTitle ?? strOrNull(row.service_title) ?? 'API generation',
+      title: localTitle ?? strOrNull(row.auto_title) ?? strOrNull(row.service_title) ?? 'API generation',
       localTitle,
       createdAt: num(row.created_at),
       updatedAt: num(row.updated_at),
@@ -198,12 +223,18 @@ export class LibraryRepo {
 
   // ---- turns ----
 
+  /**
+   * Records a turn, puts its prompt into the search indexes (prompt_trigrams, prompt_words, keyed by the turn's
+   * `seq`) and gives its session the automatic title when it has none yet. Call inside a transaction.
+   */
   createTurn(turn: NewTurn): void {
     const model = turn.estimate.model;
+    const prompt = turn.request.prompt ?? '';
+    const seq = num((this.sql('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM turns').get() as Row).seq);
     this.db
       .prepare(
-        `INSERT INTO turns (id, session_id, environment, request_json, estimate_json, model, purpose, prompt, status, started_at, retry_of, client_id_sent)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, 1)`,
+        `INSERT INTO turns (id, session_id, environment, request_json, estimate_json, model, purpose, prompt, status, started_at, retry_of, client_id_sent, seq)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, 1, ?)`,
       )
       .run(
         turn.id,
@@ -213,12 +244,33 @@ export class LibraryRepo {
         JSON.stringify(turn.estimate),
         model,
         turn.request.purpose_id ?? DEFAULT_PURPOSE,
-        turn.request.prompt ?? '',
+        prompt,
         turn.startedAt,
         turn.retryOf,
+        seq,
       );
-    const insertRef = this.db.prepare('INSERT INTO turn_references (turn_id, position, image_id) VALUES (?, ?, ?)');
+    const insertRef = this.sql('INSERT INTO turn_references (turn_id, position, image_id) VALUES (?, ?, ?)');
     turn.referenceImageIds.forEach((imageId, i) => insertRef.run(turn.id, i, imageId));
+    const rows = promptIndexRows(prompt);
+    if (rows) {
+      this.sql('INSERT INTO prompt_trigrams (rowid, prompt) VALUES (?, ?)').run(seq, rows.trigrams);
+      this.sql('INSERT INTO prompt_words (rowid, words) VALUES (?, ?)').run(seq, rows.words);
+    }
+    this.giveAutoTitle(turn.sessionId, prompt);
+  }
+
+  /**
+   * The session's automatic title from `prompt`, unless it has one: the prompt cut to 48 characters at a word,
+   * with the session's start time (then date) added when another session already shows that title.
+   */
+  private giveAutoTitle(sessionId: string, prompt: string): void {
+    const session = this.sql('SELECT auto_title, created_at FROM sessions WHERE id = ?').get(sessionId) as Row | undefined;
+    if (!session || session.auto_title !== null) return;
+    const base = titleFromPrompt(prompt);
+    if (base === null) return;
+    const shown = this.sql('SELECT 1 AS found FROM sessions WHERE COALESCE(local_title, auto_title) = ? AND id <> ? LIMIT 1');
+    const title = pickTitle(base, num(session.created_at), (t) => shown.get(t, sessionId) !== undefined);
+    this.sql('UPDATE sessions SET auto_title = ? WHERE id = ?').run(title, sessionId);
   }
 
   updateTurn(id: string, patch: TurnPatch): void {
@@ -243,29 +295,29 @@ export class LibraryRepo {
       values.push(encode(value as never));
     }
     if (sets.length === 0) return;
-    this.db.prepare(`UPDATE turns SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+    this.sql(`UPDATE turns SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
   }
 
   getTurn(id: string): StoredTurn | null {
-    const row = this.db.prepare(`${TURN_SELECT} WHERE t.id = ?`).get(id) as Row | undefined;
+    const row = this.sql(`${TURN_SELECT} WHERE t.id = ?`).get(id) as Row | undefined;
     return row ? this.toTurn(row) : null;
   }
 
   listTurns(sessionId: string): StoredTurn[] {
-    const rows = this.db.prepare(`${TURN_SELECT} WHERE t.session_id = ? ORDER BY t.started_at, t.id`).all(sessionId) as Row[];
+    const rows = this.sql(`${TURN_SELECT} WHERE t.session_id = ? ORDER BY t.started_at, t.id`).all(sessionId) as Row[];
     return rows.map((r) => this.toTurn(r));
   }
 
   turnsWithStatus(status: TurnStatus): StoredTurn[] {
-    const rows = this.db.prepare(`${TURN_SELECT} WHERE t.status = ? ORDER BY t.started_at`).all(status) as Row[];
+    const rows = this.sql(`${TURN_SELECT} WHERE t.status = ? ORDER BY t.started_at`).all(status) as Row[];
     return rows.map((r) => this.toTurn(r));
   }
 
   private toTurn(row: Row): StoredTurn {
     const id = str(row.id);
     const session = this.sessionRow(str(row.session_id));
-    const images = (this.db.prepare('SELECT * FROM images WHERE turn_id = ? ORDER BY position').all(id) as Row[]).map(toImage);
-    const refs = (this.db.prepare('SELECT image_id FROM turn_references WHERE turn_id = ? ORDER BY position').all(id) as Row[]).map((r) =>
+    const images = (this.sql('SELECT * FROM images WHERE turn_id = ? ORDER BY position').all(id) as Row[]).map(toImage);
+    const refs = (this.sql('SELECT image_id FROM turn_references WHERE turn_id = ? ORDER BY position').all(id) as Row[]).map((r) =>
       str(r.image_id),
     );
     return {
@@ -298,7 +350,7 @@ export class LibraryRepo {
   // ---- images ----
 
   insertImages(turn: { id: string; sessionId: string; environment: EnvironmentName; model: string; purpose: string; prompt: string }, images: NewImage[], now: number): void {
-    const insert = this.db.prepare(
+    const insert = this.sql(
       `INSERT INTO images (id, turn_id, session_id, environment, filename, position, width, height, created_at, model, purpose, prompt)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -308,7 +360,7 @@ export class LibraryRepo {
   }
 
   getImage(id: string): ImageRecord | null {
-    const row = this.db.prepare('SELECT * FROM images WHERE id = ?').get(id) as Row | undefined;
+    const row = this.sql('SELECT * FROM images WHERE id = ?').get(id) as Row | undefined;
     return row ? toImage(row) : null;
   }
 
@@ -322,15 +374,51 @@ export class LibraryRepo {
   }
 
   setStarred(id: string, starred: boolean): boolean {
-    return this.db.prepare('UPDATE images SET starred = ? WHERE id = ?').run(starred ? 1 : 0, id).changes > 0;
+    return this.sql('UPDATE images SET starred = ? WHERE id = ?').run(starred ? 1 : 0, id).changes > 0;
+  }
+
+  /**
+   * Culling marks on many images in one transaction. Every id must be in the library, or nothing changes
+   * (`images_not_found` naming the unknown ones). Answers the images in the order given, each once.
+   */
+  mark(imageIds: readonly string[], marks: Marks): ImageRecord[] {
+    const ids = [...new Set(imageIds)];
+    const sets: string[] = [];
+    const values: SQLInputValue[] = [];
+    if (marks.starred !== undefined) {
+      sets.push('starred = ?');
+      values.push(marks.starred ? 1 : 0);
+    }
+    if (marks.rating !== undefined) {
+      sets.push('rating = ?');
+      values.push(marks.rating);
+    }
+    if (marks.rejected !== undefined) {
+      sets.push('rejected = ?');
+      values.push(marks.rejected ? 1 : 0);
+    }
+    if (sets.length === 0) throw new StudioError('invalid_input', { field: '(input)', why: 'give at least one mark: starred, rating or rejected' });
+    return transaction(this.db, () => {
+      this.requireImages(ids);
+      const update = this.sql(`UPDATE images SET ${sets.join(', ')} WHERE id = ?`);
+      for (const id of ids) update.run(...values, id);
+      return this.imagesByIds(ids);
+    });
+  }
+
+  /** Throws `images_not_found` naming every id that is not in the library. */
+  requireImages(ids: readonly string[]): void {
+    const exists = this.sql('SELECT 1 AS found FROM images WHERE id = ?');
+    const missing = ids.filter((id) => exists.get(id) === undefined);
+    if (missing.length > 0) throw new StudioError('images_not_found', { imageIds: missing });
   }
 
   setMissing(id: string): void {
-    this.db.prepare('UPDATE images SET missing = 1 WHERE id = ?').run(id);
+    this.sql('UPDATE images SET missing = 1 WHERE id = ?').run(id);
   }
 
   setDownload(id: string, state: 'pending' | 'done' | 'failed', error: string | null = null): void {
-    this.db.prepare('UPDATE images SET download = ?, download_error = ? WHERE id = ?').run(state, error, id);
+    this.sql('UPDATE images SET download = ?, download_error = ? WHERE id = ?').run(state, error, id);
   }
 
   pendingDownloads(): PendingDownload[] {
@@ -363,9 +451,9 @@ export class LibraryRepo {
       turnId: str(r.id),
       sessionId: str(r.session_id),
       startedAt: num(r.started_at),
-      images: (this.db.prepare('SELECT * FROM images WHERE turn_id = ? ORDER BY position').all(str(r.id)) as Row[]).map(toImage),
+      images: (this.sql('SELECT * FROM images WHERE turn_id = ? ORDER BY position').all(str(r.id)) as Row[]).map(toImage),
     }));
-    return { image, turn, references, usedIn };
+    return { image, turn, references, usedIn, boards: this.boards.boardsOf(id) };
   }
 
   // ---- gallery ----
@@ -373,58 +461,37 @@ export class LibraryRepo {
   /**
    * Sessions newest first (by their newest image that passes the filters), each with its passing images
    * newest first. `limit` counts sessions; the cursor is `<newest image ms>:<session id>` of the last group.
+   * Walks the index that matches the filters (gallery-query.ts); no filter reads the whole table.
    */
   gallery(filters: GalleryFilters, cursor: string | null, limit: number): GalleryPage {
-    const where: string[] = [];
-    const params: SQLInputValue[] = [];
-    if (filters.query && filters.query.trim() !== '') {
-      where.push("prompt LIKE ? ESCAPE '\\'");
-      params.push(likeContains(filters.query.trim()));
-    }
-    if (filters.model) {
-      where.push('model = ?');
-      params.push(filters.model);
-    }
-    if (filters.purpose) {
-      where.push('purpose = ?');
-      params.push(filters.purpose);
-    }
-    if (filters.from !== undefined) {
-      where.push('created_at >= ?');
-      params.push(filters.from);
-    }
-    if (filters.to !== undefined) {
-      where.push('created_at <= ?');
-      params.push(filters.to);
-    }
-    if (filters.starred) where.push('starred = 1');
-    const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const [cAt, cId] = parseCursor(cursor);
-    const groups = this.db
-      .prepare(
-        `SELECT session_id, MAX(created_at) AS newest FROM images ${whereSql} GROUP BY session_id
-         HAVING newest < ? OR (newest = ? AND session_id < ?)
-         ORDER BY newest DESC, session_id DESC LIMIT ?`,
-      )
-      .all(...params, cAt, cAt, cId, limit + 1) as Row[];
-    const page = groups.slice(0, limit);
-    const imagesOf = this.db.prepare(
-      `SELECT * FROM images ${whereSql ? `${whereSql} AND` : 'WHERE'} session_id = ? ORDER BY created_at DESC, position, id DESC`,
-    );
-    const out = page.map((g) => {
-      const session = this.sessionSummary(str(g.session_id));
-      const images = (imagesOf.all(...params, str(g.session_id)) as Row[]).map(toImage);
-      return { session: session as SessionSummary, images };
-    });
-    const totals = this.db
-      .prepare(`SELECT COUNT(DISTINCT session_id) AS sessions, COUNT(*) AS images FROM images ${whereSql}`)
-      .get(...params) as Row;
-    const last = page.at(-1);
+    const { groups, more, compiled } = this.galleryQuery.page(filters, cursor ? { at: cAt, sessionId: cId } : null, limit);
+    const out = groups.map((g) => ({
+      session: this.sessionSummary(g.sessionId) as SessionSummary,
+      images: this.galleryQuery.groupRows(compiled, g.sessionId).map(toImage),
+    }));
+    const last = groups.at(-1);
     return {
       groups: out.filter((g) => g.session !== null),
-      nextCursor: groups.length > limit && last ? `${num(last.newest)}:${str(last.session_id)}` : null,
-      totals: { sessions: num(totals.sessions), images: num(totals.images) },
+      nextCursor: more && last ? `${last.newest}:${last.sessionId}` : null,
+      totals: this.galleryQuery.totals(filters, compiled),
     };
+  }
+
+  /** Where an image stands in the gallery under `filters`: previous, next, index and total. Null: no such image. */
+  neighbors(filters: GalleryFilters, imageId: string): ImageNeighbors | null {
+    return this.galleryQuery.neighbors(filters, imageId);
+  }
+
+  /** A board's image ids in the board's order (the gallery's under `{boardId}`), or null for no such board. */
+  boardImageIds(boardId: string): string[] | null {
+    if (!this.boards.get(boardId)) return null;
+    return this.galleryQuery.imageIds({ boardId }, Number.MAX_SAFE_INTEGER).ids;
+  }
+
+  /** The first `limit` image ids in the gallery's order under `filters`, and how many pass them. */
+  imageIds(filters: GalleryFilters, limit: number): { ids: string[]; total: number } {
+    return this.galleryQuery.imageIds(filters, limit);
   }
 }
 

@@ -19,6 +19,10 @@ export interface ImageRecord {
   width: number;
   height: number;
   starred: boolean;
+  /** Culling rating 1–5; 0 = not rated. */
+  rating: number;
+  /** Culling reject mark. */
+  rejected: boolean;
   download: 'pending' | 'done' | 'failed';
   /** The service reported it missing (reference_image_missing) or it was cleaned up. */
   missing: boolean;

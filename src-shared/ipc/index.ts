@@ -35,7 +35,12 @@ export interface DownloadProgress {
 export interface IpcEvents {
   'generation:progress': GenerationProgress;
   'download:progress': DownloadProgress;
-  'library:changed': { kind: 'turn' | 'image' | 'session'; id: string };
+  /**
+   * Something in the library changed. `board` / `smart_board`: a board (its name, its images) or a smart board
+   * was created, changed or deleted. `ids`: a batch (library:mark) names every image it changed; `id` is then
+   * the first of them.
+   */
+  'library:changed': { kind: 'turn' | 'image' | 'session' | 'board' | 'smart_board'; id: string; ids?: string[] };
   'service:status': { status: ServiceStatus; baseUrl: string | null; error: string | null };
   'inspector:delivery': { requestId: string; deliveryId: string | null };
   'settings:changed': Record<string, never>;

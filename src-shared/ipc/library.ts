@@ -9,7 +9,11 @@ export interface SessionSummary {
   id: string;
   serviceSessionId: string | null;
   environment: EnvironmentName;
-  /** The local title if set, else the service's ('API generation'). */
+  /**
+   * What the gallery shows: the user's title (`localTitle`) if set, else the automatic one made from the first
+   * prompt (at most 48 characters, cut at a word; `· 14:05` added when another session already shows the same),
+   * else the service's ('API generation').
+   */
   title: string;
   localTitle: string | null;
   createdAt: number;
@@ -26,6 +30,14 @@ export const GalleryFiltersSchema = z.object({
   from: z.number().int().optional(),
   to: z.number().int().optional(),
   starred: z.boolean().optional(),
+  /** Images rated at least this (1–5). */
+  minRating: z.number().int().min(1).max(5).optional(),
+  /** `hide`: only images not rejected; `only`: only rejected ones; absent: both. */
+  rejected: z.enum(['hide', 'only']).optional(),
+  /** Only images on this board (an unknown board shows nothing). */
+  boardId: z.string().min(1).max(64).optional(),
+  /** Only images of this session. */
+  sessionId: z.string().min(1).max(64).optional(),
 });
 export type GalleryFilters = z.infer<typeof GalleryFiltersSchema>;
 
@@ -48,7 +60,66 @@ export interface ImageDetail {
   references: ImageRecord[];
   /** Turns that used this image as a reference. */
   usedIn: Array<{ turnId: string; sessionId: string; startedAt: number; images: ImageRecord[] }>;
+  /** The boards this image is on, by name. */
+  boards: Array<{ id: string; name: string }>;
 }
+
+/** A board: images the user put together by hand. */
+export interface Board {
+  id: string;
+  name: string;
+  imageCount: number;
+  /** The image added to it last (null for an empty board). */
+  coverImageId: string | null;
+  createdAt: number;
+  /** Last rename, or last image added or removed. */
+  updatedAt: number;
+}
+
+/** A smart board: saved gallery filters, shown as a board whose images are whatever passes them now. */
+export interface SmartBoard {
+  id: string;
+  name: string;
+  filters: GalleryFilters;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Where an image stands in the gallery's order under some filters (the loupe's previous / next). */
+export interface ImageNeighbors {
+  /** 0-based position in the gallery's order (where it would stand when it no longer passes the filters). */
+  index: number;
+  /** Images that pass the filters. */
+  total: number;
+  prev: string | null;
+  next: string | null;
+  /** False when the image itself does not pass the filters (e.g. it was just rejected while rejects are hidden). */
+  inFilter: boolean;
+}
+
+const ImageIdSchema = z.string().min(1).max(64);
+/** Many images at once (a selection); duplicates count once. */
+const ImageIdsSchema = z.array(ImageIdSchema).min(1).max(1000);
+const BoardIdSchema = z.string().min(1).max(64);
+/** Trimmed, 1–80 characters, no control characters; unique without regard to case. */
+export const BoardNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(80)
+  .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters (line breaks, tabs)');
+
+export const LibraryMarkSchema = z
+  .object({
+    imageIds: ImageIdsSchema,
+    starred: z.boolean().optional(),
+    /** 0 clears the rating. */
+    rating: z.number().int().min(0).max(5).optional(),
+    rejected: z.boolean().optional(),
+  })
+  .refine((m) => m.starred !== undefined || m.rating !== undefined || m.rejected !== undefined, {
+    message: 'give at least one mark: starred, rating or rejected',
+  });
 
 export const libraryMethods = {
   libraryGallery: method<GalleryPage>()(
@@ -66,6 +137,38 @@ export const libraryMethods = {
   libraryGetTurn: method<TurnRecord>()('library:get-turn', z.object({ turnId: z.string() })),
   libraryGetImage: method<ImageDetail>()('library:get-image', z.object({ imageId: z.string() })),
   libraryStar: method<ImageRecord>()('library:star', z.object({ imageId: z.string(), starred: z.boolean() })),
+  /**
+   * Culling marks on many images at once, in one transaction: star, rating (0 = none) and/or reject; marks not
+   * given stay as they are. Answers the images in the order asked (duplicates once). One unknown id refuses
+   * the whole call (`images_not_found`), nothing changed. Emits one `library:changed {kind: 'image', id, ids}`.
+   */
+  libraryMark: method<ImageRecord[]>()('library:mark', LibraryMarkSchema),
+  /** Previous and next image in the gallery's exact order under `filters`, across sessions and pages. */
+  libraryNeighbors: method<ImageNeighbors>()('library:neighbors', z.object({ filters: GalleryFiltersSchema, imageId: ImageIdSchema })),
+  /** The first `limit` image ids in the gallery's order under `filters` (select all), and how many pass. */
+  libraryImageIds: method<{ ids: string[]; total: number }>()(
+    'library:image-ids',
+    z.object({ filters: GalleryFiltersSchema, limit: z.number().int().min(1).max(5000) }),
+  ),
+  /** Every board, by name. */
+  boardList: method<Board[]>()('board:list', z.object({})),
+  /** A new empty board; `board_name_taken` when another board has that name (any case). */
+  boardCreate: method<Board>()('board:create', z.object({ name: BoardNameSchema })),
+  boardRename: method<Board>()('board:rename', z.object({ boardId: BoardIdSchema, name: BoardNameSchema })),
+  /** Deletes the board (its images stay in the library). */
+  boardDelete: method<{ deleted: true }>()('board:delete', z.object({ boardId: BoardIdSchema })),
+  /** Adds images (already there: kept as they are). Unknown image ids refuse the whole call. */
+  boardAdd: method<Board>()('board:add', z.object({ boardId: BoardIdSchema, imageIds: ImageIdsSchema })),
+  /** Removes images from the board (not from the library); ids not on it are ignored. */
+  boardRemove: method<Board>()('board:remove', z.object({ boardId: BoardIdSchema, imageIds: ImageIdsSchema })),
+  /** Every smart board, by name. */
+  smartBoardList: method<SmartBoard[]>()('smart-board:list', z.object({})),
+  /** Creates (no `id`) or replaces the name and filters of a smart board. */
+  smartBoardSave: method<SmartBoard>()(
+    'smart-board:save',
+    z.object({ id: BoardIdSchema.optional(), name: BoardNameSchema, filters: GalleryFiltersSchema }),
+  ),
+  smartBoardDelete: method<{ deleted: true }>()('smart-board:delete', z.object({ id: BoardIdSchema })),
   libraryRenameSession: method<SessionSummary>()(
     'library:rename-session',
     z.object({ sessionId: z.string(), title: z.string().trim().min(1).max(120) }),

@@ -6,6 +6,7 @@ import { migration as m0100 } from './0100-webhook-inspector.ts';
 import { migration as m0101 } from './0101-inspector-captures-out.ts';
 import { migration as m0200 } from './0200-app-meta.ts';
 import { migration as m0201 } from './0201-turn-client-id.ts';
+import { migration as m0300 } from './0300-library-at-scale.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -13,6 +14,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0101,
   m0200,
   m0201,
+  m0300,
 ];
 
 export type { Migration };

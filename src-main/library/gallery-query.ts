@@ -1,0 +1,421 @@
+// The gallery's order under any filters, through indexes (docs/main-process.md "Library at scale"):
+//   groups: sessions by their newest image that passes the filters, newest first, ties by session id (desc);
+//   inside a group: its passing images by created_at desc, then position, then id desc.
+//
+// Every question (a page of groups, the next and previous image, the first N ids) is answered by walking
+// passing images in the groups' order, (created_at desc, session_id desc), on an index in that order, and
+// stopping as soon as the answer is known. A session met on the walk for the first time starts a new group
+// unless it has a passing image above the walk's start (an earlier group): one look-up in that session.
+// What is walked (the "driver"):
+//   - a board: board_images on (board_id, created_at desc, session_id desc), the image's columns copied in;
+//   - else a prompt search: its matching images, found once through FTS5 and kept in a TEMP table with the same
+//     order index (reused while no image is added, up to SEARCHES_KEPT searches);
+//   - else images itself, on the index of the filters (migration 0300 has one per filter, marks included).
+// Every other filter is checked on the walked rows. Counts (totals, the position of an image) are one grouped
+// pass over the passing images on the same indexes; totals are reused while the library has not changed.
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { GalleryFilters } from '../../src-shared/ipc/library.ts';
+import { promptSearch } from '../domain/library-search.ts';
+
+type Row = Record<string, SQLInputValue>;
+
+/** A condition on `images` (columns qualified) and its parameters, in order. */
+export interface FilterSql {
+  where: string;
+  params: SQLInputValue[];
+}
+
+/** The table walked instead of `images` when a board or a search narrows the set. */
+interface Driver {
+  table: 'board_images' | 'temp.search_hits';
+  keyColumn: 'board_id' | 'search';
+  key: SQLInputValue;
+}
+
+/** Filters compiled for one call. */
+export interface CompiledFilters {
+  /**
+   * When the filters are marks only (or none), optionally within one session: the SQL sum of the session_stats
+   * cells that pass, so counts read one row per session instead of every image.
+   */
+  stats: { cells: string; sessionId: string | null } | null;
+  driver: Driver | null;
+  /** Every filter the driver does not stand for, as conditions on `images`. */
+  rest: FilterSql;
+  /** Every filter as conditions on `images` (for statements inside one session). */
+  all: FilterSql;
+}
+
+/** A position in the groups' order: (created_at, session_id), compared descending. */
+export interface Key {
+  at: number;
+  sessionId: string;
+}
+
+export interface GroupKey {
+  sessionId: string;
+  /** The newest passing image's created_at. */
+  newest: number;
+}
+
+export interface Neighbors {
+  index: number;
+  total: number;
+  prev: string | null;
+  next: string | null;
+  inFilter: boolean;
+}
+
+/** Before every key. */
+const TOP: Key = { at: Number.MAX_SAFE_INTEGER, sessionId: '\uffff' };
+/** Prompt searches whose matches are kept (the current one and the few before it). */
+const SEARCHES_KEPT = 4;
+/** Totals remembered per filters while the library is unchanged. */
+const TOTALS_KEPT = 16;
+
+function num(v: SQLInputValue | undefined): number {
+  return typeof v === 'number' ? v : Number(v ?? 0);
+}
+function str(v: SQLInputValue | undefined): string {
+  return typeof v === 'string' ? v : String(v ?? '');
+}
+
+/** The session_stats columns (cell = starred × 12 + rating × 2 + rejected, migration 0300) that pass the mark filters, summed. */
+export function statsCells(filters: GalleryFilters): string {
+  if (!filters.starred && filters.minRating === undefined && filters.rejected === undefined) return 'images';
+  const cells: string[] = [];
+  for (let starred = 0; starred <= 1; starred++) {
+    for (let rating = 0; rating <= 5; rating++) {
+      for (let rejected = 0; rejected <= 1; rejected++) {
+        if (filters.starred && starred === 0) continue;
+        if (filters.minRating !== undefined && rating < filters.minRating) continue;
+        if (filters.rejected === 'hide' && rejected === 1) continue;
+        if (filters.rejected === 'only' && rejected === 0) continue;
+        cells.push(`c${starred * 12 + rating * 2 + rejected}`);
+      }
+    }
+  }
+  return `(${cells.join(' + ')})`;
+}
+
+function joinSql(parts: Array<[string, SQLInputValue[]]>): FilterSql {
+  return { where: parts.length > 0 ? parts.map(([w]) => w).join(' AND ') : '1', params: parts.flatMap(([, p]) => p) };
+}
+
+export class GalleryQuery {
+  private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  /** Search key → its id in temp.search_hits, oldest first. */
+  private readonly searches = new Map<string, number>();
+  private readonly totalsCache = new Map<string, { sessions: number; images: number }>();
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  /** Prepared once per distinct SQL text (the filter combinations a user uses are few). */
+  private statement(sql: string): StatementSync {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      if (this.statements.size > 500) this.statements.clear();
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  // ---- filters ----
+
+  /** The filters as SQL; a prompt search is looked up in FTS5 (once while no image is added). */
+  compile(filters: GalleryFilters): CompiledFilters {
+    const columns: Array<[string, SQLInputValue[]]> = [];
+    if (filters.model) columns.push(['images.model = ?', [filters.model]]);
+    if (filters.purpose) columns.push(['images.purpose = ?', [filters.purpose]]);
+    if (filters.from !== undefined) columns.push(['images.created_at >= ?', [filters.from]]);
+    if (filters.to !== undefined) columns.push(['images.created_at <= ?', [filters.to]]);
+    // The literal terms (`starred = 1`, `rating > 0`, …) are what lets SQLite use the partial indexes.
+    if (filters.starred) columns.push(['images.starred = 1', []]);
+    if (filters.minRating !== undefined) columns.push(['images.rating > 0 AND images.rating >= ?', [filters.minRating]]);
+    if (filters.rejected === 'hide') columns.push(['images.rejected = 0', []]);
+    if (filters.rejected === 'only') columns.push(['images.rejected = 1', []]);
+    if (filters.sessionId !== undefined) columns.push(['images.session_id = ?', [filters.sessionId]]);
+
+    const search = filters.query ? promptSearch(filters.query) : null;
+    const searchId = search ? this.searchHits(search) : null;
+    const board: [string, SQLInputValue[]] | null =
+      filters.boardId !== undefined
+        ? ['EXISTS (SELECT 1 FROM board_images b WHERE b.board_id = ? AND b.image_id = images.id)', [filters.boardId]]
+        : null;
+    const found: [string, SQLInputValue[]] | null =
+      searchId !== null ? ['EXISTS (SELECT 1 FROM temp.search_hits h WHERE h.search = ? AND h.image_id = images.id)', [searchId]] : null;
+    const all = joinSql([...(found ? [found] : []), ...(board ? [board] : []), ...columns]);
+    if (filters.boardId !== undefined) {
+      return { stats: null, driver: { table: 'board_images', keyColumn: 'board_id', key: filters.boardId }, rest: joinSql([...(found ? [found] : []), ...columns]), all };
+    }
+    if (searchId !== null) return { stats: null, driver: { table: 'temp.search_hits', keyColumn: 'search', key: searchId }, rest: joinSql(columns), all };
+    const markOnly = !filters.query?.trim() && !filters.model && !filters.purpose && filters.from === undefined && filters.to === undefined;
+    return { stats: markOnly ? { cells: statsCells(filters), sessionId: filters.sessionId ?? null } : null, driver: null, rest: joinSql(columns), all };
+  }
+
+  /**
+   * The id in temp.search_hits of the images whose prompt matches `search`: every term through its FTS5 table,
+   * the images through their turn. Kept while no image is added (the key has the newest image's rowid).
+   */
+  private searchHits(search: { trigrams: string | null; words: string | null }): number {
+    const newest = num((this.statement('SELECT MAX(rowid) AS m FROM images').get() as Row).m);
+    const key = `${search.trigrams ?? ''}\u0000${search.words ?? ''}\u0000${newest}`;
+    const known = this.searches.get(key);
+    if (known !== undefined) {
+      this.searches.delete(key);
+      this.searches.set(key, known);
+      return known;
+    }
+    this.db.exec(`
+      CREATE TEMP TABLE IF NOT EXISTS search_hits (
+        search INTEGER NOT NULL, image_id TEXT NOT NULL, created_at INTEGER NOT NULL, session_id TEXT NOT NULL,
+        PRIMARY KEY (search, image_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX IF NOT EXISTS temp.search_hits_order ON search_hits (search, created_at DESC, session_id DESC);
+    `);
+    // Ids come from the table, so two GalleryQuery on one connection (the temp table is per connection) never share one.
+    const id = num((this.statement('SELECT COALESCE(MAX(search), 0) + 1 AS id FROM temp.search_hits').get() as Row).id);
+    const sets: string[] = [];
+    const params: SQLInputValue[] = [id];
+    if (search.trigrams !== null) {
+      sets.push('seq IN (SELECT rowid FROM prompt_trigrams WHERE prompt_trigrams MATCH ?)');
+      params.push(search.trigrams);
+    }
+    if (search.words !== null) {
+      sets.push('seq IN (SELECT rowid FROM prompt_words WHERE prompt_words MATCH ?)');
+      params.push(search.words);
+    }
+    this.statement(
+      `INSERT INTO temp.search_hits (search, image_id, created_at, session_id)
+       SELECT ?, id, created_at, session_id FROM images WHERE turn_id IN (SELECT id FROM turns WHERE ${sets.join(' AND ')})`,
+    ).run(...params);
+    this.searches.set(key, id);
+    for (const [oldKey, oldId] of this.searches) {
+      if (this.searches.size <= SEARCHES_KEPT) break;
+      this.searches.delete(oldKey);
+      this.statement('DELETE FROM temp.search_hits WHERE search = ?').run(oldId);
+    }
+    return id;
+  }
+
+  // ---- the statements (public for the query-plan tests) ----
+
+  /** FROM … WHERE … of the passing images, on the driver when there is one; `t` names the walked table. */
+  static source(c: CompiledFilters): { sql: string; params: SQLInputValue[]; t: string } {
+    if (!c.driver) return { sql: `FROM images WHERE ${c.rest.where}`, params: c.rest.params, t: 'images' };
+    const join = c.rest.where === '1' ? '' : ' CROSS JOIN images ON images.id = d.image_id';
+    return { sql: `FROM ${c.driver.table} d${join} WHERE d.${c.driver.keyColumn} = ? AND ${c.rest.where}`, params: [c.driver.key, ...c.rest.params], t: 'd' };
+  }
+
+  /** Passing images after a key, in the groups' order. Parameters: source's, then at, at, session id. */
+  static walkSql(c: CompiledFilters): string {
+    const { sql, t } = GalleryQuery.source(c);
+    return `SELECT ${t}.session_id AS session_id, ${t}.created_at AS created_at ${sql}
+              AND ${t}.created_at <= ? AND (${t}.created_at < ? OR ${t}.session_id < ?)
+            ORDER BY ${t}.created_at DESC, ${t}.session_id DESC`;
+  }
+
+  /** Passing images before a key, nearest first. */
+  static walkUpSql(c: CompiledFilters): string {
+    const { sql, t } = GalleryQuery.source(c);
+    return `SELECT ${t}.session_id AS session_id, ${t}.created_at AS created_at ${sql}
+              AND ${t}.created_at >= ? AND (${t}.created_at > ? OR ${t}.session_id > ?)
+            ORDER BY ${t}.created_at ASC, ${t}.session_id ASC`;
+  }
+
+  /**
+   * Counts under mark-only filters from session_stats: sessions, images, and the images of the groups before a
+   * key. A session entirely above the key's time is before it; one that spans it is asked (one indexed look-up
+   * for a passing image above the key). Parameters: at, session id, at, at, all's, then the session filter's.
+   */
+  static statsCountSql(c: CompiledFilters): string {
+    const stats = c.stats as NonNullable<CompiledFilters['stats']>;
+    return `SELECT COUNT(*) AS sessions, COALESCE(SUM(${stats.cells}), 0) AS images,
+                   COALESCE(SUM(CASE WHEN ss.newest_at < ? OR ss.session_id = ? THEN 0 WHEN ss.oldest_at > ? THEN ${stats.cells}
+                     WHEN EXISTS (SELECT 1 FROM images INDEXED BY images_session_created WHERE images.session_id = ss.session_id
+                       AND images.created_at >= ? + (ss.session_id < ?) AND ${c.all.where}) THEN ${stats.cells} ELSE 0 END), 0) AS before
+            FROM session_stats ss WHERE ${stats.cells} > 0${stats.sessionId !== null ? ' AND ss.session_id = ?' : ''}`;
+  }
+
+  /**
+   * One grouped pass over the passing images: sessions, images, and the images of the groups before a key.
+   * Parameters: at, at, session id, then the source's.
+   */
+  static countSql(c: CompiledFilters): string {
+    const { sql, t } = GalleryQuery.source(c);
+    return `SELECT COUNT(*) AS sessions, COALESCE(SUM(n), 0) AS images,
+                   COALESCE(SUM(CASE WHEN newest > ? OR (newest = ? AND session_id > ?) THEN n ELSE 0 END), 0) AS before
+            FROM (SELECT ${t}.session_id AS session_id, COUNT(*) AS n, MAX(${t}.created_at) AS newest ${sql} GROUP BY ${t}.session_id)`;
+  }
+
+  /** A session's newest passing image at or after a time. Parameters: all's, session id, at. */
+  static newestInSessionSql(c: CompiledFilters): string {
+    return `SELECT images.created_at AS created_at FROM images INDEXED BY images_session_created
+            WHERE ${c.all.where} AND images.session_id = ? AND images.created_at >= ? ORDER BY images.created_at DESC LIMIT 1`;
+  }
+
+  /** A session's passing images in group order. Parameters: all's, session id. */
+  static groupSql(c: CompiledFilters, columns = 'images.*'): string {
+    return `SELECT ${columns} FROM images INDEXED BY images_session_created WHERE ${c.all.where} AND images.session_id = ?
+            ORDER BY images.created_at DESC, images.position, images.id DESC`;
+  }
+
+  // ---- groups ----
+
+  private newestIn(c: CompiledFilters, sessionId: string, atLeast: number): number | null {
+    const row = this.statement(GalleryQuery.newestInSessionSql(c)).get(...c.all.params, sessionId, atLeast) as Row | undefined;
+    return row ? num(row.created_at) : null;
+  }
+
+  /** Whether a session's group comes before `key` (it has a passing image at or above it). */
+  private groupedBefore(c: CompiledFilters, sessionId: string, key: Key): boolean {
+    if (key === TOP) return false;
+    return this.newestIn(c, sessionId, sessionId >= key.sessionId ? key.at : key.at + 1) !== null;
+  }
+
+  /** Groups after `key`, in order, while `take` returns true. */
+  private eachGroupAfter(c: CompiledFilters, key: Key, take: (g: GroupKey) => boolean): void {
+    const seen = new Set<string>();
+    const { params } = GalleryQuery.source(c);
+    for (const row of this.statement(GalleryQuery.walkSql(c)).iterate(...params, key.at, key.at, key.sessionId) as Iterable<Row>) {
+      const sessionId = str(row.session_id);
+      if (seen.has(sessionId)) continue;
+      seen.add(sessionId);
+      if (this.groupedBefore(c, sessionId, key)) continue;
+      if (!take({ sessionId, newest: num(row.created_at) })) return;
+    }
+  }
+
+  private groupsAfter(c: CompiledFilters, key: Key, limit: number): GroupKey[] {
+    const groups: GroupKey[] = [];
+    this.eachGroupAfter(c, key, (g) => groups.push(g) < limit);
+    return groups;
+  }
+
+  /** The group just before `key`, or null. */
+  private groupBefore(c: CompiledFilters, key: Key): GroupKey | null {
+    // Walking up, a session's first image is not always its newest: keep the smallest group key found, and stop
+    // once the walk passes it (every session not met yet has all its passing images above).
+    let best: GroupKey | null = null;
+    const seen = new Set<string>();
+    const { params } = GalleryQuery.source(c);
+    for (const row of this.statement(GalleryQuery.walkUpSql(c)).iterate(...params, key.at, key.at, key.sessionId) as Iterable<Row>) {
+      const at = num(row.created_at);
+      const sessionId = str(row.session_id);
+      if (best && (at > best.newest || (at === best.newest && sessionId > best.sessionId))) break;
+      if (seen.has(sessionId)) continue;
+      seen.add(sessionId);
+      const newest: number = this.newestIn(c, sessionId, at) ?? at;
+      if (!best || newest < best.newest || (newest === best.newest && sessionId < best.sessionId)) best = { sessionId, newest };
+    }
+    return best;
+  }
+
+  /** One page: `limit` groups after the cursor, and whether more follow. */
+  page(filters: GalleryFilters, cursor: Key | null, limit: number): { groups: GroupKey[]; more: boolean; compiled: CompiledFilters } {
+    const compiled = this.compile(filters);
+    const groups = this.groupsAfter(compiled, cursor ?? TOP, limit + 1);
+    return { groups: groups.slice(0, limit), more: groups.length > limit, compiled };
+  }
+
+  groupRows(compiled: CompiledFilters, sessionId: string): Row[] {
+    return this.statement(GalleryQuery.groupSql(compiled)).all(...compiled.all.params, sessionId) as Row[];
+  }
+
+  /** How many sessions and images pass; remembered per filters while the library does not change. */
+  totals(filters: GalleryFilters, compiled = this.compile(filters)): { sessions: number; images: number } {
+    // total_changes() counts every row this connection changed: any write (a mark, a new image) is a new key.
+    const changes = num((this.statement('SELECT total_changes() AS n').get() as Row).n);
+    const key = `${changes}\u0000${JSON.stringify(filters)}`;
+    const known = this.totalsCache.get(key);
+    if (known) return known;
+    const { sessions, images } = this.counts(compiled, TOP);
+    const totals = { sessions, images };
+    if (this.totalsCache.size >= TOTALS_KEPT) this.totalsCache.clear();
+    this.totalsCache.set(key, totals);
+    return totals;
+  }
+
+  /** The first `limit` passing image ids in gallery order. */
+  imageIds(filters: GalleryFilters, limit: number): { ids: string[]; total: number } {
+    const compiled = this.compile(filters);
+    const ids: string[] = [];
+    const group = this.statement(GalleryQuery.groupSql(compiled, 'images.id AS id'));
+    this.eachGroupAfter(compiled, TOP, (g) => {
+      for (const row of group.iterate(...compiled.all.params, g.sessionId) as Iterable<Row>) {
+        ids.push(str(row.id));
+        if (ids.length >= limit) return false;
+      }
+      return true;
+    });
+    return { ids, total: this.totals(filters, compiled).images };
+  }
+
+  // ---- neighbours ----
+
+  /**
+   * Where `imageId` stands under `filters`. An image that does not pass them (just rejected with rejects
+   * hidden, say) is placed where it stood, so "next" still continues from it. Null for an unknown image.
+   */
+  neighbors(filters: GalleryFilters, imageId: string): Neighbors | null {
+    const pivot = this.statement('SELECT session_id, created_at, position FROM images WHERE id = ?').get(imageId) as Row | undefined;
+    if (!pivot) return null;
+    const c = this.compile(filters);
+    const sessionId = str(pivot.session_id);
+    const at = num(pivot.created_at);
+    const position = num(pivot.position);
+    const inFilter = this.statement(`SELECT 1 AS found FROM images WHERE ${c.all.where} AND images.id = ?`).get(...c.all.params, imageId) !== undefined;
+    // The pivot's group key, counting the pivot as passing.
+    const key: Key = { at: Math.max(this.newestIn(c, sessionId, at) ?? at, at), sessionId };
+
+    // Inside the group (created_at desc, position, id desc): the passing images just after and just before.
+    const inSession = `FROM images INDEXED BY images_session_created WHERE ${c.all.where} AND images.session_id = ?`;
+    const after = this.statement(
+      `SELECT images.id AS id ${inSession} AND images.created_at <= ?
+         AND (images.created_at < ? OR images.position > ? OR (images.position = ? AND images.id < ?))
+       ORDER BY images.created_at DESC, images.position, images.id DESC LIMIT 1`,
+    ).get(...c.all.params, sessionId, at, at, position, position, imageId) as Row | undefined;
+    const aboveSql = `${inSession} AND images.created_at >= ? AND (images.created_at > ? OR images.position < ? OR (images.position = ? AND images.id > ?))`;
+    const before = this.statement(`SELECT images.id AS id ${aboveSql} ORDER BY images.created_at ASC, images.position DESC, images.id ASC LIMIT 1`).get(
+      ...c.all.params, sessionId, at, at, position, position, imageId,
+    ) as Row | undefined;
+    const aboveInGroup = this.statement(`SELECT COUNT(*) AS n ${aboveSql}`).get(...c.all.params, sessionId, at, at, position, position, imageId) as Row;
+
+    let next = after ? str(after.id) : null;
+    if (next === null) {
+      const [following] = this.groupsAfter(c, key, 1);
+      if (following) next = this.endOfGroup(c, following.sessionId, 'first');
+    }
+    let prev = before ? str(before.id) : null;
+    if (prev === null) {
+      const preceding = this.groupBefore(c, key);
+      if (preceding) prev = this.endOfGroup(c, preceding.sessionId, 'last');
+    }
+    const counts = this.counts(c, key);
+    return { index: counts.before + num(aboveInGroup.n), total: counts.images, prev, next, inFilter };
+  }
+
+  /** Sessions and images that pass, and the passing images of the groups before `key` (not its own group). */
+  private counts(c: CompiledFilters, key: Key): { sessions: number; images: number; before: number } {
+    let row: Row;
+    if (c.stats) {
+      const params = [key.at, key.sessionId, key.at, key.at, key.sessionId, ...c.all.params, ...(c.stats.sessionId !== null ? [c.stats.sessionId] : [])];
+      row = this.statement(GalleryQuery.statsCountSql(c)).get(...params) as Row;
+    } else {
+      row = this.statement(GalleryQuery.countSql(c)).get(key.at, key.at, key.sessionId, ...GalleryQuery.source(c).params) as Row;
+    }
+    return { sessions: num(row.sessions), images: num(row.images), before: num(row.before) };
+  }
+
+  private endOfGroup(c: CompiledFilters, sessionId: string, which: 'first' | 'last'): string | null {
+    const order = which === 'first' ? 'images.created_at DESC, images.position, images.id DESC' : 'images.created_at ASC, images.position DESC, images.id ASC';
+    const row = this.statement(
+      `SELECT images.id AS id FROM images INDEXED BY images_session_created WHERE ${c.all.where} AND images.session_id = ? ORDER BY ${order} LIMIT 1`,
+    ).get(...c.all.params, sessionId) as Row | undefined;
+    return row ? str(row.id) : null;
+  }
+}
