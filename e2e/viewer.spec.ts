@@ -336,11 +336,8 @@ test('viewer: every pixel of a 4K image reachable at 100 % (drag and keys), zoom
   // Esc closes; focus goes back to the gallery, on that image's tile.
   await page.keyboard.press('Escape');
   await expect(viewer).toHaveCount(0);
-  const focused = await page.evaluate(() => {
-    const a = document.activeElement;
-    return { testId: a?.getAttribute('data-testid') ?? null, imageId: a?.getAttribute('data-image-id') ?? null, descendant: a?.getAttribute('aria-activedescendant') ?? null };
-  });
-  expect(focused.imageId === image.id || (focused.testId === 'gallery' && focused.descendant === `tile-${image.id}`)).toBe(true);
+  await expect(gallery(page)).toBeFocused();
+  await expect(gallery(page)).toHaveAttribute('aria-activedescendant', `tile-${image.id}`);
 });
 
 test('viewer: previous / next cross page boundaries under a filter, with "index / total" from the library', async ({ page, harness }) => {
@@ -383,6 +380,12 @@ test('viewer: previous / next cross page boundaries under a filter, with "index 
   await viewer.getByTestId('viewer-prev').click();
   await expect(position).toHaveText('25 / 27');
   await expect(viewer).toHaveAttribute('data-image-id', newestFirst[24]!);
+  // Esc: focus back in the gallery, on the tile of the image last shown (not the one first opened).
+  await page.keyboard.press('Escape');
+  await expect(viewer).toHaveCount(0);
+  await expect(gallery(page)).toBeFocused();
+  await expect(gallery(page)).toHaveAttribute('aria-activedescendant', `tile-${newestFirst[24]}`);
+  await expect(tile(page, newestFirst[24]!)).toBeInViewport();
 });
 
 test('compare 2 and 4: one shared zoom and pan, a diff of exactly the differing fields, culling in each pane', async ({ page, harness }) => {

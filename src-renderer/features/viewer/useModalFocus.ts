@@ -2,6 +2,7 @@
 // goes to the gallery tile of the image last shown (the designer may have moved through many images), or else
 // back to whatever had it before (a turn card's thumbnail, the Compare button).
 import { useEffect, useRef } from 'react';
+import { useGalleryView } from '../gallery/view-store.ts';
 
 /** The tile of the image, or the grid holding it when tiles are not focusable themselves (a grid with one Tab stop). */
 function tileOf(imageId: string | null): HTMLElement | null {
@@ -23,9 +24,11 @@ export function useModalFocus(isOpen: boolean, lastImageId: string | null) {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     dialogRef.current?.focus();
     return () => {
-      const tile = tileOf(lastImage.current);
-      // The dialog is already out of the DOM when this runs (its content rendered null).
-      (tile ?? (before?.isConnected ? before : null))?.focus();
+      const last = lastImage.current;
+      // The gallery's grid (one Tab stop) marks this image as its active one, and shows it when it gets focus.
+      if (last) useGalleryView.getState().setActive(last);
+      // After the grid has rendered that change, so its focus handler brings the image into view.
+      window.setTimeout(() => (tileOf(last) ?? (before?.isConnected ? before : null))?.focus(), 0);
     };
   }, [isOpen]);
   return dialogRef;
