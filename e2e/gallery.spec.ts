@@ -411,3 +411,170 @@ test('the gallery panel resizes by drag and by keys and keeps its width; tiles k
   }
   await page.setViewportSize(viewport);
 });
+
+test('boards and smart boards in the library and the gallery: create, rename, add by key and by drag, board view, remove, delete, save filters and apply them; axe and screenshots in both themes at 1440×900 and 960×600', async ({ page, harness }) => {
+  test.setTimeout(300_000);
+  await openStudio(page, harness.url);
+  await seed(page, { sessions: 4, turnsPerSession: 2 });
+  const order = (await libraryImages(page)).map((im) => im.id);
+  const tile = (scope: Locator, i: number) => scope.getByTestId('gallery').locator(`[data-image-id="${order[i]}"]`);
+
+  await page.getByTestId('open-library').click();
+  const library = page.getByTestId('library-view');
+  const grid = library.getByTestId('gallery');
+  await expect(grid).toBeFocused();
+
+  // Create two boards; a name is unique whatever its case.
+  for (const name of ['Homepage', 'Maybe']) {
+    await library.getByTestId('board-create').click();
+    await library.getByTestId('board-name-input').fill(name);
+    await page.keyboard.press('Enter');
+    await expect(library.getByTestId('board').filter({ hasText: name })).toHaveCount(1);
+  }
+  await expect(library.getByTestId('board')).toHaveCount(2);
+  await library.getByTestId('board-create').click();
+  await library.getByTestId('board-name-input').fill('homepage');
+  await page.keyboard.press('Enter');
+  await expect(library.locator('.board-form-error')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(library.getByTestId('board')).toHaveCount(2);
+  const homepage = library.getByTestId('board').filter({ hasText: 'Homepage' });
+  const maybe = library.getByTestId('board').filter({ hasText: 'Maybe' });
+
+  // Add by key: the first three images (Shift+→ extends), B, then 1 picks the first board.
+  await grid.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect(library.getByTestId('selection-bar')).toContainText('3');
+  await page.keyboard.press('b');
+  const picker = page.getByTestId('board-picker');
+  await expect(picker).toBeVisible();
+  await expect(picker.getByTestId('board-picker-item')).toHaveCount(2);
+  await page.keyboard.press('1');
+  await expect(picker).toHaveCount(0);
+  await expect(grid).toBeFocused();
+  await expect(homepage.locator('.board-count')).toHaveText('3');
+
+  // Add by drag: a Ctrl-selection of two dragged onto "Homepage", one unselected image onto "Maybe".
+  await tile(library, 5).click();
+  await tile(library, 6).click({ modifiers: ['Control'] });
+  await tile(library, 6).dragTo(homepage);
+  await expect(homepage.locator('.board-count')).toHaveText('5');
+  await tile(library, 9).dragTo(maybe);
+  await expect(maybe.locator('.board-count')).toHaveText('1');
+  // …and from the selection bar's menu.
+  await tile(library, 10).click();
+  await library.getByTestId('board-add').click();
+  await expect(picker).toBeVisible();
+  await picker.getByTestId('board-picker-item').filter({ hasText: 'Maybe' }).click();
+  await expect(maybe.locator('.board-count')).toHaveText('2');
+
+  // The board view shows exactly its images; removing one takes it off the board, not out of the library.
+  await homepage.locator('.board-open').click();
+  await expect(library.getByTestId('board-filter')).toContainText('Homepage');
+  await expect(grid).toHaveAttribute('data-image-count', '5');
+  expect(new Set(await allTileIds(grid))).toEqual(new Set([0, 1, 2, 5, 6].map((i) => order[i])));
+  await tile(library, 5).click();
+  await library.getByTestId('board-remove').click();
+  await expect(grid).toHaveAttribute('data-image-count', '4');
+  await expect(homepage.locator('.board-count')).toHaveText('4');
+  expect((await libraryImages(page)).map((im) => im.id)).toContain(order[5]);
+
+  // Rename (the board view follows), delete another.
+  await homepage.getByTestId('board-rename').click();
+  await library.getByTestId('board-rename-input').fill('Homepage picks');
+  await page.keyboard.press('Enter');
+  await expect(library.getByTestId('board').filter({ hasText: 'Homepage picks' })).toHaveCount(1);
+  await expect(library.getByTestId('board-filter')).toContainText('Homepage picks');
+  await maybe.getByTestId('board-delete').click();
+  await library.getByTestId('board-delete-confirm').click();
+  await expect(library.getByTestId('board')).toHaveCount(1);
+
+  // Smart boards: rate two images 5 from the keyboard, filter, save the filters, clear, apply them again.
+  await library.getByTestId('board-all').click();
+  await expect(grid).toHaveAttribute('data-image-count', String(order.length));
+  await grid.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('5');
+  await page.keyboard.press('5');
+  await page.keyboard.press('x');
+  await page.keyboard.press('s');
+  await page.keyboard.press('3');
+  await library.getByTestId('filter-rating').selectOption('5');
+  await expect(grid).toHaveAttribute('data-image-count', '2');
+  await library.getByTestId('smart-board-save').click();
+  await library.getByTestId('smart-board-name').fill('Five stars');
+  await page.keyboard.press('Enter');
+  const smart = library.getByTestId('smart-board').filter({ hasText: 'Five stars' });
+  await expect(smart).toHaveCount(1);
+  await expect(smart.locator('.board-open')).toHaveAttribute('aria-pressed', 'true');
+  await library.getByTestId('filters-clear').click();
+  await expect(library.getByTestId('filter-rating')).toHaveValue('');
+  await expect(grid).toHaveAttribute('data-image-count', String(order.length));
+  await smart.locator('.board-open').click();
+  await expect(library.getByTestId('filter-rating')).toHaveValue('5');
+  await expect(grid).toHaveAttribute('data-image-count', '2');
+  expect(new Set(await allTileIds(grid))).toEqual(new Set([order[0], order[1]]));
+
+  // The gallery panel: the same filters, the boards as a compact strip (view, drop onto, smart boards).
+  await page.getByTestId('close-library').click();
+  const panel = page.getByTestId('gallery-panel');
+  await expect(panel.getByTestId('filter-rating')).toHaveValue('5');
+  await expect(panel.getByTestId('smart-board')).toHaveCount(1);
+  await expect(panel.getByTestId('smart-board')).toHaveAttribute('aria-pressed', 'true');
+  await expect(panel.getByTestId('board')).toHaveCount(1);
+  await expect(panel.getByTestId('board')).toContainText('Homepage picks');
+  await panel.getByTestId('filters-clear').click();
+  await tile(panel, 12).dragTo(panel.getByTestId('board'));
+  await expect(panel.getByTestId('board')).toContainText('5');
+  await panel.getByTestId('board').click();
+  await expect(panel.getByTestId('gallery')).toHaveAttribute('data-image-count', '5');
+  await panel.getByTestId('board').click();
+  await expect(panel.getByTestId('gallery')).toHaveAttribute('data-image-count', String(order.length));
+
+  // Boards and smart boards live in the library: a reload keeps them.
+  await page.reload();
+  await expect(page.getByTestId('gallery-panel').getByTestId('board')).toContainText('Homepage picks');
+  await expect(page.getByTestId('gallery-panel').getByTestId('smart-board')).toContainText('Five stars');
+
+  // Screenshots and axe: the gallery (a selection, marks on tiles) and the library, light and dark, two sizes.
+  const gallery = page.getByTestId('gallery');
+  for (const theme of ['light', 'dark'] as const) {
+    await openTab(page, 'settings');
+    await page.getByTestId('theme-select').selectOption(theme);
+    await openTab(page, 'studio');
+    for (const size of [
+      { width: 1440, height: 900 },
+      { width: 960, height: 600 },
+    ]) {
+      await page.setViewportSize(size);
+      await expect(gallery.getByTestId('gallery-image').first()).toBeVisible();
+      await tile(page, 0).click();
+      await tile(page, 2).click({ modifiers: ['Control'] });
+      await gallery.focus();
+      // Ctrl moves the focus without touching the selection: the focus ring and two selected tiles show.
+      await page.keyboard.press('Control+ArrowRight');
+      await page.keyboard.press('Control+ArrowLeft');
+      await expect(page.getByTestId('selection-bar')).toContainText('2');
+      for (const img of await gallery.locator('img').all()) await expect(img).toHaveJSProperty('complete', true);
+      const name = `${size.width}x${size.height}-${theme}`;
+      await screenshot(page, `gallery-${name}`);
+      expect(await seriousViolations(page), `gallery ${name}`).toEqual([]);
+      await page.getByTestId('open-library').click();
+      await expect(page.getByTestId('library-view')).toBeVisible();
+      await library.getByTestId('thumb-size').focus();
+      for (const img of await library.getByTestId('gallery').locator('img').all()) await expect(img).toHaveJSProperty('complete', true);
+      await screenshot(page, `library-${name}`);
+      expect(await seriousViolations(page), `library ${name}`).toEqual([]);
+      await library.getByTestId('gallery').focus();
+      await page.keyboard.press('b');
+      await expect(page.getByTestId('board-picker')).toBeVisible();
+      await screenshot(page, `library-board-picker-${name}`);
+      expect(await seriousViolations(page), `board picker ${name}`).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('close-library').click();
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+});

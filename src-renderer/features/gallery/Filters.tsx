@@ -144,6 +144,33 @@ export function FilterBar({ layout = 'panel' }: { layout?: 'panel' | 'side' }) {
   const clearFilters = useGalleryStore((s) => s.clearFilters);
   const applied = useGalleryView((s) => s.filtersApplied);
   const bump = useGalleryView((s) => s.bumpFiltersApplied);
+  const [moreOpen, setMoreOpen] = useState(() => filters.from !== undefined || filters.to !== undefined);
+  const dates = (
+    <div className="filter-row">
+      <label className="date-filter">
+        {t('gallery.from')}
+        <input type="date" data-testid="filter-from" value={dayOf(filters.from)} onChange={(e) => setFilters({ from: dayStart(e.target.value) })} />
+      </label>
+      <label className="date-filter">
+        {t('gallery.to')}
+        <input type="date" data-testid="filter-to" value={dayOf(filters.to)} onChange={(e) => setFilters({ to: dayEnd(e.target.value) })} />
+      </label>
+    </div>
+  );
+  const clear =
+    Object.keys(filters).length > 0 ? (
+      <button
+        type="button"
+        className="btn btn-ghost btn-xs"
+        data-testid="filters-clear"
+        onClick={() => {
+          clearFilters();
+          bump();
+        }}
+      >
+        {lt('clearFilters')}
+      </button>
+    ) : null;
   return (
     <div className={`gallery-filters gallery-filters-${layout}`} role="search">
       <SearchField key={applied} />
@@ -189,33 +216,34 @@ export function FilterBar({ layout = 'panel' }: { layout?: 'panel' | 'side' }) {
           <option value="only">{lt('rejectsOnly')}</option>
         </select>
       </div>
-      <div className="filter-row">
-        <label className="date-filter">
-          {t('gallery.from')}
-          <input type="date" data-testid="filter-from" value={dayOf(filters.from)} onChange={(e) => setFilters({ from: dayStart(e.target.value) })} />
-        </label>
-        <label className="date-filter">
-          {t('gallery.to')}
-          <input type="date" data-testid="filter-to" value={dayOf(filters.to)} onChange={(e) => setFilters({ to: dayEnd(e.target.value) })} />
-        </label>
-      </div>
-      <ViewChips filters={filters} />
-      <div className="filter-row filter-actions">
-        <SaveSmartBoard filters={filters} />
-        {Object.keys(filters).length > 0 ? (
-          <button
-            type="button"
-            className="btn btn-ghost btn-xs"
-            data-testid="filters-clear"
-            onClick={() => {
-              clearFilters();
-              bump();
-            }}
-          >
-            {lt('clearFilters')}
-          </button>
-        ) : null}
-      </div>
+      {layout === 'side' ? (
+        <>
+          {dates}
+          <ViewChips filters={filters} />
+          <div className="filter-row filter-actions">
+            <SaveSmartBoard filters={filters} />
+            {clear}
+          </div>
+        </>
+      ) : (
+        <>
+          <ViewChips filters={filters} />
+          {/* The panel is narrow: dates and "save as smart board" fold away (open while a date is set). */}
+          <div className="filter-row more-filters-row">
+            <details className="more-filters" open={moreOpen} onToggle={(e) => setMoreOpen(e.currentTarget.open)}>
+              <summary data-testid="more-filters">
+                {lt('moreFilters')}
+                {filters.from !== undefined || filters.to !== undefined ? <span className="more-dot" aria-label={lt('datesSet')} /> : null}
+              </summary>
+              {dates}
+              <div className="filter-row filter-actions">
+                <SaveSmartBoard filters={filters} />
+              </div>
+            </details>
+            {clear}
+          </div>
+        </>
+      )}
     </div>
   );
 }

@@ -37,21 +37,22 @@ export function CullLegend() {
   const lt = useLibraryT();
   const advance = useGalleryView((s) => s.advance);
   const setAdvance = useGalleryView((s) => s.setAdvance);
-  const keys: Array<[string, string]> = [
-    ['1–5', lt('keyRate')],
-    ['0', lt('keyClear')],
-    ['X', lt('keyReject')],
-    ['S', lt('keyStar')],
-    ['B', lt('keyBoard')],
-    ['←↑↓→', lt('keyMove')],
-    ['Enter', lt('keyOpen')],
-    ['Space', lt('keySelect')],
+  // Culling keys first; the moving keys are the usual ones (a short window leaves them out, gallery.css).
+  const keys: Array<[string, string, 'cull' | 'nav']> = [
+    ['1–5', lt('keyRate'), 'cull'],
+    ['0', lt('keyClear'), 'cull'],
+    ['X', lt('keyReject'), 'cull'],
+    ['S', lt('keyStar'), 'cull'],
+    ['B', lt('keyBoard'), 'cull'],
+    ['←↑↓→', lt('keyMove'), 'nav'],
+    ['Enter', lt('keyOpen'), 'nav'],
+    ['Space', lt('keySelect'), 'nav'],
   ];
   return (
     <div className="cull-legend" data-testid="cull-legend">
       <ul className="cull-keys" aria-label={lt('keysLabel')}>
-        {keys.map(([key, what]) => (
-          <li key={key}>
+        {keys.map(([key, what, kind]) => (
+          <li key={key} className={`cull-key-${kind}`}>
             <kbd className="kbd">{key}</kbd> {what}
           </li>
         ))}

@@ -19,7 +19,7 @@ function isGalleryData(data: unknown): data is InfiniteData<GalleryPage> {
 
 function patchImages(client: QueryClient, ids: ReadonlySet<string>, patch: (image: ImageRecord) => ImageRecord): void {
   // Other queries live under the same prefix (the viewer's neighbours): only the gallery's pages are patched.
-  client.setQueriesData<unknown>({ queryKey: queryKeys.galleries() }, (data) => {
+  client.setQueriesData<unknown>({ queryKey: queryKeys.galleries() }, (data: unknown) => {
     if (!isGalleryData(data)) return data;
     let changed = false;
     const pages = data.pages.map((page) => ({
