@@ -18,7 +18,14 @@ test('402: not enough credits says how much is needed and to top up; topping up 
   await expect(page.getByTestId('local-balance')).toHaveText('5');
   await openTab(page, 'studio');
   await compose(page, { prompt: 'A bamboo toothbrush on white', model: 'nano-banana-2', resolution: '1K', n: '1' });
-  const turn = await generateAndWait(page, 'failed');
+  // The studio knows the Local balance: it says the run will be refused (402, nothing charged) before sending.
+  await page.getByTestId('generate').click();
+  await expect(page.getByTestId('over-budget-confirm')).toContainText('402');
+  await expect(page.getByTestId('turn')).toHaveCount(0);
+  await page.getByTestId('over-budget-send').click();
+  await expect(page.getByTestId('turn')).toHaveCount(1);
+  const turn = page.getByTestId('turn').first();
+  await expect(turn).toHaveAttribute('data-status', 'failed', { timeout: 60_000 });
   const banner = turn.getByTestId('error-banner');
   await expect(banner).toHaveAttribute('data-code', 'insufficient_credits');
   await expect(banner).toContainText('12'); // the credits needed

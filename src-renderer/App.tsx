@@ -8,6 +8,7 @@ import { useGalleryView } from './features/gallery/view-store.ts';
 import { InspectorPanel } from './features/inspector/InspectorPanel.tsx';
 import { LibraryView } from './features/library/LibraryView.tsx';
 import { LocalConsole } from './features/local-console/LocalConsole.tsx';
+import { BalanceBadge } from './features/money/balance.tsx';
 import { StartupNotices } from './features/notices/StartupNotices.tsx';
 import { RunStage } from './features/runs/RunStage.tsx';
 import { EnvironmentBadge } from './features/settings/EnvironmentBadge.tsx';
@@ -56,6 +57,7 @@ export function App() {
           ))}
         </nav>
         <span className="spacer" />
+        <BalanceBadge />
         <EnvironmentBadge />
       </header>
       <StartupNotices />

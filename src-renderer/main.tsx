@@ -1,3 +1,5 @@
+// First: the remembered theme is on <html> before anything renders (no flash of the other theme).
+import './lib/theme.ts';
 import './lib/zod-jitless.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';

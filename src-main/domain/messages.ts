@@ -220,9 +220,9 @@ const CORE = {
     en: () => 'The app was interrupted while waiting; the local service has no record of this generation, so it never arrived and nothing was charged. It is safe to retry.',
   },
   cancelled_waiting: {
-    zh: () => '已取消等待。请求已经发出，服务端仍可能完成这次生成并扣费；生成的图片不会自动出现在这里，可在服务网站的“最近对话”中查看。',
+    zh: () => '已中止连接。请求已经发出，服务端仍可能完成这次生成并扣费；生成的图片不会自动出现在这里，可在服务网站的“最近对话”中查看。',
     en: () =>
-      'You stopped waiting. The request was already sent, so the service may still finish the run and charge for it; its images will not appear here automatically. Check “Recent conversations” on the service’s website.',
+      'You aborted the connection. The request was already sent, so the service may still finish the run and charge for it; its images will not appear here automatically. Check “Recent conversations” on the service’s website.',
   },
   cancelled_before_resend: {
     zh: () => '已在等待重试时取消。认证服务当时不可用，服务端没有运行这次生成，也没有扣费。',

@@ -2,7 +2,7 @@
 // window and its security, IPC with sender checks, the image protocol, the menu, the DesktopShell, and the
 // bundled local service in a utilityProcess. Everything else in main runs in plain Node behind these seams.
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, shell } from 'electron';
 import { IPC_EVENT_NAMES } from '../../src-shared/ipc/index.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { createStudioApp } from '../core/create-app.ts';
@@ -88,6 +88,14 @@ async function start(): Promise<void> {
   };
   await applyMenu();
   studioApp.on('settings:changed', () => void applyMenu());
+  // The theme chosen in Settings drives prefers-color-scheme in the renderer, so the first paint already has it.
+  const applyTheme = async () => {
+    const settings = await studioApp.invoke('settingsGet', {});
+    const theme = settings.ok ? (settings.value as { theme?: 'system' | 'light' | 'dark' }).theme : undefined;
+    nativeTheme.themeSource = theme ?? 'system';
+  };
+  await applyTheme();
+  studioApp.on('settings:changed', () => void applyTheme());
 
   openWindow(links, desktopShell);
   app.on('activate', () => {

@@ -1,7 +1,7 @@
 // The app window and its security (DESIGN.md §2; STYLE.md, Actual Budget's security.ts): sandboxed renderer with context isolation and no Node,
 // CSP header, navigation and new windows blocked (http(s) links the app made open in the browser instead),
 // webviews refused, every permission request denied, file:// limited to the built renderer's folder.
-import { BrowserWindow, session, type App, type Session } from 'electron';
+import { BrowserWindow, nativeTheme, session, type App, type Session } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
 import type { ExternalLinks } from '../domain/external-links.ts';
 import { isRendererAsset, isTrustedRendererUrl, type TrustedRenderer } from './sender-policy.ts';
@@ -46,7 +46,8 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
     show: false,
     title: 'Image Studio',
     icon: options.icon,
-    backgroundColor: '#1e1e1e',
+    // The page's own background (theme.css --bg), so nothing flashes before the first paint.
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#141414' : '#f5f5f4',
     webPreferences: {
       preload: options.preload,
       sandbox: true,

@@ -1,9 +1,12 @@
-// The compose panel: prompt, model and options, purpose, reference tray, live estimate, Generate.
-// Ctrl/Cmd+Enter generates from anywhere in the panel.
+// The compose panel: prompt, model and options, purpose, reference tray, live estimate with the balance after
+// this run, Generate. Ctrl/Cmd+Enter generates from anywhere in the panel. The reference tray is pinned above
+// the estimate (the fields above it scroll), so it is a drop target in view at every window size.
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, type ApiErrorValue } from '../../../src-shared/errors.ts';
+import { useAppStore } from '../../app-store.ts';
 import type { DesktopError } from '../../lib/desktop.ts';
+import { BalanceAfter, useBalance } from '../money/balance.tsx';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { ErrorBanner } from '../runs/ErrorBanner.tsx';
 import { useStartGeneration } from '../runs/queries.ts';
@@ -29,8 +32,14 @@ export function ComposePanel() {
   const { model, auto } = useMemo(() => resolveModel(draft), [draft]);
   const start = useStartGeneration();
   const [refused, setRefused] = useState<ApiErrorValue | null>(null);
+  const balance = useBalance();
+  const setTab = useAppStore((s) => s.setTab);
+  /** The draft whose estimate exceeds the balance, waiting for "send anyway" (a changed draft asks again). */
+  const [overBudgetFor, setOverBudgetFor] = useState<typeof draft | null>(null);
+  const overBudget = check.ok && balance.known && check.estimate.total > balance.credits ? { estimate: check.estimate.total, balance: balance.credits } : null;
+  const confirmingOverBudget = overBudget !== null && overBudgetFor === draft;
 
-  const generate = () => {
+  const generate = (confirmedOverBudget = false) => {
     if (start.isPending) return;
     if (!check.ok) {
       // Refused before sending, with the service's own code and message (nothing is reserved or sent).
@@ -38,6 +47,12 @@ export function ComposePanel() {
       return;
     }
     setRefused(null);
+    if (overBudget && !confirmedOverBudget) {
+      // The service would answer 402 and charge nothing: say so before sending, and let the designer decide.
+      setOverBudgetFor(draft);
+      return;
+    }
+    setOverBudgetFor(null);
     start.mutate(
       {
         // spec §4.1: session_id groups generations; a typed service id goes in the body, a local one to main.
@@ -79,10 +94,30 @@ export function ComposePanel() {
         <ModelField auto={auto} />
         <OptionFields model={model} />
         <PurposeField />
+      </div>
+      <div className="compose-tray">
         <ReferenceTray model={model} />
       </div>
       <div className="compose-foot">
         <EstimateBox check={check} />
+        {check.ok ? <BalanceAfter estimate={check.estimate.total} /> : null}
+        {confirmingOverBudget && overBudget ? (
+          <div className="over-budget" role="alertdialog" aria-labelledby="over-budget-title" aria-describedby="over-budget-text" data-testid="over-budget-confirm">
+            <strong id="over-budget-title">{t('money.overTitle')}</strong>
+            <p id="over-budget-text">{t('money.overExplain', overBudget)}</p>
+            <div className="row-gap wrap">
+              <button type="button" className="btn btn-sm" data-testid="over-budget-send" onClick={() => generate(true)}>
+                {t('money.sendAnyway')}
+              </button>
+              <button type="button" className="btn btn-sm btn-primary" onClick={() => setTab('local')}>
+                {t('money.topUp')}
+              </button>
+              <button type="button" className="btn btn-ghost btn-sm" data-testid="over-budget-cancel" onClick={() => setOverBudgetFor(null)}>
+                {t('common.cancel')}
+              </button>
+            </div>
+          </div>
+        ) : null}
         {refused ? (
           <ErrorBanner
             title={t('errors.refusedBeforeSending')}

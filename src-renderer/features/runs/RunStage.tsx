@@ -1,9 +1,41 @@
 // The middle of the studio: the turns of the session being continued (newest first), or the runs started
-// from this window when a new session is next. Results appear here in place.
+// from this window when a new session is next. Results appear here in place, large (StageResults), on a matte
+// or a checkerboard (remembered on this computer).
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useComposeStore } from '../compose/store.ts';
 import { useAnySession, useGenerationEvents, useRunningTurns, useSessionTurns } from './queries.ts';
+import { StageHeight } from './StageResults.tsx';
+import { useStageBackground, type StageBackground } from './store.ts';
 import { TurnCard } from './TurnCard.tsx';
+
+const BACKGROUNDS: StageBackground[] = ['matte', 'checker'];
+
+function BackgroundToggle() {
+  const { t } = useTranslation();
+  const [background, setBackground] = useStageBackground();
+  return (
+    <div className="stage-toolbar">
+      <span className="muted small" id="stage-background-label" title={t('stage.backgroundHint')}>
+        {t('stage.background')}
+      </span>
+      <div className="segmented segmented-sm" role="group" aria-labelledby="stage-background-label">
+        {BACKGROUNDS.map((b) => (
+          <button
+            key={b}
+            type="button"
+            className={`segment ${background === b ? 'segment-on' : ''}`}
+            aria-pressed={background === b}
+            data-testid={`stage-background-${b}`}
+            onClick={() => setBackground(b)}
+          >
+            {t(`stage.${b}`)}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
 
 export function RunStage() {
   const { t } = useTranslation();
@@ -16,19 +48,33 @@ export function RunStage() {
   const sessionIds = [...(turns.data ?? [])].sort((a, b) => b.startedAt - a.startedAt).map((x) => x.id);
   // A new session is next: only runs still going elsewhere are shown (e.g. after a reload).
   const ids = session ? sessionIds : (running.data ?? []).filter((x) => x.status === 'running').map((x) => x.id);
+  const [background] = useStageBackground();
+  const ref = useRef<HTMLElement>(null);
+  const [height, setHeight] = useState(0);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setHeight(el.clientHeight);
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
   return (
-    <section className="run-stage" aria-label={t('stage.title')} data-testid="stage">
+    <section className="run-stage" aria-label={t('stage.title')} data-testid="stage" data-background={background} ref={ref}>
       {ids.length === 0 ? (
         <div className="stage-empty" data-testid="stage-empty" data-history={hasHistory}>
           <h2>{hasHistory ? t('stage.newSessionTitle') : t('stage.emptyTitle')}</h2>
           <p className="muted">{hasHistory ? t('stage.newSessionBody') : t('stage.emptyBody')}</p>
         </div>
       ) : (
-        <div className="stage-list">
-          {ids.map((id) => (
-            <TurnCard key={id} turnId={id} />
-          ))}
-        </div>
+        <StageHeight.Provider value={height}>
+          <BackgroundToggle />
+          <div className="stage-list">
+            {ids.map((id) => (
+              <TurnCard key={id} turnId={id} />
+            ))}
+          </div>
+        </StageHeight.Provider>
       )}
     </section>
   );

@@ -1,10 +1,10 @@
-// One generation as the designer follows it: settings, elapsed against the usual time, cancel, results in
-// place, warnings, charged vs estimated, request id, errors with what to do, and "outcome unknown" notes.
+// One generation as the designer follows it: settings, elapsed against the usual time, stop waiting (the run
+// goes on in the background) or abort (confirmed, with what it may cost), results large in place (StageResults),
+// warnings, charged vs estimated, request id, errors with what to do, and "outcome unknown" notes.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ImageRecord, TurnRecord } from '../../../src-shared/ipc/generation.ts';
+import type { TurnRecord } from '../../../src-shared/ipc/generation.ts';
 import { useAppStore } from '../../app-store.ts';
-import { imageUrl } from '../../lib/desktop.ts';
 import { Badge, type BadgeTone } from '../../ui/Badge.tsx';
 import { ClampedText } from '../../ui/ClampedText.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
@@ -12,11 +12,10 @@ import { formatSeconds, useNow } from '../../ui/useNow.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { usualSeconds } from '../compose/draft.ts';
 import { useComposeStore } from '../compose/store.ts';
-import { beginImageDrag } from '../gallery/drag-out.ts';
-import { useGalleryStore } from '../gallery/store.ts';
 import { CopyAsCode } from './CopyAsCode.tsx';
 import { ErrorBanner } from './ErrorBanner.tsx';
-import { useCancelGeneration, useRetryGeneration, useTurn } from './queries.ts';
+import { useCancelGeneration, useRetryGeneration, useStopWaiting, useTurn } from './queries.ts';
+import { StageResults } from './StageResults.tsx';
 import { useRunsStore } from './store.ts';
 
 const STATUS_TONE: Record<TurnRecord['status'], BadgeTone> = {
@@ -27,12 +26,52 @@ const STATUS_TONE: Record<TurnRecord['status'], BadgeTone> = {
   cancelled: 'neutral',
 };
 
+/** Abort the connection: a separate, confirmed action that says what it may cost. */
+function AbortControl({ turn }: { turn: TurnRecord }) {
+  const { t } = useTranslation();
+  const cancel = useCancelGeneration();
+  const [confirming, setConfirming] = useState(false);
+  if (!turn.actions.abort) return null;
+  return confirming ? (
+    <div className="cancel-confirm" role="alertdialog" aria-label={t('turn.cancelTitle')}>
+      <strong>{t('turn.cancelTitle')}</strong>
+      <p>{t('turn.cancelExplain', { credits: turn.estimate.total })}</p>
+      <div className="row-gap">
+        <button type="button" className="btn btn-danger btn-sm" data-testid="confirm-cancel" disabled={cancel.isPending} onClick={() => cancel.mutate(turn.id)}>
+          {t('turn.cancelConfirm')}
+        </button>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(false)}>
+          {t('turn.keepWaiting')}
+        </button>
+      </div>
+    </div>
+  ) : (
+    <button type="button" className="btn btn-ghost btn-sm" data-testid="cancel" onClick={() => setConfirming(true)}>
+      {t('turn.cancel')}
+    </button>
+  );
+}
+
+/** A run the user stopped waiting for: no progress in the foreground, only that it goes on and how to abort it. */
+function BackgroundRun({ turn }: { turn: TurnRecord }) {
+  const { t } = useTranslation();
+  const now = useNow(true, 1000);
+  return (
+    <div className="run-background" data-testid="run-background" role="status">
+      <p>
+        <strong>{t('turn.background')}</strong> · <span className="muted">{formatSeconds(now - turn.startedAt)}</span>
+      </p>
+      <p className="muted small">{t('turn.backgroundExplain')}</p>
+      <AbortControl turn={turn} />
+    </div>
+  );
+}
+
 function RunningProgress({ turn }: { turn: TurnRecord }) {
   const { t } = useTranslation();
   const progress = useRunsStore((s) => s.progress[turn.id]);
   const now = useNow(true, 250);
-  const cancel = useCancelGeneration();
-  const [confirming, setConfirming] = useState(false);
+  const stopWaiting = useStopWaiting();
   const elapsed = now - turn.startedAt;
   const usual = usualSeconds(turn.estimate.model, turn.estimate.resolution, turn.estimate.n) * 1000;
   const ratio = Math.min(1, elapsed / usual);
@@ -53,58 +92,22 @@ function RunningProgress({ turn }: { turn: TurnRecord }) {
         <div className={`progress-fill ${elapsed > usual ? 'progress-over' : ''}`} style={{ width: `${Math.round(ratio * 100)}%` }} />
       </div>
       {elapsed > usual ? <p className="muted small">{t('turn.slowerThanUsual')}</p> : null}
-      {confirming ? (
-        <div className="cancel-confirm" role="alertdialog" aria-label={t('turn.cancelTitle')}>
-          <p>{t('turn.cancelExplain')}</p>
-          <div className="row-gap">
-            <button type="button" className="btn btn-danger btn-sm" data-testid="confirm-cancel" onClick={() => cancel.mutate(turn.id)}>
-              {t('turn.cancelConfirm')}
-            </button>
-            <button type="button" className="btn btn-ghost btn-sm" onClick={() => setConfirming(false)}>
-              {t('turn.keepWaiting')}
-            </button>
-          </div>
-        </div>
-      ) : (
-        <button type="button" className="btn btn-ghost btn-sm" data-testid="cancel" onClick={() => setConfirming(true)}>
-          {t('turn.cancel')}
-        </button>
-      )}
-    </div>
-  );
-}
-
-function TurnImages({ turn }: { turn: TurnRecord }) {
-  const { t } = useTranslation();
-  const openViewer = useGalleryStore((s) => s.openViewer);
-  const addReferences = useComposeStore((s) => s.addReferences);
-  const ids = turn.images.map((i) => i.id);
-  return (
-    <ul className="turn-images">
-      {turn.images.map((image: ImageRecord, index) => (
-        <li key={image.id} className="turn-image" data-testid="turn-image" data-image-id={image.id}>
+      <div className="run-controls">
+        {turn.actions.stopWaiting ? (
           <button
             type="button"
-            className="thumb-button"
-            draggable
-            onDragStart={(e) => beginImageDrag(e.dataTransfer, [image.id])}
-            onClick={() => openViewer(ids, index)}
-            aria-label={t('gallery.openImage', { id: image.id })}
+            className="btn btn-sm"
+            data-testid="stop-waiting"
+            title={t('turn.stopWaitingHint')}
+            disabled={stopWaiting.isPending}
+            onClick={() => stopWaiting.mutate(turn.id)}
           >
-            {image.download === 'done' ? (
-              <img src={imageUrl('thumb', image.id)} alt="" style={{ aspectRatio: `${image.width} / ${image.height}` }} />
-            ) : (
-              <span className="thumb-pending" style={{ aspectRatio: `${image.width} / ${image.height}` }}>
-                {image.download === 'failed' ? t('turn.downloadFailed') : t('turn.downloading')}
-              </span>
-            )}
+            {t('turn.stopWaiting')}
           </button>
-          <button type="button" className="btn btn-ghost btn-xs turn-image-ref" onClick={() => addReferences([image.id])}>
-            {t('gallery.useAsReference')}
-          </button>
-        </li>
-      ))}
-    </ul>
+        ) : null}
+        <AbortControl turn={turn} />
+      </div>
+    </div>
   );
 }
 
@@ -187,8 +190,15 @@ export function TurnCard({ turnId }: { turnId: string }) {
   }
   const r = turn.request;
   const e = turn.estimate;
+  const background = turn.status === 'running' && turn.waitingInBackground;
   return (
-    <article className="turn-card" data-testid="turn" data-turn-id={turn.id} data-status={turn.status}>
+    <article
+      className={`turn-card ${background ? 'turn-card-background' : ''}`}
+      data-testid="turn"
+      data-turn-id={turn.id}
+      data-status={turn.status}
+      data-background={background}
+    >
       <header className="turn-head">
         <Badge tone={STATUS_TONE[turn.status]} testId="turn-status">
           {t(`turn.status.${turn.status}`)}
@@ -203,8 +213,8 @@ export function TurnCard({ turnId }: { turnId: string }) {
           {new Date(turn.startedAt).toLocaleTimeString(language === 'en' ? 'en' : 'zh-CN')}
         </time>
       </header>
-      {r.prompt ? <ClampedText text={r.prompt} lines={4} className="turn-prompt" testId="turn-prompt" /> : null}
-      {turn.status === 'running' ? <RunningProgress turn={turn} /> : null}
+      {r.prompt ? <ClampedText text={r.prompt} lines={background ? 1 : 4} className="turn-prompt" testId="turn-prompt" /> : null}
+      {turn.status === 'running' ? background ? <BackgroundRun turn={turn} /> : <RunningProgress turn={turn} /> : null}
       {turn.warnings.length > 0 ? (
         <ul className="turn-warnings">
           {turn.warnings.map((w, i) => (
@@ -215,7 +225,7 @@ export function TurnCard({ turnId }: { turnId: string }) {
           ))}
         </ul>
       ) : null}
-      {turn.images.length > 0 ? <TurnImages turn={turn} /> : null}
+      {turn.images.length > 0 ? <StageResults turn={turn} /> : null}
       {turn.status === 'outcome_unknown' ? (
         <div className="outcome-unknown" data-testid="outcome-unknown" role="status">
           <strong>{t('turn.unknownTitle')}</strong>

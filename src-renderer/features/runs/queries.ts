@@ -1,4 +1,4 @@
-// Generations: start, cancel, retry, and the turn records they write into the library.
+// Generations: start, stop waiting, abort (cancel), retry, and the turn records they write into the library.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { GenerateRequest } from '../../../src-shared/api.ts';
@@ -90,6 +90,15 @@ export function useCancelGeneration() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (turnId: string) => call('generateCancel', { turnId }),
+    onSuccess: (_r, turnId) => void client.invalidateQueries({ queryKey: queryKeys.turn(turnId) }),
+  });
+}
+
+/** Stop waiting in the foreground: the run goes on in the background and its images still land in the library. */
+export function useStopWaiting() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (turnId: string) => call('generateStopWaiting', { turnId }),
     onSuccess: (_r, turnId) => void client.invalidateQueries({ queryKey: queryKeys.turn(turnId) }),
   });
 }

@@ -17,3 +17,34 @@ export const useRunsStore = create<RunsState>((set) => ({
   setProgress: (p) => set((s) => ({ progress: { ...s.progress, [p.turnId]: p } })),
   addRecent: (turnId) => set((s) => ({ recentTurnIds: [turnId, ...s.recentTurnIds.filter((t) => t !== turnId)].slice(0, 20) })),
 }));
+
+/** What the stage shows behind results: a neutral matte, or a checkerboard that makes a white background's edge visible. */
+export type StageBackground = 'matte' | 'checker';
+const BACKGROUND_KEY = 'studio.stage-background';
+
+function storedBackground(): StageBackground {
+  try {
+    return localStorage.getItem(BACKGROUND_KEY) === 'checker' ? 'checker' : 'matte';
+  } catch {
+    return 'matte';
+  }
+}
+
+/** Remembered on this computer (a view preference, like a window size): not part of settings.json. */
+export const useStageBackgroundStore = create<{ background: StageBackground; setBackground: (b: StageBackground) => void }>((set) => ({
+  background: storedBackground(),
+  setBackground: (background) => {
+    try {
+      localStorage.setItem(BACKGROUND_KEY, background);
+    } catch {
+      // Not remembered, still applied.
+    }
+    set({ background });
+  },
+}));
+
+export function useStageBackground(): [StageBackground, (b: StageBackground) => void] {
+  const background = useStageBackgroundStore((s) => s.background);
+  const setBackground = useStageBackgroundStore((s) => s.setBackground);
+  return [background, setBackground];
+}

@@ -1,12 +1,13 @@
 // Settings: environment (Local / Remote with its base URL), the API key (masked, kept in the keychain, never
-// shown again), test connection, keychain problems in plain words, UI language. The theme follows the OS.
+// shown again), test connection, keychain problems in plain words, UI language, theme (system, light, dark).
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '../../../src-shared/language.ts';
-import type { EnvironmentName } from '../../../src-shared/ipc/settings.ts';
+import { THEMES, type EnvironmentName, type Theme } from '../../../src-shared/ipc/settings.ts';
+import { applyTheme } from '../../lib/theme.ts';
 import type { DesktopError } from '../../lib/desktop.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { useClearKey, useSelectEnvironment, useSetKey, useSetLanguage, useSetRemote, useSettings, useTestConnection } from './queries.ts';
+import { useClearKey, useSelectEnvironment, useSetKey, useSetLanguage, useSetRemote, useSetTheme, useSettings, useTestConnection } from './queries.ts';
 
 function originOf(url: string): string | null {
   try {
@@ -126,6 +127,7 @@ export function SettingsPage() {
   const { t } = useTranslation();
   const settings = useSettings();
   const setLanguage = useSetLanguage();
+  const setTheme = useSetTheme();
   const selectEnv = useSelectEnvironment();
   const setRemote = useSetRemote();
   const [remoteUrl, setRemoteUrl] = useState<string | null>(null);
@@ -156,7 +158,33 @@ export function SettingsPage() {
             </option>
           ))}
         </select>
-        <p className="muted small">{t('settings.themeFollowsOs')}</p>
+      </section>
+
+      <section className="card">
+        <h3 className="card-title">{t('settings.theme')}</h3>
+        <label className="sr-only" htmlFor="theme-select">
+          {t('settings.theme')}
+        </label>
+        <select
+          id="theme-select"
+          data-testid="theme-select"
+          className="input-medium"
+          value={setTheme.isPending && setTheme.variables ? setTheme.variables.theme : s.theme}
+          onChange={(e) => {
+            const theme = e.target.value as Theme;
+            // At once on screen; main keeps it in settings.json for the next start.
+            applyTheme(theme);
+            setTheme.mutate({ theme });
+          }}
+        >
+          {THEMES.map((theme) => (
+            <option key={theme} value={theme}>
+              {t(`settings.themeOption.${theme}`)}
+            </option>
+          ))}
+        </select>
+        {s.theme === 'system' ? <p className="muted small">{t('settings.themeFollowsOs')}</p> : null}
+        <MutationError error={setTheme.error} />
       </section>
 
       <section className="card">

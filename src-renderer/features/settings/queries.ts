@@ -5,6 +5,7 @@ import { call, onEvent } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import type { MethodInputOf } from '../../lib/ipc-types.ts';
 import { setUiLanguage } from '../../i18n/index.ts';
+import { applyTheme } from '../../lib/theme.ts';
 
 export function useSettings() {
   const client = useQueryClient();
@@ -21,10 +22,14 @@ export function useSettings() {
   useEffect(() => {
     if (language) setUiLanguage(language);
   }, [language]);
+  const theme = query.data?.theme;
+  useEffect(() => {
+    if (theme) applyTheme(theme);
+  }, [theme]);
   return query;
 }
 
-function useSettingsMutation<K extends 'settingsSetLanguage' | 'environmentSelect' | 'environmentSetRemote' | 'keySet' | 'keyClear'>(name: K) {
+function useSettingsMutation<K extends 'settingsSetLanguage' | 'settingsSetTheme' | 'environmentSelect' | 'environmentSetRemote' | 'keySet' | 'keyClear'>(name: K) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: MethodInputOf<K>) => call(name, input),
@@ -37,6 +42,7 @@ function useSettingsMutation<K extends 'settingsSetLanguage' | 'environmentSelec
 }
 
 export const useSetLanguage = () => useSettingsMutation('settingsSetLanguage');
+export const useSetTheme = () => useSettingsMutation('settingsSetTheme');
 export const useSelectEnvironment = () => useSettingsMutation('environmentSelect');
 export const useSetRemote = () => useSettingsMutation('environmentSetRemote');
 export const useSetKey = () => useSettingsMutation('keySet');
