@@ -28,8 +28,9 @@ test('the full generate flow: estimate, run, results in place, request id, galle
   await expect(gallery.getByTestId('session-group')).toHaveCount(1);
   await expect(gallery.getByTestId('gallery-image')).toHaveCount(2);
   await screenshot(page, 'generated');
-  // The compose panel names the session it now continues (the service's title), not a placeholder.
-  await expect(page.getByTestId('compose-session-title')).toHaveText('API generation');
+  // The compose panel names the session it now continues: its automatic title, the first prompt (46 characters,
+  // under the 48 a title keeps), not the service's "API generation".
+  await expect(page.getByTestId('compose-session-title')).toHaveText('A ceramic mug on a walnut table, morning light');
 
   // The session continues: a second generation lands in the same group.
   await compose(page, { n: '1' });

@@ -7,8 +7,8 @@ export const TITLE_LENGTH = 48;
 
 const words = new Intl.Segmenter(undefined, { granularity: 'word' });
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-/** Punctuation and spaces a cut title should not end with. */
-const TRAILING = /[\s\p{P}\p{S}]+$/u;
+/** Punctuation and spaces a cut title should not end with (symbols such as emoji stay). */
+const TRAILING = /[\s\p{P}]+$/u;
 
 function length(text: string): number {
   let n = 0;

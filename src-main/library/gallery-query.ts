@@ -105,8 +105,6 @@ function joinSql(parts: Array<[string, SQLInputValue[]]>): FilterSql {
 export class GalleryQuery {
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
-  /** Search key → its id in temp.search_hits, oldest first. */
-  private readonly searches = new Map<string, number>();
   private readonly totalsCache = new Map<string, { sessions: number; images: number }>();
 
   constructor(db: DatabaseSync) {
@@ -159,26 +157,29 @@ export class GalleryQuery {
 
   /**
    * The id in temp.search_hits of the images whose prompt matches `search`: every term through its FTS5 table,
-   * the images through their turn. Kept while no image is added (the key has the newest image's rowid).
+   * the images through their turn. Kept while no image is added (the key has the newest image's rowid), in
+   * TEMP tables of this connection (so every GalleryQuery on it shares them), the SEARCHES_KEPT used last.
    */
   private searchHits(search: { trigrams: string | null; words: string | null }): number {
-    const newest = num((this.statement('SELECT MAX(rowid) AS m FROM images').get() as Row).m);
-    const key = `${search.trigrams ?? ''}\u0000${search.words ?? ''}\u0000${newest}`;
-    const known = this.searches.get(key);
-    if (known !== undefined) {
-      this.searches.delete(key);
-      this.searches.set(key, known);
-      return known;
-    }
     this.db.exec(`
+      CREATE TEMP TABLE IF NOT EXISTS searches (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, used INTEGER NOT NULL);
       CREATE TEMP TABLE IF NOT EXISTS search_hits (
         search INTEGER NOT NULL, image_id TEXT NOT NULL, created_at INTEGER NOT NULL, session_id TEXT NOT NULL,
         PRIMARY KEY (search, image_id)
       ) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS temp.search_hits_order ON search_hits (search, created_at DESC, session_id DESC);
     `);
-    // Ids come from the table, so two GalleryQuery on one connection (the temp table is per connection) never share one.
-    const id = num((this.statement('SELECT COALESCE(MAX(search), 0) + 1 AS id FROM temp.search_hits').get() as Row).id);
+    const newest = num((this.statement('SELECT MAX(rowid) AS m FROM images').get() as Row).m);
+    const key = `${search.trigrams ?? ''}\u0000${search.words ?? ''}\u0000${newest}`;
+    const known = this.statement('SELECT id FROM temp.searches WHERE key = ?').get(key) as Row | undefined;
+    if (known) {
+      // Most recent first; no write when it already is (a write would count as a change of the library's rows).
+      this.statement('UPDATE temp.searches SET used = (SELECT MAX(used) + 1 FROM temp.searches) WHERE id = ? AND used < (SELECT MAX(used) FROM temp.searches)').run(known.id as number);
+      return num(known.id);
+    }
+    const id = Number(
+      this.statement('INSERT INTO temp.searches (key, used) VALUES (?, (SELECT COALESCE(MAX(used), 0) + 1 FROM temp.searches))').run(key).lastInsertRowid,
+    );
     const sets: string[] = [];
     const params: SQLInputValue[] = [id];
     if (search.trigrams !== null) {
@@ -193,11 +194,9 @@ export class GalleryQuery {
       `INSERT INTO temp.search_hits (search, image_id, created_at, session_id)
        SELECT ?, id, created_at, session_id FROM images WHERE turn_id IN (SELECT id FROM turns WHERE ${sets.join(' AND ')})`,
     ).run(...params);
-    this.searches.set(key, id);
-    for (const [oldKey, oldId] of this.searches) {
-      if (this.searches.size <= SEARCHES_KEPT) break;
-      this.searches.delete(oldKey);
-      this.statement('DELETE FROM temp.search_hits WHERE search = ?').run(oldId);
+    for (const old of this.statement('SELECT id FROM temp.searches ORDER BY used DESC LIMIT -1 OFFSET ?').all(SEARCHES_KEPT) as Row[]) {
+      this.statement('DELETE FROM temp.search_hits WHERE search = ?').run(num(old.id));
+      this.statement('DELETE FROM temp.searches WHERE id = ?').run(num(old.id));
     }
     return id;
   }
