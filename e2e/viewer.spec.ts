@@ -312,7 +312,9 @@ test('viewer: every pixel of a 4K image reachable at 100 % (drag and keys), zoom
   await viewer.getByTestId('viewer-reference-thumbs').locator(`[data-image-id="${image.id}"]`).click();
   await expect(viewer).toHaveAttribute('data-image-id', image.id);
 
-  // Culling keys, shown on the controls, change the image and its gallery tile.
+  // Culling keys, shown on the controls, change the image and its gallery tile ("advance" off: stay on it).
+  await expect(viewer.getByTestId('viewer-advance')).toBeChecked();
+  await viewer.getByTestId('viewer-advance').uncheck();
   await expect(viewer.getByTestId('rate-3')).toContainText('3');
   await expect(viewer.getByTestId('reject')).toContainText('X');
   await expect(viewer.getByTestId('star')).toContainText('S');
@@ -380,7 +382,16 @@ test('viewer: previous / next cross page boundaries under a filter, with "index 
   await viewer.getByTestId('viewer-prev').click();
   await expect(position).toHaveText('25 / 27');
   await expect(viewer).toHaveAttribute('data-image-id', newestFirst[24]!);
-  // Esc: focus back in the gallery, on the tile of the image last shown (not the one first opened).
+  // With "advance after marking" (the gallery's setting, on by default) a culling key marks and moves on.
+  await expect(viewer.getByTestId('viewer-advance')).toBeChecked();
+  await page.keyboard.press('2');
+  await expect(position).toHaveText('26 / 27');
+  await expect(viewer).toHaveAttribute('data-image-id', newestFirst[25]!);
+  await expect.poll(async () => (await ipc<{ image: Image }>(harness, 'library:get-image', { imageId: newestFirst[24] })).image.rating).toBe(2);
+  // Esc: focus back in the gallery, on the tile of the image last shown (not the one first opened; one the
+  // gallery has loaded: the 26th is on its second page, which it has not fetched).
+  await page.keyboard.press('ArrowLeft');
+  await expect(position).toHaveText('25 / 27');
   await page.keyboard.press('Escape');
   await expect(viewer).toHaveCount(0);
   await expect(gallery(page)).toBeFocused();

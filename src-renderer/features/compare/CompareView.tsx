@@ -11,6 +11,7 @@ import { useLanguage } from '../../ui/useLanguage.ts';
 import { useGalleryStore } from '../gallery/store.ts';
 import { CullBar, marksForKey } from '../viewer/CullBar.tsx';
 import { useLoupeT, type LoupeKey } from '../viewer/i18n.ts';
+import { isTyping } from '../viewer/keys.ts';
 import { KeyHints } from '../viewer/KeyHints.tsx';
 import { MARGIN, type Size } from '../viewer/panZoom.ts';
 import { imageDetailQuery, useMark, type Marks } from '../viewer/queries.ts';
@@ -99,7 +100,7 @@ function Compare({ ids }: { ids: string[] }) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.defaultPrevented || isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       const step = pz.stage ? Math.max(40, Math.round(Math.min(pz.stage.w, pz.stage.h) * 0.1)) : 80;
       const image = all[ids.indexOf(activeId)]?.image;
       const cull = image ? marksForKey(e.key, image) : null;

@@ -10,11 +10,13 @@ import { trapTab } from '../../ui/trapTab.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useImageDetail, useExportImage } from '../gallery/queries.ts';
 import { useGalleryStore } from '../gallery/store.ts';
+import { useGalleryView } from '../gallery/view-store.ts';
 import { useLocalAction } from '../local-console/queries.ts';
 import { CopyAsCode } from '../runs/CopyAsCode.tsx';
 import { useSettings } from '../settings/queries.ts';
 import { CullBar, marksForKey } from './CullBar.tsx';
 import { useLoupeT } from './i18n.ts';
+import { isTyping } from './keys.ts';
 import { KeyHints } from './KeyHints.tsx';
 import { MetaPanel } from './MetaPanel.tsx';
 import { imageDetailQuery, neighborsQuery, useMark, useNeighbors, useSessionTitle, type Marks } from './queries.ts';
@@ -25,10 +27,6 @@ import './viewer.css';
 
 type ViewerState = { ids: string[]; index: number };
 
-/** Keys typed into a field are the field's. */
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
-}
 
 export function ImageViewer() {
   const viewer = useGalleryStore((s) => s.viewer);
@@ -43,6 +41,9 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
   const close = useGalleryStore((s) => s.closeViewer);
   const open = useGalleryStore((s) => s.openViewer);
   const filters = useGalleryStore((s) => s.filters);
+  // The gallery's "advance after marking" preference: a culling key also moves to the next image.
+  const advance = useGalleryView((s) => s.advance);
+  const setAdvance = useGalleryView((s) => s.setAdvance);
 
   // The image on screen: the one opened, until the designer moves (to ids the library gives, beyond the loaded pages).
   const [moved, setMoved] = useState<{ base: ViewerState; id: string } | null>(null);
@@ -97,7 +98,10 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
       if (e.defaultPrevented || isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
       const step = pz.stage ? Math.max(40, Math.round(Math.min(pz.stage.w, pz.stage.h) * 0.1)) : 80;
       const cull = image ? marksForKey(e.key, image) : null;
-      if (cull) onMark(cull);
+      if (cull) {
+        onMark(cull);
+        if (advance) go(nextId);
+      }
       else if (e.key === 'Escape') close();
       else if (e.shiftKey && e.key === 'ArrowLeft') pz.pan(step, 0);
       else if (e.shiftKey && e.key === 'ArrowRight') pz.pan(-step, 0);
@@ -116,7 +120,7 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [close, go, image, nextId, onMark, prevId, pz]);
+  }, [advance, close, go, image, nextId, onMark, prevId, pz]);
 
   const openSingle = (imageId: string) => open([imageId], 0);
   const zoomText = pz.isFit ? lt('zoomFit') : `${Math.round(view.s * 100)}%`;
@@ -200,6 +204,10 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
         {image && turn && data ? (
           <div className="viewer-detail">
             <CullBar image={image} onMark={onMark} />
+            <label className="toggle small" title={lt('advanceHint')}>
+              <input type="checkbox" data-testid="viewer-advance" checked={advance} onChange={(e) => setAdvance(e.target.checked)} />
+              {lt('advance')}
+            </label>
             <div className="row-gap wrap">
               <button type="button" className="btn btn-sm" data-testid="export" onClick={() => exportImage.mutate(image.id)}>
                 {t('viewer.export')}
