@@ -170,4 +170,24 @@ test('export a session from its header; a dropped export brings back the referen
   await expect(page.getByTestId('reference-item')).toHaveCount(1);
   await expect(page.getByTestId('reference-item')).toHaveAttribute('data-image-id', refId);
   await expect(page.getByTestId('tray-notice')).toHaveAttribute('data-kind', 'recalled');
+
+  // A board, exported from its row in the library view's side bar.
+  await page.evaluate(
+    async ({ ids }) => {
+      type Reply = { ok: boolean; value: { id: string } };
+      const api = (globalThis as unknown as { api: Record<string, (input: unknown) => Promise<Reply>> }).api;
+      const board = await api.boardCreate!({ name: 'Totes for export' });
+      await api.boardAdd!({ boardId: board.value.id, imageIds: ids });
+    },
+    { ids: [refId, newId] },
+  );
+  const boardOut = join(harness.dataDir, 'board-export');
+  await harness.setShellAnswers({ chooseFolder: boardOut });
+  await page.getByTestId('open-library').click();
+  await page.getByTestId('board').filter({ hasText: 'Totes for export' }).getByTestId('board-export').click();
+  await expect(dialog).toContainText('Totes for export');
+  await page.getByTestId('export-format').selectOption('webp');
+  await page.getByTestId('export-run').click();
+  await expect(page.getByTestId('export-result')).toHaveAttribute('data-written', '2', { timeout: 30_000 });
+  expect(readdirSync(boardOut).filter((f) => f.endsWith('.webp')).sort()).toEqual([`${newId}.webp`, `${refId}.webp`].sort());
 });

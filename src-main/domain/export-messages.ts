@@ -39,7 +39,7 @@ export const EXPORT_MESSAGES = {
       `The folder ${s(p.path)} cannot be written${p.cause ? ` (${s(p.cause)})` : ''}. Choose another folder. ${Number(p.written) > 0 ? `${s(p.written)} file(s) had been written.` : 'Nothing was written.'}`,
   },
   export_boards_unavailable: {
-    zh: () => '暂时还不能按看板导出：看板功能尚未完成。请先选中图片或按会话导出。',
+    zh: () => '暂时还不能按画板导出：画板功能尚未完成。请先选中图片或按会话导出。',
     en: () => 'Exporting a board is not available yet: boards are not finished. Export a selection or a session instead.',
   },
   export_folder_title: { zh: () => '选择导出文件夹', en: () => 'Choose the export folder' },

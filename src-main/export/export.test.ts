@@ -259,6 +259,20 @@ describe('export:run against the real local service', () => {
     expect(readdirSync(out)).toHaveLength(1);
   });
 
+  it('exports a board in the board\'s order (the gallery\'s under its filter), and says not_found for an unknown board', async () => {
+    const board = await ok<{ id: string }>('boardCreate', { name: '春季主图' });
+    await ok('boardAdd', { boardId: board.id, imageIds: [images[2]!.id, images[0]!.id] });
+    const order = await ok<{ ids: string[] }>('libraryImageIds', { filters: { boardId: board.id }, limit: 100 });
+    expect([...order.ids].sort()).toEqual([images[0]!.id, images[2]!.id].sort());
+    const out = folder('board');
+    const summary = await ok<ExportSummary>('exportRun', { source: { boardId: board.id }, template: '{index}_{id}', format: 'png', csv: true, folder: out });
+    expect(summary.written).toEqual(order.ids.map((id, i) => ({ imageId: id, file: `${i + 1}_${id}.png` })));
+    expect(readdirSync(out).filter((f) => f.endsWith('.png')).sort()).toEqual(summary.written.map((w) => w.file).sort());
+    const unknown = await call('exportRun', { source: { boardId: 'bd_nope' }, template: '{id}', format: 'png', csv: false, folder: folder('no-board') });
+    expect(unknown.ok ? null : unknown.error).toMatchObject({ code: 'not_found' });
+    expect(existsSync(folder('no-board'))).toBe(false);
+  });
+
   it('takes the default template and no CSV when they are left out', async () => {
     const out = folder('defaults');
     const summary = await ok<ExportSummary>('exportRun', { source: { imageIds: [images[2]!.id] }, format: 'webp', folder: out });

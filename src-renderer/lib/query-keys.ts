@@ -21,6 +21,8 @@ export const queryKeys = {
   anySession: () => ['session', '*any'] as const,
   allSessionTurns: () => ['session-turns'] as const,
   sessionTurns: (sessionId: string) => ['session-turns', sessionId] as const,
+  /** The first image of a board and how many it holds (the export dialog's preview). */
+  boardFirstImage: (boardId: string) => ['board-first-image', boardId] as const,
 
   inspectorStatus: () => ['inspector', 'status'] as const,
   inspectorList: () => ['inspector', 'list'] as const,

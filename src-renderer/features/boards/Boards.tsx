@@ -2,8 +2,10 @@
 // the gallery panel. A board is a drop target for dragged images and, when clicked, the gallery's board view
 // (filter boardId). A smart board applies its saved filters when clicked.
 import { useState, type DragEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Board, GalleryFilters, SmartBoard } from '../../../src-shared/ipc/library.ts';
 import { DesktopError } from '../../lib/desktop.ts';
+import { useExportStore } from '../export/store.ts';
 import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../gallery/drag.ts';
 import { useGalleryStore } from '../gallery/store.ts';
 import { useGalleryView } from '../gallery/view-store.ts';
@@ -126,6 +128,8 @@ export function CreateBoard({ compact }: { compact?: boolean }) {
 
 function BoardRow({ board, active }: { board: Board; active: boolean }) {
   const lt = useLibraryT();
+  const { t } = useTranslation();
+  const openExport = useExportStore((s) => s.open);
   const rename = useRenameBoard();
   const remove = useDeleteBoard();
   const { over, handlers } = useBoardDrop(board);
@@ -160,6 +164,17 @@ function BoardRow({ board, active }: { board: Board; active: boolean }) {
       </button>
       <button type="button" className="icon-btn" data-testid="board-rename" aria-label={lt('renameBoard', { name: board.name })} title={lt('rename')} onClick={() => setMode('rename')}>
         ✎
+      </button>
+      <button
+        type="button"
+        className="icon-btn"
+        data-testid="board-export"
+        aria-label={t('export.boardButtonLabel', { name: board.name })}
+        title={t('export.open')}
+        disabled={board.imageCount === 0}
+        onClick={() => openExport({ kind: 'board', boardId: board.id, name: board.name })}
+      >
+        ⇩
       </button>
       <button type="button" className="icon-btn" data-testid="board-delete" aria-label={lt('deleteBoard', { name: board.name })} title={lt('delete')} onClick={() => setMode('delete')}>
         🗑

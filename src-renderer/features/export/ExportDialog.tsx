@@ -32,7 +32,15 @@ function useFirstImage(target: ExportTarget) {
     enabled: sessionId !== null,
   });
   const sessionImages = turns.data?.flatMap((t) => t.images) ?? [];
-  const firstId = target.kind === 'selection' ? (target.imageIds[0] ?? null) : (sessionImages[0]?.id ?? null);
+  const boardId = target.kind === 'board' ? target.boardId : null;
+  // A board's images in the board's (the gallery's) order: the first one and how many.
+  const board = useQuery({
+    queryKey: queryKeys.boardFirstImage(boardId ?? ''),
+    queryFn: () => call('libraryImageIds', { filters: { boardId: boardId ?? '' }, limit: 1 }),
+    enabled: boardId !== null,
+  });
+  const firstId =
+    target.kind === 'selection' ? (target.imageIds[0] ?? null) : target.kind === 'session' ? (sessionImages[0]?.id ?? null) : (board.data?.ids[0] ?? null);
   const detail = useQuery({
     queryKey: queryKeys.image(firstId ?? ''),
     queryFn: () => call('libraryGetImage', { imageId: firstId ?? '' }),
@@ -44,7 +52,7 @@ function useFirstImage(target: ExportTarget) {
     queryFn: () => call('libraryGetSession', { sessionId: ownerId ?? '' }),
     enabled: ownerId !== null,
   });
-  const total = target.kind === 'selection' ? target.imageIds.length : sessionImages.length;
+  const total = target.kind === 'selection' ? target.imageIds.length : target.kind === 'session' ? sessionImages.length : (board.data?.total ?? 0);
   return { detail: detail.data ?? null, sessionTitle: session.data?.title ?? null, total };
 }
 
@@ -156,7 +164,12 @@ function ExportDialogBody({ target }: { target: ExportTarget }) {
     run.mutate({ source: exportSource(target), template: choices.template, format: choices.format, ...(lossy ? { quality: choices.quality } : {}), csv: choices.csv });
   };
 
-  const what = target.kind === 'selection' ? t('export.whatSelection', { count: target.imageIds.length }) : t('export.whatSession', { name: target.title });
+  const what =
+    target.kind === 'selection'
+      ? t('export.whatSelection', { count: target.imageIds.length })
+      : target.kind === 'session'
+        ? t('export.whatSession', { name: target.title })
+        : t('export.whatBoard', { name: target.name });
   const error = run.error as DesktopError | null;
   const shownProgress = running ? progress : null;
 

@@ -1,4 +1,4 @@
-// The export dialog: what it exports (a selection or a session) and the choices the designer made last time
+// The export dialog: what it exports (a selection, a session or a board) and the choices the designer made last time
 // (kept while the app runs, so the next export starts from them).
 import { create } from 'zustand';
 import { DEFAULT_EXPORT_TEMPLATE } from '../../../src-shared/export-template.ts';
@@ -6,7 +6,8 @@ import { DEFAULT_EXPORT_QUALITY, type ExportFormat, type ExportSource } from '..
 
 export type ExportTarget =
   | { kind: 'selection'; imageIds: string[] }
-  | { kind: 'session'; sessionId: string; title: string };
+  | { kind: 'session'; sessionId: string; title: string }
+  | { kind: 'board'; boardId: string; name: string };
 
 export interface ExportChoices {
   template: string;
@@ -35,5 +36,6 @@ export const useExportStore = create<ExportState>((set) => ({
 }));
 
 export function exportSource(target: ExportTarget): ExportSource {
-  return target.kind === 'selection' ? { imageIds: target.imageIds } : { sessionId: target.sessionId };
+  if (target.kind === 'selection') return { imageIds: target.imageIds };
+  return target.kind === 'session' ? { sessionId: target.sessionId } : { boardId: target.boardId };
 }

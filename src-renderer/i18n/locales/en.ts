@@ -282,6 +282,8 @@ export const en = {
     whatSelection_one: '{{count}} selected image.',
     whatSelection_other: '{{count}} selected images.',
     whatSession: 'Every image of the session “{{name}}”, oldest first.',
+    whatBoard: 'Every image of the board “{{name}}”, in the board’s order.',
+    boardButtonLabel: 'Export the board {{name}}',
     template: 'File names',
     fields: 'Fields',
     insertField: 'Insert {{field}}',

@@ -275,6 +275,8 @@ export const zhCN: Resources = {
     whatSelection_one: '已选中的 {{count}} 张图片。',
     whatSelection_other: '已选中的 {{count}} 张图片。',
     whatSession: '会话“{{name}}”中的全部图片，按时间先后。',
+    whatBoard: '画板“{{name}}”中的全部图片，按画板中的顺序。',
+    boardButtonLabel: '导出画板 {{name}}',
     template: '文件名',
     fields: '字段',
     insertField: '插入 {{field}}',
