@@ -173,7 +173,12 @@ test('viewer: every pixel of a 4K image reachable at 100 % (drag and keys), zoom
   expect(b.y - s.y).toBeLessThanOrEqual(17);
   expect(Math.abs(b.width - 3584)).toBeLessThanOrEqual(1);
   // The image's own top-left pixel is what is under that point.
-  expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.getAttribute('data-testid'), [b.x + 1, b.y + 1])).toBe('viewer-image');
+  // (Browser-side code names its DOM globals through globalThis: the e2e tsconfig has no DOM lib.)
+  const under = await page.evaluate(([x, y]) => {
+    const doc = (globalThis as unknown as { document: { elementFromPoint(x: number, y: number): { getAttribute(n: string): string | null } | null } }).document;
+    return doc.elementFromPoint(x!, y!)?.getAttribute('data-testid');
+  }, [b.x + 1, b.y + 1]);
+  expect(under).toBe('viewer-image');
 
   // Keys: End brings the bottom-right edge in, then Shift+arrows walk back to the top-left.
   await page.keyboard.press('End');
@@ -460,7 +465,7 @@ test('compare 2 and 4: one shared zoom and pan, a diff of exactly the differing 
 async function checkSynced(page: Page, compare: Locator, sameRatio: boolean): Promise<void> {
   const stages = compare.getByTestId('compare-stage');
   const count = await stages.count();
-  const transforms = async () => stages.evaluateAll((els) => els.map((e) => e.getAttribute('data-transform')));
+  const transforms = async () => Promise.all((await stages.all()).map((st) => st.getAttribute('data-transform')));
   for (let i = 0; i < count; i++) await expect(stages.nth(i).getByTestId('compare-image')).toHaveAttribute('data-loaded', 'true');
   const initial = (await transforms())[0];
   const first = await box(stages.nth(0));
