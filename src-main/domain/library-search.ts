@@ -1,6 +1,6 @@
-// Prompt search as plain functions (docs/main-process.md "Library at scale"): how a query typed in the gallery
-// becomes FTS5 MATCH expressions, and what text the two prompt indexes hold. The library has two contentless
-// FTS5 tables keyed by turns.seq (migration 0300):
+// Prompt search as plain functions (docs/main-process.md "Culling, boards and the library at scale"): how a query
+// typed in the gallery becomes FTS5 MATCH expressions, and what text the two prompt indexes hold. The library has
+// two contentless FTS5 tables keyed by turns.seq (migration 0300):
 //   prompt_trigrams (tokenizer trigram): any substring of 3 or more characters, case- and accent-insensitive,
 //     the same matches the old `LIKE '%…%'` gave, found through the index;
 //   prompt_words (tokenizer unicode61 over text with a space around every CJK character): terms of 1 or 2

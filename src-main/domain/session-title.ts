@@ -1,7 +1,7 @@
-// The automatic title of a session (docs/main-process.md "Sessions"): made locally from its first prompt, at
-// most TITLE_LENGTH characters cut at a word boundary (Intl.Segmenter, so Chinese is cut between words too),
-// and told apart by the session's local time when another session already shows the same title
-// ("Shampoo bottle on marble · 14:05"). The user's own title (library:rename-session) always wins.
+// The automatic title of a session (docs/main-process.md "Culling, boards and the library at scale"): made
+// locally from its first prompt, at most TITLE_LENGTH characters cut at a word boundary (Intl.Segmenter, so
+// Chinese is cut between words too), and told apart by the session's local time when another session already
+// shows the same title ("Shampoo bottle on marble · 14:05"). The user's own title (library:rename-session) wins.
 
 export const TITLE_LENGTH = 48;
 

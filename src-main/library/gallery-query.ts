@@ -1,4 +1,5 @@
-// The gallery's order under any filters, through indexes (docs/main-process.md "Library at scale"):
+// The gallery's order under any filters, through indexes (docs/main-process.md "Culling, boards and the library
+// at scale"):
 //   groups: sessions by their newest image that passes the filters, newest first, ties by session id (desc);
 //   inside a group: its passing images by created_at desc, then position, then id desc.
 //
