@@ -309,6 +309,10 @@ describe('main core against the real local service', () => {
       ['environmentSetRemote', { baseUrl: 'ftp://x' }, 'baseUrl'],
       ['libraryGallery', { filters: {}, cursor: 'garbage', limit: 10 }, 'cursor'],
       ['libraryStar', { imageId: 'img_x', starred: 'yes' }, 'starred'],
+      ['libraryMark', { imageIds: [], rating: 1 }, 'imageIds'],
+      ['libraryMark', { imageIds: ['img_x'], rating: 9 }, 'rating'],
+      ['boardCreate', { name: '   ' }, 'name'],
+      ['libraryNeighbors', { filters: { minRating: 0 }, imageId: 'img_x' }, 'filters.minRating'],
       ['localTopUp', { credits: -5 }, 'credits'],
     ];
     for (const [method, input, field] of cases) {
