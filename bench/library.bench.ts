@@ -119,6 +119,7 @@ async function cases(app: App, seeded: SeededLibrary): Promise<Case[]> {
     galleryCase('prompt search "marble", deep page', () => ({ query: 'marble' }), at('search')),
     galleryCase('prompt search, 1–2 Chinese characters (FTS5 words), first page', (i) => ({ query: SHORT_ZH[i % SHORT_ZH.length] })),
     galleryCase('prompt search, phrase "soft morning light", first page', () => ({ query: '"soft morning light"' })),
+    galleryCase('prompt search, a word in 80 % of prompts ("photo", "product", …), first page', (i) => ({ query: ['photo', 'product', 'on', 'light'][i % 4] })),
     galleryCase('model, first page', () => ({ model: 'gpt-image-2' })),
     galleryCase('model, deep page', () => ({ model: 'gpt-image-2' }), at('model')),
     galleryCase('purpose, first page', () => ({ purpose: 'detail' })),

@@ -139,20 +139,7 @@ function modelOrder(rows: ModelImage[], pass: (img: ModelImage) => boolean): { i
   return { ids: keyed.flatMap((g) => [...g.imgs].sort(within).map((i) => i.id)), sessions: keyed.map((g) => g.sid) };
 }
 
-let db: DatabaseSync;
-let repo: LibraryRepo;
-let rows: ModelImage[];
-let boardIds: string[];
-
-beforeAll(() => {
-  db = openLibraryDatabase(join(mkdtempSync(join(tmpdir(), 'studio-gq-')), 'library.db'));
-  repo = new LibraryRepo(db);
-  seed(repo, db);
-  rows = modelRows(db);
-  boardIds = repo.boards.list().map((b) => b.id);
-});
-
-function filterCases(): Array<[string, GalleryFilters]> {
+function filterCases(boardIds: string[]): Array<[string, GalleryFilters]> {
   const [picks, spring] = boardIds as [string, string];
   return [
     ['none', {}],
@@ -189,9 +176,52 @@ function filterCases(): Array<[string, GalleryFilters]> {
   ];
 }
 
-describe('the gallery order under filters (against a model)', () => {
+/** The same database, recording the SQL of every statement prepared through it. */
+function tracePrepare(target: DatabaseSync): { db: DatabaseSync; sql: Set<string> } {
+  const sql = new Set<string>();
+  const traced = new Proxy(target, {
+    get(t, prop) {
+      if (prop === 'prepare') {
+        return (text: string) => {
+          sql.add(text);
+          return t.prepare(text);
+        };
+      }
+      const value = Reflect.get(t, prop, t) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(t) : value;
+    },
+  });
+  return { db: traced, sql };
+}
+
+/** Plan lines that read a whole table or index: anything but the per-session stats, FTS5 look-ups and sub-results. */
+function fullScans(plan: string[]): string[] {
+  return plan.filter((line) => /^SCAN /.test(line) && !/^SCAN ss\b/.test(line) && !/^SCAN prompt_(trigrams|words) VIRTUAL TABLE INDEX \d+:M/.test(line) && !/^SCAN \(subquery-\d+\)/.test(line));
+}
+
+/**
+ * The whole check, on a library of its own. `sparseSearchTurns` 0 makes every prompt search take the path of one
+ * that matches most prompts (its turns kept, images asked one by one), which a small library never reaches.
+ */
+function suite(label: string, sparseSearchTurns: number | undefined): void {
+  let db: DatabaseSync;
+  let repo: LibraryRepo;
+  let rows: ModelImage[];
+  let boardIds: string[];
+  const options = sparseSearchTurns === undefined ? {} : { sparseSearchTurns };
+  const filterCasesHere = () => filterCases(boardIds);
+
+  beforeAll(() => {
+    db = openLibraryDatabase(join(mkdtempSync(join(tmpdir(), 'studio-gq-')), 'library.db'));
+    repo = new LibraryRepo(db, options);
+    seed(repo, db);
+    rows = modelRows(db);
+    boardIds = repo.boards.list().map((b) => b.id);
+  });
+
+describe(`the gallery order under filters, against a model (${label})`, () => {
   it('pages, ids and totals: every passing image exactly once, in order', () => {
-    for (const [name, f] of filterCases()) {
+    for (const [name, f] of filterCasesHere()) {
       const want = modelOrder(rows, (i) => passes(i, f));
       const gotIds: string[] = [];
       const gotSessions: string[] = [];
@@ -215,7 +245,7 @@ describe('the gallery order under filters (against a model)', () => {
   });
 
   it('neighbours of every image: index, total, previous and next, also for an image outside the filter', () => {
-    for (const [name, f] of filterCases()) {
+    for (const [name, f] of filterCasesHere()) {
       const want = modelOrder(rows, (i) => passes(i, f));
       // Every image in the filter, and every fifth one outside it (each of those needs a model order of its own).
       for (const [n, img] of rows.entries()) {
@@ -260,34 +290,11 @@ describe('the gallery order under filters (against a model)', () => {
   });
 });
 
-/** The same database, recording the SQL of every statement prepared through it. */
-function tracePrepare(target: DatabaseSync): { db: DatabaseSync; sql: Set<string> } {
-  const sql = new Set<string>();
-  const traced = new Proxy(target, {
-    get(t, prop) {
-      if (prop === 'prepare') {
-        return (text: string) => {
-          sql.add(text);
-          return t.prepare(text);
-        };
-      }
-      const value = Reflect.get(t, prop, t) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(t) : value;
-    },
-  });
-  return { db: traced, sql };
-}
-
-/** Plan lines that read a whole table or index: anything but the per-session stats, FTS5 look-ups and sub-results. */
-function fullScans(plan: string[]): string[] {
-  return plan.filter((line) => /^SCAN /.test(line) && !/^SCAN ss\b/.test(line) && !/^SCAN prompt_(trigrams|words) VIRTUAL TABLE INDEX \d+:M/.test(line) && !/^SCAN \(subquery-\d+\)/.test(line));
-}
-
-describe('every gallery statement uses an index', () => {
+describe(`every gallery statement uses an index (${label})`, () => {
   it('no statement scans images (or a board, or a search) for any filter alone or combined', () => {
-    for (const [name, f] of filterCases()) {
+    for (const [name, f] of filterCasesHere()) {
       const traced = tracePrepare(db);
-      const r = new LibraryRepo(traced.db);
+      const r = new LibraryRepo(traced.db, options);
       const first = r.gallery(f, null, 2);
       if (first.nextCursor) r.gallery(f, first.nextCursor, 2);
       const some = r.imageIds(f, 50).ids;
@@ -302,3 +309,7 @@ describe('every gallery statement uses an index', () => {
     }
   });
 });
+}
+
+suite('searches kept as images', undefined);
+suite('searches that match most prompts', 0);

@@ -9,9 +9,11 @@
 // unless it has a passing image above the walk's start (an earlier group): one look-up in that session.
 // What is walked (the "driver"):
 //   - a board: board_images on (board_id, created_at desc, session_id desc), the image's columns copied in;
-//   - else a prompt search: its matching images, found once through FTS5 and kept in a TEMP table with the same
-//     order index (reused while no image is added, up to SEARCHES_KEPT searches);
-//   - else images itself, on the index of the filters (migration 0300 has one per filter, marks included).
+//   - else a prompt search matching up to SPARSE_TURNS turns: its matching images, found once through FTS5 and kept
+//     in a TEMP table with the same order index (reused while no image is added, up to SEARCHES_KEPT searches);
+//   - else images itself, on the index of the filters (migration 0300 has one per filter, marks included); a search
+//     matching more turns is then a condition on each image's turn (kept in a TEMP table too), since most images
+//     pass and the walk stops soon.
 // Every other filter is checked on the walked rows. Counts (totals, the position of an image) are one grouped
 // pass over the passing images on the same indexes; totals are reused while the library has not changed.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
@@ -26,11 +28,14 @@ export interface FilterSql {
   params: SQLInputValue[];
 }
 
-/** The table walked instead of `images` when a board or a search narrows the set. */
-interface Driver {
-  table: 'board_images' | 'temp.search_hits';
-  keyColumn: 'board_id' | 'search';
-  key: SQLInputValue;
+/**
+ * What passing images are read from: `FROM … WHERE …` (more conditions are appended with AND), its parameters, and
+ * the alias whose `created_at` and `session_id` are the image's.
+ */
+export interface Source {
+  sql: string;
+  params: SQLInputValue[];
+  t: string;
 }
 
 /** Filters compiled for one call. */
@@ -40,12 +45,16 @@ export interface CompiledFilters {
    * cells that pass, so counts read one row per session instead of every image.
    */
   stats: { cells: string; sessionId: string | null } | null;
-  driver: Driver | null;
-  /** Every filter the driver does not stand for, as conditions on `images`. */
-  rest: FilterSql;
+  /** Walked in the groups' order. */
+  walk: Source;
+  /** Counted (one grouped pass). */
+  count: Source;
   /** Every filter as conditions on `images` (for statements inside one session). */
   all: FilterSql;
 }
+
+/** A search whose matches are kept as images in the gallery's order (up to this many turns), or else as turns. */
+export const SPARSE_TURNS = 2500;
 
 /** A position in the groups' order: (created_at, session_id), compared descending. */
 export interface Key {
@@ -108,8 +117,12 @@ export class GalleryQuery {
   private readonly statements = new Map<string, StatementSync>();
   private readonly totalsCache = new Map<string, { sessions: number; images: number }>();
 
-  constructor(db: DatabaseSync) {
+  private readonly sparseTurns: number;
+
+  /** `sparseTurns`: tests lower it to take the path of a search that matches most prompts on a small library. */
+  constructor(db: DatabaseSync, options: { sparseTurns?: number } = {}) {
     this.db = db;
+    this.sparseTurns = options.sparseTurns ?? SPARSE_TURNS;
   }
 
   /** Prepared once per distinct SQL text (the filter combinations a user uses are few). */
@@ -127,7 +140,8 @@ export class GalleryQuery {
 
   /** The filters as SQL; a prompt search is looked up in FTS5 (once while no image is added). */
   compile(filters: GalleryFilters): CompiledFilters {
-    const columns: Array<[string, SQLInputValue[]]> = [];
+    type Part = [string, SQLInputValue[]];
+    const columns: Part[] = [];
     if (filters.model) columns.push(['images.model = ?', [filters.model]]);
     if (filters.purpose) columns.push(['images.purpose = ?', [filters.purpose]]);
     if (filters.from !== undefined) columns.push(['images.created_at >= ?', [filters.from]]);
@@ -140,30 +154,57 @@ export class GalleryQuery {
     if (filters.sessionId !== undefined) columns.push(['images.session_id = ?', [filters.sessionId]]);
 
     const search = filters.query ? promptSearch(filters.query) : null;
-    const searchId = search ? this.searchHits(search) : null;
-    const board: [string, SQLInputValue[]] | null =
-      filters.boardId !== undefined
-        ? ['EXISTS (SELECT 1 FROM board_images b WHERE b.board_id = ? AND b.image_id = images.id)', [filters.boardId]]
-        : null;
-    const found: [string, SQLInputValue[]] | null =
-      searchId !== null ? ['EXISTS (SELECT 1 FROM temp.search_hits h WHERE h.search = ? AND h.image_id = images.id)', [searchId]] : null;
+    const hits = search ? this.searchHits(search) : null;
+    // A search as a condition on one image: its image among the kept images, or its turn among the kept turns.
+    const found: Part | null = !hits
+      ? null
+      : hits.dense
+        ? ['EXISTS (SELECT 1 FROM temp.search_turns st WHERE st.search = ? AND st.turn_id = images.turn_id)', [hits.id]]
+        : ['EXISTS (SELECT 1 FROM temp.search_hits sh WHERE sh.search = ? AND sh.image_id = images.id)', [hits.id]];
+    const board: Part | null =
+      filters.boardId !== undefined ? ['EXISTS (SELECT 1 FROM board_images b WHERE b.board_id = ? AND b.image_id = images.id)', [filters.boardId]] : null;
     const all = joinSql([...(found ? [found] : []), ...(board ? [board] : []), ...columns]);
+    const plain = (rest: FilterSql): Source => ({ sql: `FROM images WHERE ${rest.where}`, params: rest.params, t: 'images' });
+    /** A narrower table in the groups' order, joined to images only when other filters need its columns. */
+    const driven = (table: string, keyColumn: string, key: SQLInputValue, rest: FilterSql): Source => ({
+      sql: `FROM ${table} d${rest.where === '1' ? '' : ' CROSS JOIN images ON images.id = d.image_id'} WHERE d.${keyColumn} = ? AND ${rest.where}`,
+      params: [key, ...rest.params],
+      t: 'd',
+    });
     if (filters.boardId !== undefined) {
-      return { stats: null, driver: { table: 'board_images', keyColumn: 'board_id', key: filters.boardId }, rest: joinSql([...(found ? [found] : []), ...columns]), all };
+      const walk = driven('board_images', 'board_id', filters.boardId, joinSql([...(found ? [found] : []), ...columns]));
+      return { stats: null, walk, count: walk, all };
     }
-    if (searchId !== null) return { stats: null, driver: { table: 'temp.search_hits', keyColumn: 'search', key: searchId }, rest: joinSql(columns), all };
-    const markOnly = !filters.query?.trim() && !filters.model && !filters.purpose && filters.from === undefined && filters.to === undefined;
-    return { stats: markOnly ? { cells: statsCells(filters), sessionId: filters.sessionId ?? null } : null, driver: null, rest: joinSql(columns), all };
+    if (hits && !hits.dense) {
+      const walk = driven('temp.search_hits', 'search', hits.id, joinSql(columns));
+      return { stats: null, walk, count: walk, all };
+    }
+    if (hits && found) {
+      // Most prompts match: walking the images' own order and asking each image's turn stops soonest; counting
+      // goes from the matching turns to their images (images_turn carries what a count needs).
+      const rest = joinSql(columns);
+      const count: Source = {
+        sql: `FROM temp.search_turns st CROSS JOIN images INDEXED BY images_turn ON images.turn_id = st.turn_id WHERE st.search = ? AND ${rest.where}`,
+        params: [hits.id, ...rest.params],
+        t: 'images',
+      };
+      return { stats: null, walk: plain(joinSql([found, ...columns])), count, all };
+    }
+    const markOnly = !filters.model && !filters.purpose && filters.from === undefined && filters.to === undefined;
+    const walk = plain(joinSql(columns));
+    return { stats: markOnly ? { cells: statsCells(filters), sessionId: filters.sessionId ?? null } : null, walk, count: walk, all };
   }
 
   /**
-   * The id in temp.search_hits of the images whose prompt matches `search`: every term through its FTS5 table,
-   * the images through their turn. Kept while no image is added (the key has the newest image's rowid), in
-   * TEMP tables of this connection (so every GalleryQuery on it shares them), the SEARCHES_KEPT used last.
+   * A prompt search's matches, looked up through FTS5 once and kept in TEMP tables of this connection (so every
+   * GalleryQuery on it shares them) while no image is added (the key has the newest image's rowid); the
+   * SEARCHES_KEPT used last are kept. The matching turns always; when they are few, also their images with the
+   * gallery's order index (then a search is walked like a board).
    */
-  private searchHits(search: { trigrams: string | null; words: string | null }): number {
+  private searchHits(search: { trigrams: string | null; words: string | null }): { id: number; dense: boolean } {
     this.db.exec(`
-      CREATE TEMP TABLE IF NOT EXISTS searches (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, used INTEGER NOT NULL);
+      CREATE TEMP TABLE IF NOT EXISTS searches (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, used INTEGER NOT NULL, dense INTEGER NOT NULL);
+      CREATE TEMP TABLE IF NOT EXISTS search_turns (search INTEGER NOT NULL, turn_id TEXT NOT NULL, PRIMARY KEY (search, turn_id)) WITHOUT ROWID;
       CREATE TEMP TABLE IF NOT EXISTS search_hits (
         search INTEGER NOT NULL, image_id TEXT NOT NULL, created_at INTEGER NOT NULL, session_id TEXT NOT NULL,
         PRIMARY KEY (search, image_id)
@@ -172,14 +213,14 @@ export class GalleryQuery {
     `);
     const newest = num((this.statement('SELECT MAX(rowid) AS m FROM images').get() as Row).m);
     const key = `${search.trigrams ?? ''}\u0000${search.words ?? ''}\u0000${newest}`;
-    const known = this.statement('SELECT id FROM temp.searches WHERE key = ?').get(key) as Row | undefined;
+    const known = this.statement('SELECT id, dense FROM temp.searches WHERE key = ?').get(key) as Row | undefined;
     if (known) {
       // Most recent first; no write when it already is (a write would count as a change of the library's rows).
-      this.statement('UPDATE temp.searches SET used = (SELECT MAX(used) + 1 FROM temp.searches) WHERE id = ? AND used < (SELECT MAX(used) FROM temp.searches)').run(known.id as number);
-      return num(known.id);
+      this.statement('UPDATE temp.searches SET used = (SELECT MAX(used) + 1 FROM temp.searches) WHERE id = ? AND used < (SELECT MAX(used) FROM temp.searches)').run(num(known.id));
+      return { id: num(known.id), dense: num(known.dense) === 1 };
     }
     const id = Number(
-      this.statement('INSERT INTO temp.searches (key, used) VALUES (?, (SELECT COALESCE(MAX(used), 0) + 1 FROM temp.searches))').run(key).lastInsertRowid,
+      this.statement('INSERT INTO temp.searches (key, used, dense) VALUES (?, (SELECT COALESCE(MAX(used), 0) + 1 FROM temp.searches), 0)').run(key).lastInsertRowid,
     );
     const sets: string[] = [];
     const params: SQLInputValue[] = [id];
@@ -191,29 +232,29 @@ export class GalleryQuery {
       sets.push('seq IN (SELECT rowid FROM prompt_words WHERE prompt_words MATCH ?)');
       params.push(search.words);
     }
-    this.statement(
-      `INSERT INTO temp.search_hits (search, image_id, created_at, session_id)
-       SELECT ?, id, created_at, session_id FROM images WHERE turn_id IN (SELECT id FROM turns WHERE ${sets.join(' AND ')})`,
-    ).run(...params);
+    const turns = Number(this.statement(`INSERT INTO temp.search_turns (search, turn_id) SELECT ?, id FROM turns WHERE ${sets.join(' AND ')}`).run(...params).changes);
+    const dense = turns > this.sparseTurns;
+    if (dense) {
+      this.statement('UPDATE temp.searches SET dense = 1 WHERE id = ?').run(id);
+    } else {
+      this.statement(
+        `INSERT INTO temp.search_hits (search, image_id, created_at, session_id)
+         SELECT st.search, images.id, images.created_at, images.session_id
+         FROM temp.search_turns st CROSS JOIN images INDEXED BY images_turn ON images.turn_id = st.turn_id WHERE st.search = ?`,
+      ).run(id);
+    }
     for (const old of this.statement('SELECT id FROM temp.searches ORDER BY used DESC LIMIT -1 OFFSET ?').all(SEARCHES_KEPT) as Row[]) {
-      this.statement('DELETE FROM temp.search_hits WHERE search = ?').run(num(old.id));
+      for (const table of ['search_hits', 'search_turns']) this.statement(`DELETE FROM temp.${table} WHERE search = ?`).run(num(old.id));
       this.statement('DELETE FROM temp.searches WHERE id = ?').run(num(old.id));
     }
-    return id;
+    return { id, dense };
   }
 
   // ---- the statements (public for the query-plan tests) ----
 
-  /** FROM … WHERE … of the passing images, on the driver when there is one; `t` names the walked table. */
-  static source(c: CompiledFilters): { sql: string; params: SQLInputValue[]; t: string } {
-    if (!c.driver) return { sql: `FROM images WHERE ${c.rest.where}`, params: c.rest.params, t: 'images' };
-    const join = c.rest.where === '1' ? '' : ' CROSS JOIN images ON images.id = d.image_id';
-    return { sql: `FROM ${c.driver.table} d${join} WHERE d.${c.driver.keyColumn} = ? AND ${c.rest.where}`, params: [c.driver.key, ...c.rest.params], t: 'd' };
-  }
-
   /** Passing images after a key, in the groups' order. Parameters: source's, then at, at, session id. */
   static walkSql(c: CompiledFilters): string {
-    const { sql, t } = GalleryQuery.source(c);
+    const { sql, t } = c.walk;
     return `SELECT ${t}.session_id AS session_id, ${t}.created_at AS created_at ${sql}
               AND ${t}.created_at <= ? AND (${t}.created_at < ? OR ${t}.session_id < ?)
             ORDER BY ${t}.created_at DESC, ${t}.session_id DESC`;
@@ -221,7 +262,7 @@ export class GalleryQuery {
 
   /** Passing images before a key, nearest first. */
   static walkUpSql(c: CompiledFilters): string {
-    const { sql, t } = GalleryQuery.source(c);
+    const { sql, t } = c.walk;
     return `SELECT ${t}.session_id AS session_id, ${t}.created_at AS created_at ${sql}
               AND ${t}.created_at >= ? AND (${t}.created_at > ? OR ${t}.session_id > ?)
             ORDER BY ${t}.created_at ASC, ${t}.session_id ASC`;
@@ -246,7 +287,7 @@ export class GalleryQuery {
    * Parameters: at, at, session id, then the source's.
    */
   static countSql(c: CompiledFilters): string {
-    const { sql, t } = GalleryQuery.source(c);
+    const { sql, t } = c.count;
     return `SELECT COUNT(*) AS sessions, COALESCE(SUM(n), 0) AS images,
                    COALESCE(SUM(CASE WHEN newest > ? OR (newest = ? AND session_id > ?) THEN n ELSE 0 END), 0) AS before
             FROM (SELECT ${t}.session_id AS session_id, COUNT(*) AS n, MAX(${t}.created_at) AS newest ${sql} GROUP BY ${t}.session_id)`;
@@ -280,7 +321,7 @@ export class GalleryQuery {
   /** Groups after `key`, in order, while `take` returns true. */
   private eachGroupAfter(c: CompiledFilters, key: Key, take: (g: GroupKey) => boolean): void {
     const seen = new Set<string>();
-    const { params } = GalleryQuery.source(c);
+    const { params } = c.walk;
     for (const row of this.statement(GalleryQuery.walkSql(c)).iterate(...params, key.at, key.at, key.sessionId) as Iterable<Row>) {
       const sessionId = str(row.session_id);
       if (seen.has(sessionId)) continue;
@@ -302,7 +343,7 @@ export class GalleryQuery {
     // once the walk passes it (every session not met yet has all its passing images above).
     let best: GroupKey | null = null;
     const seen = new Set<string>();
-    const { params } = GalleryQuery.source(c);
+    const { params } = c.walk;
     for (const row of this.statement(GalleryQuery.walkUpSql(c)).iterate(...params, key.at, key.at, key.sessionId) as Iterable<Row>) {
       const at = num(row.created_at);
       const sessionId = str(row.session_id);
@@ -406,7 +447,7 @@ export class GalleryQuery {
       const params = [key.at, key.sessionId, key.at, key.at, key.sessionId, ...c.all.params, ...(c.stats.sessionId !== null ? [c.stats.sessionId] : [])];
       row = this.statement(GalleryQuery.statsCountSql(c)).get(...params) as Row;
     } else {
-      row = this.statement(GalleryQuery.countSql(c)).get(key.at, key.at, key.sessionId, ...GalleryQuery.source(c).params) as Row;
+      row = this.statement(GalleryQuery.countSql(c)).get(key.at, key.at, key.sessionId, ...c.count.params) as Row;
     }
     return { sessions: num(row.sessions), images: num(row.images), before: num(row.before) };
   }

@@ -130,9 +130,10 @@ export class LibraryRepo {
   /** Boards and smart boards. */
   readonly boards: BoardsRepo;
 
-  constructor(db: DatabaseSync) {
+  /** `options.sparseSearchTurns`: a test knob (see GalleryQuery). */
+  constructor(db: DatabaseSync, options: { sparseSearchTurns?: number } = {}) {
     this.db = db;
-    this.galleryQuery = new GalleryQuery(db);
+    this.galleryQuery = new GalleryQuery(db, options.sparseSearchTurns !== undefined ? { sparseTurns: options.sparseSearchTurns } : {});
     this.boards = new BoardsRepo(db);
   }
 

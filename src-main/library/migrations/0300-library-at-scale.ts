@@ -36,6 +36,9 @@ export const migration: Migration = {
       DROP INDEX images_purpose;
       DROP INDEX images_starred;
       DROP INDEX images_session_created;
+      DROP INDEX images_turn;
+      -- A turn's images (its record), and what counting a prompt search that matches most turns reads per image.
+      CREATE INDEX images_turn ON images (turn_id, position, session_id, created_at, rejected, rating, starred);
       -- One session's images in group order, with the marks: a group, a session's newest passing image, and
       -- the per-session counts of the totals read this index alone.
       CREATE INDEX images_session_created ON images (session_id, created_at DESC, position, id DESC, rejected, rating, starred);
