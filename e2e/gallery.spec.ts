@@ -19,6 +19,15 @@ test.use({
   },
 });
 
+/** The e2e tsconfig has no DOM lib: the few element members this spec reads inside the page. */
+interface PageElement {
+  scrollTop: number;
+  clientHeight: number;
+  scrollHeight: number;
+  tabIndex: number;
+  getAttribute(name: string): string | null;
+}
+
 const RATIOS = ['16:9', '9:16', '1:1', '3:4', '4:5'] as const;
 const PROMPTS = [
   'A ceramic mug on a walnut table',
@@ -114,17 +123,18 @@ async function box(locator: Locator): Promise<{ x: number; y: number; width: num
 
 /** Ids of the tiles in the DOM, in display order. */
 function tileIds(scope: Locator): Promise<string[]> {
-  return scope.getByTestId('gallery-image').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-id') ?? ''));
+  return scope.getByTestId('gallery-image').evaluateAll((els) => els.map((e) => (e as unknown as PageElement).getAttribute('data-image-id') ?? ''));
 }
 
 /** Every tile id the grid shows, scrolling it from top to bottom (it is virtualised), in display order. */
 async function allTileIds(grid: Locator): Promise<string[]> {
   const seen: string[] = [];
-  await grid.evaluate((el) => (el.scrollTop = 0));
+  await grid.evaluate((node) => ((node as unknown as PageElement).scrollTop = 0));
   for (;;) {
     await grid.page().waitForTimeout(60);
     for (const id of await tileIds(grid)) if (!seen.includes(id)) seen.push(id);
-    const done = await grid.evaluate((el) => {
+    const done = await grid.evaluate((node) => {
+      const el = node as unknown as PageElement;
       if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) return true;
       el.scrollTop += el.clientHeight / 2;
       return false;
@@ -134,6 +144,23 @@ async function allTileIds(grid: Locator): Promise<string[]> {
   await grid.page().waitForTimeout(60);
   for (const id of await tileIds(grid)) if (!seen.includes(id)) seen.push(id);
   return seen;
+}
+
+/** Scrolls the (virtualised) grid from the top until the image's tile is rendered and in view. */
+async function scrollToTile(grid: Locator, id: string): Promise<Locator> {
+  const tile = grid.locator(`[data-image-id="${id}"]`);
+  await grid.evaluate((node) => ((node as unknown as PageElement).scrollTop = 0));
+  for (let i = 0; i < 200 && (await tile.count()) === 0; i++) {
+    const end = await grid.evaluate((node) => {
+      const el = node as unknown as PageElement;
+      el.scrollTop += el.clientHeight / 2;
+      return el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+    });
+    await grid.page().waitForTimeout(50);
+    if (end && (await tile.count()) === 0) throw new Error(`no tile for ${id}`);
+  }
+  await tile.scrollIntoViewIfNeeded();
+  return tile;
 }
 
 /** The id of the grid's focused image (aria-activedescendant → tile-<id>). */
@@ -240,6 +267,27 @@ test('a designer culls 200 images to 12 with the keyboard alone; the library vie
   await expect.poll(() => activeImage(grid)).toBe(order.at(-1));
   await page.keyboard.press('Home');
   await expect.poll(() => activeImage(grid)).toBe(order[0]);
+  // PageDown/PageUp move by about a viewport of rows.
+  await page.keyboard.press('PageDown');
+  await expect.poll(async () => order.indexOf((await activeImage(grid)) ?? '')).toBeGreaterThan(3);
+  const paged = order.indexOf((await activeImage(grid)) ?? '');
+  await page.keyboard.press('PageDown');
+  await expect.poll(async () => order.indexOf((await activeImage(grid)) ?? '')).toBeGreaterThan(paged);
+  await page.keyboard.press('PageUp');
+  await page.keyboard.press('PageUp');
+  await expect.poll(async () => order.indexOf((await activeImage(grid)) ?? '')).toBeLessThan(paged);
+  await page.keyboard.press('Home');
+  await expect.poll(() => activeImage(grid)).toBe(order[0]);
+  // Space toggles the focused image in the selection; Ctrl moves without selecting; Esc clears.
+  await page.keyboard.press('Control+ArrowRight');
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('selection-bar')).toContainText('2');
+  await page.keyboard.press('Space');
+  await expect(page.getByTestId('selection-bar')).toContainText('1');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('selection-bar')).toHaveCount(0);
+  await page.keyboard.press('Home');
+  await expect.poll(() => activeImage(grid)).toBe(order[0]);
 
   // The cull: one key per image, in display order; "advance after marking" moves to the next one each time.
   // Keepers (every 17th from the 4th) get 4 or 5; every third other image is rejected; the rest get 1–3.
@@ -286,7 +334,7 @@ test('a designer culls 200 images to 12 with the keyboard alone; the library vie
   await expect(page.getByTestId('gallery-totals')).toContainText('12');
   await expect(grid).toHaveAttribute('data-image-count', '12');
   expect(new Set(await allTileIds(grid))).toEqual(new Set([...keepers].map((i) => order[i])));
-  for (const rating of await grid.getByTestId('gallery-image').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-rating'))))) {
+  for (const rating of await grid.getByTestId('gallery-image').evaluateAll((els) => els.map((e) => Number((e as unknown as PageElement).getAttribute('data-rating'))))) {
     expect(rating).toBeGreaterThanOrEqual(4);
   }
 
@@ -301,7 +349,7 @@ test('a designer culls 200 images to 12 with the keyboard alone; the library vie
   await library.getByTestId('filter-rating').selectOption('');
   await library.getByTestId('filter-rejected').selectOption('only');
   await expect(library.getByTestId('gallery-totals')).toContainText(String(rejectedCount));
-  for (const flag of await library.getByTestId('gallery-image').evaluateAll((els) => els.map((e) => e.getAttribute('data-rejected')))) expect(flag).toBe('true');
+  for (const flag of await library.getByTestId('gallery-image').evaluateAll((els) => els.map((e) => (e as unknown as PageElement).getAttribute('data-rejected')))) expect(flag).toBe('true');
   await library.getByTestId('filter-rejected').selectOption('hide');
   await expect(library.getByTestId('gallery-totals')).toContainText(String(200 - rejectedCount));
   // At the smallest tiles the grid still holds only what is near the viewport.
@@ -363,8 +411,7 @@ test('the gallery panel resizes by drag and by keys and keeps its width; tiles k
   const tall = [...images.values()].find((im) => im.height / im.width > 1.7);
   if (!wide || !tall) throw new Error('the seed has no 16:9 or 9:16 image');
   const aspectOf = async (id: string) => {
-    const tile = grid.locator(`[data-image-id="${id}"]`);
-    await tile.scrollIntoViewIfNeeded();
+    const tile = await scrollToTile(grid, id);
     const b = await box(tile);
     return { aspect: b.width / b.height, height: b.height };
   };
@@ -397,7 +444,7 @@ test('the gallery panel resizes by drag and by keys and keeps its width; tiles k
   // No layout feedback loop: at heights around the one where the content just fits (where a scrollbar
   // appearing or going used to flip the layout every frame), an idle gallery makes no layout at all.
   await expect(grid.getByTestId('gallery-image').first()).toBeVisible();
-  const fit = await grid.evaluate((el) => ({ scroll: el.scrollHeight, client: el.clientHeight }));
+  const fit = await grid.evaluate((node) => ({ scroll: (node as unknown as PageElement).scrollHeight, client: (node as unknown as PageElement).clientHeight }));
   const viewport = page.viewportSize() ?? { width: 1440, height: 900 };
   for (const delta of [-24, -6, -1, 0, 3, 12]) {
     const height = viewport.height + (fit.scroll - fit.client) + delta;
@@ -417,7 +464,7 @@ test('boards and smart boards in the library and the gallery: create, rename, ad
   await openStudio(page, harness.url);
   await seed(page, { sessions: 4, turnsPerSession: 2 });
   const order = (await libraryImages(page)).map((im) => im.id);
-  const tile = (scope: Locator, i: number) => scope.getByTestId('gallery').locator(`[data-image-id="${order[i]}"]`);
+  const tile = (scope: Page | Locator, i: number) => scope.getByTestId('gallery').locator(`[data-image-id="${order[i]}"]`);
 
   await page.getByTestId('open-library').click();
   const library = page.getByTestId('library-view');
@@ -469,6 +516,15 @@ test('boards and smart boards in the library and the gallery: create, rename, ad
   await expect(picker).toBeVisible();
   await picker.getByTestId('board-picker-item').filter({ hasText: 'Maybe' }).click();
   await expect(maybe.locator('.board-count')).toHaveText('2');
+
+  // The reject control on a tile toggles the mark with the mouse (X does it from the keyboard).
+  await tile(library, 20).hover();
+  await tile(library, 20).getByTestId('reject').click();
+  await expect(tile(library, 20)).toHaveAttribute('data-rejected', 'true');
+  await expect(tile(library, 20)).toHaveClass(/thumb-rejected/);
+  await tile(library, 20).getByTestId('reject').click();
+  await expect(tile(library, 20)).toHaveAttribute('data-rejected', 'false');
+  await expect.poll(async () => (await libraryImages(page)).find((im) => im.id === order[20])?.rejected).toBe(false);
 
   // The board view shows exactly its images; removing one takes it off the board, not out of the library.
   await homepage.locator('.board-open').click();

@@ -17,7 +17,7 @@ import { BoardPicker } from '../boards/BoardPicker.tsx';
 import { marksForKey, useMark } from './cull.ts';
 import { installDragOut } from './drag-out.ts';
 import { GalleryThumb, tileId } from './GalleryThumb.tsx';
-import { galleryLayout, isNavKey, navigate, GAP, type LayoutItem, type RowItem } from './layout.ts';
+import { galleryLayout, isNavKey, navigate, tileCenter, GAP, type LayoutItem, type RowItem } from './layout.ts';
 import { SessionHeader } from './SessionHeader.tsx';
 import { useGalleryStore } from './store.ts';
 import { useGalleryView } from './view-store.ts';
@@ -109,6 +109,8 @@ export function GalleryList(props: ImageGridProps) {
   const { mutate: mark } = useMark();
   const [keyboardFocus, setKeyboardFocus] = useState(false);
   const pointerDown = useRef(false);
+  /** The column Up/Down aim at while the designer keeps moving vertically (reset by any other key). */
+  const aimX = useRef<number | null>(null);
   const layoutCount = useRef(0);
   // Images dragged out of the window become an OS drag of their PNGs (whichever view shows the grid).
   useEffect(() => installDragOut(), []);
@@ -241,11 +243,15 @@ export function GalleryList(props: ImageGridProps) {
     if (isNavKey(e.key)) {
       e.preventDefault();
       setKeyboardFocus(true);
-      const next = navigate(layout, currentActive, e.key, el?.clientHeight ?? 600);
+      const vertical = e.key === 'ArrowUp' || e.key === 'ArrowDown' || e.key === 'PageUp' || e.key === 'PageDown';
+      if (!vertical || aimX.current === null) aimX.current = currentActive ? tileCenter(layout, currentActive) : null;
+      const next = navigate(layout, currentActive, e.key, el?.clientHeight ?? 600, vertical ? (aimX.current ?? undefined) : undefined);
+      if (!vertical) aimX.current = null;
       focusTo(next, e.shiftKey ? 'range' : mod ? 'move' : 'single');
       if ((e.key === 'End' || e.key === 'PageDown') && hasMore) loadMore();
       return;
     }
+    aimX.current = null;
     if (mod && e.key.toLowerCase() === 'a') {
       e.preventDefault();
       useGalleryStore.setState({ selected: [...order], anchor: order[0] ?? null });
@@ -341,6 +347,7 @@ export function GalleryList(props: ImageGridProps) {
         }}
         onPointerDown={() => {
           pointerDown.current = true;
+          aimX.current = null;
           setKeyboardFocus(false);
           window.setTimeout(() => (pointerDown.current = false), 0);
         }}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageRecord, SessionSummary } from '../../../src-shared/ipc/index.ts';
 import { marksForKey } from './cull.ts';
-import { galleryLayout, justifyRows, navigate, GROUP_PADDING, HEADER_HEIGHT, type RowItem } from './layout.ts';
+import { galleryLayout, justifyRows, navigate, tileCenter, GROUP_PADDING, HEADER_HEIGHT, type RowItem } from './layout.ts';
 import { useGalleryStore } from './store.ts';
 
 const session = (id: string): SessionSummary => ({
@@ -125,6 +125,21 @@ describe('grid keyboard navigation', () => {
     expect(navigate(layout, 'img_a6', 'ArrowDown', 500)).toBe('img_b0');
     expect(navigate(layout, 'img_b1', 'ArrowUp', 500)).toBe('img_a6');
     expect(navigate(layout, 'img_a1', 'ArrowUp', 500)).toBe('img_a0');
+  });
+
+  it('Down then Up comes back to the same tile in rows of different widths (Up/Down keep their column)', () => {
+    const mixed = galleryLayout(
+      [{ session: session('m'), images: [image('w0', 1920, 1080), image('n1', 768, 1024), image('n2', 768, 1024), image('s3', 1024, 1024), image('w4', 1920, 1080), image('n5', 768, 1024), image('s6', 1024, 1024)] }],
+      420,
+      100,
+      6,
+    );
+    for (const start of ['n1', 'n2', 'w0']) {
+      const x = tileCenter(mixed, start) ?? 0;
+      const down = navigate(mixed, start, 'ArrowDown', 500, x);
+      expect(down).not.toBe(start);
+      expect(navigate(mixed, down, 'ArrowUp', 500, x)).toBe(start);
+    }
   });
 
   it('Home/End go to the first and last image; PageDown moves about a viewport of rows', () => {

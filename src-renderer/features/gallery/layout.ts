@@ -146,8 +146,10 @@ function centerOf(tile: Tile): number {
   return tile.left + tile.width / 2;
 }
 
-/** The tile of a row whose centre is nearest to x. */
+/** The tile of a row under x (or, past the row's end, the one whose centre is nearest). */
 function nearestIn(row: RowItem, x: number): string | undefined {
+  const under = row.tiles.find((tile) => tile.left <= x && x <= tile.left + tile.width);
+  if (under) return under.image.id;
   let best: Tile | undefined;
   let distance = Infinity;
   for (const tile of row.tiles) {
@@ -160,6 +162,14 @@ function nearestIn(row: RowItem, x: number): string | undefined {
   return best?.image.id;
 }
 
+/** The horizontal centre of an image's tile (where Up/Down aim from). */
+export function tileCenter(layout: GalleryLayout, id: string): number | null {
+  const at = layout.where.get(id);
+  const row = at ? layout.items[at.item] : undefined;
+  const tile = row?.kind === 'row' ? row.tiles[at?.tile ?? -1] : undefined;
+  return tile ? centerOf(tile) : null;
+}
+
 export type NavKey = 'ArrowLeft' | 'ArrowRight' | 'ArrowUp' | 'ArrowDown' | 'Home' | 'End' | 'PageUp' | 'PageDown';
 
 export function isNavKey(key: string): key is NavKey {
@@ -168,10 +178,11 @@ export function isNavKey(key: string): key is NavKey {
 
 /**
  * Where a key moves the focus from `from` (null: nothing focused yet, so the first image). Left/Right walk the
- * display order (across rows and sessions), Up/Down go to the nearest tile of the row above/below, PageUp/Down
- * by about one viewport of rows, Home/End to the first/last image.
+ * display order (across rows and sessions), Up/Down go to the tile of the row above/below under `aimX` (the
+ * column the designer started moving up or down from, so Down then Up comes back; default: the tile's centre),
+ * PageUp/Down by about one viewport of rows, Home/End to the first/last image.
  */
-export function navigate(layout: GalleryLayout, from: string | null, key: NavKey, viewportHeight: number): string | null {
+export function navigate(layout: GalleryLayout, from: string | null, key: NavKey, viewportHeight: number, aimX?: number): string | null {
   const { order, items, rows, where } = layout;
   if (order.length === 0) return null;
   const at = from === null ? undefined : where.get(from);
@@ -192,7 +203,7 @@ export function navigate(layout: GalleryLayout, from: string | null, key: NavKey
   const row = items[at.item] as RowItem;
   const tile = row.tiles[at.tile];
   if (!tile) return from;
-  const x = centerOf(tile);
+  const x = aimX ?? centerOf(tile);
   let target: number;
   if (key === 'ArrowDown') target = row.row + 1;
   else if (key === 'ArrowUp') target = row.row - 1;
