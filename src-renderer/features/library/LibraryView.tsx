@@ -40,7 +40,7 @@ export function LibraryView() {
         </button>
       </header>
       <div className="library-body">
-        <aside className="library-side" aria-label={lt('boards')}>
+        <aside className="library-side" aria-label={lt('sideLabel')}>
           <FilterBar layout="side" />
           <BoardsSection />
         </aside>

@@ -9,6 +9,7 @@ export const LIBRARY_NS = 'library';
 
 export const libraryEn = {
   title: 'Library',
+  sideLabel: 'Filters and boards',
   open: 'Library',
   openHint: 'Open the full-window library: the same images and filters, room to cull',
   close: 'Back to the studio',
@@ -32,7 +33,7 @@ export const libraryEn = {
   reject: 'Reject (X)',
   unreject: 'Undo reject (X)',
   tileKeys: '1–5 rate · 0 clear · X reject · S star · B board · Enter open',
-  advance: 'Advance after marking',
+  advance: 'Auto-advance',
   advanceHint: 'After 1–5, 0, X or S on one image, move to the next one',
   keysTitle: 'Keys',
   keyRate: 'rate',
@@ -90,6 +91,7 @@ export type LibraryKey = keyof typeof libraryEn;
 
 const libraryZh: Record<LibraryKey, string> = {
   title: '图片库',
+  sideLabel: '筛选与画板',
   open: '图片库',
   openHint: '打开全窗口图片库：同样的图片和筛选，更大的空间来挑图',
   close: '返回工作台',
@@ -113,7 +115,7 @@ const libraryZh: Record<LibraryKey, string> = {
   reject: '淘汰 (X)',
   unreject: '撤销淘汰 (X)',
   tileKeys: '1–5 评分 · 0 清除 · X 淘汰 · S 加星 · B 画板 · Enter 打开',
-  advance: '标记后跳到下一张',
+  advance: '自动下一张',
   advanceHint: '对单张图按 1–5、0、X 或 S 后，自动移到下一张',
   keysTitle: '快捷键',
   keyRate: '评分',
