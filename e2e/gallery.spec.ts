@@ -547,6 +547,22 @@ test('boards and smart boards in the library and the gallery: create, rename, ad
   await library.getByTestId('board-delete-confirm').click();
   await expect(library.getByTestId('board')).toHaveCount(1);
 
+  // Marks apply to the whole selection when the focused image is in it (and then do not advance); Ctrl+A
+  // selects everything that passes the filters; Esc clears.
+  await library.getByTestId('board-all').click();
+  await tile(library, 10).click();
+  await tile(library, 12).click({ modifiers: ['Shift'] });
+  await expect(library.getByTestId('selection-bar')).toContainText('3');
+  await page.keyboard.press('2');
+  for (const i of [10, 11, 12]) await expect(tile(library, i)).toHaveAttribute('data-rating', '2');
+  await expect(tile(library, 13)).toHaveAttribute('data-rating', '0');
+  await expect.poll(() => activeImage(grid)).toBe(order[12]);
+  await expect.poll(async () => (await libraryImages(page)).filter((im) => im.rating === 2).map((im) => im.id).sort()).toEqual([order[10], order[11], order[12]].sort());
+  await page.keyboard.press('Control+a');
+  await expect(library.getByTestId('selection-bar')).toContainText(String(order.length));
+  await page.keyboard.press('Escape');
+  await expect(library.getByTestId('selection-bar')).toHaveCount(0);
+
   // Smart boards: rate two images 5 from the keyboard, filter, save the filters, clear, apply them again.
   await library.getByTestId('board-all').click();
   await expect(grid).toHaveAttribute('data-image-count', String(order.length));

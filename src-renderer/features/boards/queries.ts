@@ -1,7 +1,7 @@
 // Boards (images put together by hand) and smart boards (saved filters), from the library through main.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
+import type { Board, GalleryFilters } from '../../../src-shared/ipc/library.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
@@ -29,6 +29,15 @@ export function useBoardEvents(): void {
       }),
     [client],
   );
+}
+
+/** board:add / board:remove take up to 1000 images a call: a larger selection goes in batches (the last answer counts). */
+async function inBatches(method: 'boardAdd' | 'boardRemove', input: { boardId: string; imageIds: string[] }): Promise<Board> {
+  let board: Board | null = null;
+  for (let i = 0; i < input.imageIds.length || board === null; i += 1000) {
+    board = await call(method, { boardId: input.boardId, imageIds: input.imageIds.slice(i, i + 1000) });
+  }
+  return board;
 }
 
 export function useBoards() {
@@ -60,7 +69,7 @@ export function useDeleteBoard() {
 export function useBoardAdd() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { boardId: string; imageIds: string[] }) => call('boardAdd', { boardId: input.boardId, imageIds: input.imageIds.slice(0, 1000) }),
+    mutationFn: (input: { boardId: string; imageIds: string[] }) => inBatches('boardAdd', input),
     onSuccess: () => refreshBoards(client),
   });
 }
@@ -68,7 +77,7 @@ export function useBoardAdd() {
 export function useBoardRemove() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { boardId: string; imageIds: string[] }) => call('boardRemove', { boardId: input.boardId, imageIds: input.imageIds.slice(0, 1000) }),
+    mutationFn: (input: { boardId: string; imageIds: string[] }) => inBatches('boardRemove', input),
     onSuccess: () => refreshBoards(client),
   });
 }

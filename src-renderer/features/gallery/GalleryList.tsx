@@ -12,6 +12,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { GalleryPage } from '../../../src-shared/ipc/library.ts';
+import { call } from '../../lib/desktop.ts';
 import { useLibraryT, type LibraryT } from '../library/i18n.ts';
 import { BoardPicker } from '../boards/BoardPicker.tsx';
 import { marksForKey, useMark } from './cull.ts';
@@ -254,7 +255,14 @@ export function GalleryList(props: ImageGridProps) {
     aimX.current = null;
     if (mod && e.key.toLowerCase() === 'a') {
       e.preventDefault();
+      // Everything that passes the filters, loaded or not (the first 5000): the loaded ones at once.
       useGalleryStore.setState({ selected: [...order], anchor: order[0] ?? null });
+      if (hasMore) {
+        void call('libraryImageIds', { filters: useGalleryStore.getState().filters, limit: 5000 }).then(
+          ({ ids }) => useGalleryStore.setState({ selected: ids, anchor: ids[0] ?? null }),
+          () => undefined,
+        );
+      }
       return;
     }
     if (e.altKey || mod) return;

@@ -7,6 +7,8 @@ import type { GalleryPage } from '../../../src-shared/ipc/library.ts';
 import { call } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
+const MARK_BATCH = 1000;
+
 export interface Marks {
   starred?: boolean;
   rating?: number;
@@ -37,7 +39,14 @@ function patchImages(client: QueryClient, ids: ReadonlySet<string>, patch: (imag
 export function useMark() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: { imageIds: string[] } & Marks) => call('libraryMark', { ...input, imageIds: input.imageIds.slice(0, 1000) }),
+    mutationFn: async (input: { imageIds: string[] } & Marks) => {
+      // library:mark takes up to 1000 images a call; a larger selection (select all) goes in batches.
+      const out: ImageRecord[] = [];
+      for (let i = 0; i < input.imageIds.length; i += MARK_BATCH) {
+        out.push(...(await call('libraryMark', { ...input, imageIds: input.imageIds.slice(i, i + MARK_BATCH) })));
+      }
+      return out;
+    },
     onMutate: (input) => {
       const { imageIds, ...marks } = input;
       patchImages(client, new Set(imageIds), (im) => ({ ...im, ...marks }));
