@@ -86,7 +86,7 @@ describe('culling marks', () => {
     expect(studioError(() => repo.mark([ids[0] as string], {})).code).toBe('invalid_input');
   });
 
-  it('keeps per-session counts exact through inserts, marks and deletes (triggers)', () => {
+  it('keeps per-session and per-turn counts exact through inserts, marks and deletes (triggers)', () => {
     const { db, repo } = open();
     const ids = [...turn(repo, db, 'ls_a', 1000, 'mug', 4), ...turn(repo, db, 'ls_a', 5000, 'mug', 4), ...turn(repo, db, 'ls_b', 3000, 'bag', 4)];
     for (let i = 0; i < 40; i++) {
@@ -100,6 +100,9 @@ describe('culling marks', () => {
     db.prepare('DELETE FROM images WHERE id = ?').run(ids[0] as string);
     const { kept, recomputed } = statsBothWays(db);
     expect(kept).toEqual(recomputed);
+    const turnStats = 'SELECT t.id, t.image_count AS n, t.images_at AS at FROM turns t ORDER BY t.id';
+    const turnTruth = 'SELECT t.id, (SELECT COUNT(*) FROM images i WHERE i.turn_id = t.id) AS n, (SELECT MAX(created_at) FROM images i WHERE i.turn_id = t.id) AS at FROM turns t ORDER BY t.id';
+    expect(db.prepare(turnStats).all()).toEqual(db.prepare(turnTruth).all());
   });
 });
 

@@ -29,13 +29,16 @@ export interface FilterSql {
 }
 
 /**
- * What passing images are read from: `FROM … WHERE …` (more conditions are appended with AND), its parameters, and
- * the alias whose `created_at` and `session_id` are the image's.
+ * What passing images are read from: `FROM … WHERE …` (more conditions are appended with AND) and its parameters;
+ * the expressions of a row's session and time, and how many images a row stands for (a search's turn stands for
+ * its images when nothing else filters them).
  */
 export interface Source {
   sql: string;
   params: SQLInputValue[];
-  t: string;
+  session: string;
+  time: string;
+  n: string;
 }
 
 /** Filters compiled for one call. */
@@ -159,17 +162,19 @@ export class GalleryQuery {
     const found: Part | null = !hits
       ? null
       : hits.dense
-        ? ['EXISTS (SELECT 1 FROM temp.search_turns st WHERE st.search = ? AND st.turn_id = images.turn_id)', [hits.id]]
+        ? ['EXISTS (SELECT 1 FROM temp.search_turns st WHERE st.search = ? AND st.session_id = images.session_id AND st.turn_id = images.turn_id)', [hits.id]]
         : ['EXISTS (SELECT 1 FROM temp.search_hits sh WHERE sh.search = ? AND sh.image_id = images.id)', [hits.id]];
     const board: Part | null =
       filters.boardId !== undefined ? ['EXISTS (SELECT 1 FROM board_images b WHERE b.board_id = ? AND b.image_id = images.id)', [filters.boardId]] : null;
     const all = joinSql([...(found ? [found] : []), ...(board ? [board] : []), ...columns]);
-    const plain = (rest: FilterSql): Source => ({ sql: `FROM images WHERE ${rest.where}`, params: rest.params, t: 'images' });
+    const plain = (rest: FilterSql): Source => ({ sql: `FROM images WHERE ${rest.where}`, params: rest.params, session: 'images.session_id', time: 'images.created_at', n: '1' });
     /** A narrower table in the groups' order, joined to images only when other filters need its columns. */
     const driven = (table: string, keyColumn: string, key: SQLInputValue, rest: FilterSql): Source => ({
       sql: `FROM ${table} d${rest.where === '1' ? '' : ' CROSS JOIN images ON images.id = d.image_id'} WHERE d.${keyColumn} = ? AND ${rest.where}`,
       params: [key, ...rest.params],
-      t: 'd',
+      session: 'd.session_id',
+      time: 'd.created_at',
+      n: '1',
     });
     if (filters.boardId !== undefined) {
       const walk = driven('board_images', 'board_id', filters.boardId, joinSql([...(found ? [found] : []), ...columns]));
@@ -180,14 +185,20 @@ export class GalleryQuery {
       return { stats: null, walk, count: walk, all };
     }
     if (hits && found) {
-      // Most prompts match: walking the images' own order and asking each image's turn stops soonest; counting
-      // goes from the matching turns to their images (images_turn carries what a count needs).
+      // Most prompts match: walking the images' own order and asking each image's turn stops soonest. Counting
+      // adds up the matching turns (each knows its images' number and newest time); with other filters it goes
+      // from those turns to their images (images_turn carries what a count needs), session by session.
       const rest = joinSql(columns);
-      const count: Source = {
-        sql: `FROM temp.search_turns st CROSS JOIN images INDEXED BY images_turn ON images.turn_id = st.turn_id WHERE st.search = ? AND ${rest.where}`,
-        params: [hits.id, ...rest.params],
-        t: 'images',
-      };
+      const count: Source =
+        rest.where === '1'
+          ? { sql: 'FROM temp.search_turns st WHERE st.search = ?', params: [hits.id], session: 'st.session_id', time: 'st.newest', n: 'st.images' }
+          : {
+              sql: `FROM temp.search_turns st CROSS JOIN images INDEXED BY images_turn ON images.turn_id = st.turn_id WHERE st.search = ? AND ${rest.where}`,
+              params: [hits.id, ...rest.params],
+              session: 'st.session_id',
+              time: 'images.created_at',
+              n: '1',
+            };
       return { stats: null, walk: plain(joinSql([found, ...columns])), count, all };
     }
     const markOnly = !filters.model && !filters.purpose && filters.from === undefined && filters.to === undefined;
@@ -204,7 +215,10 @@ export class GalleryQuery {
   private searchHits(search: { trigrams: string | null; words: string | null }): { id: number; dense: boolean } {
     this.db.exec(`
       CREATE TEMP TABLE IF NOT EXISTS searches (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, used INTEGER NOT NULL, dense INTEGER NOT NULL);
-      CREATE TEMP TABLE IF NOT EXISTS search_turns (search INTEGER NOT NULL, turn_id TEXT NOT NULL, PRIMARY KEY (search, turn_id)) WITHOUT ROWID;
+      CREATE TEMP TABLE IF NOT EXISTS search_turns (
+        search INTEGER NOT NULL, session_id TEXT NOT NULL, turn_id TEXT NOT NULL, images INTEGER NOT NULL, newest INTEGER NOT NULL,
+        PRIMARY KEY (search, session_id, turn_id)
+      ) WITHOUT ROWID;
       CREATE TEMP TABLE IF NOT EXISTS search_hits (
         search INTEGER NOT NULL, image_id TEXT NOT NULL, created_at INTEGER NOT NULL, session_id TEXT NOT NULL,
         PRIMARY KEY (search, image_id)
@@ -232,7 +246,12 @@ export class GalleryQuery {
       sets.push('seq IN (SELECT rowid FROM prompt_words WHERE prompt_words MATCH ?)');
       params.push(search.words);
     }
-    const turns = Number(this.statement(`INSERT INTO temp.search_turns (search, turn_id) SELECT ?, id FROM turns WHERE ${sets.join(' AND ')}`).run(...params).changes);
+    const turns = Number(
+      this.statement(
+        `INSERT INTO temp.search_turns (search, session_id, turn_id, images, newest)
+         SELECT ?, session_id, id, image_count, images_at FROM turns WHERE image_count > 0 AND ${sets.join(' AND ')}`,
+      ).run(...params).changes,
+    );
     const dense = turns > this.sparseTurns;
     if (dense) {
       this.statement('UPDATE temp.searches SET dense = 1 WHERE id = ?').run(id);
@@ -254,18 +273,18 @@ export class GalleryQuery {
 
   /** Passing images after a key, in the groups' order. Parameters: source's, then at, at, session id. */
   static walkSql(c: CompiledFilters): string {
-    const { sql, t } = c.walk;
-    return `SELECT ${t}.session_id AS session_id, ${t}.created_at AS created_at ${sql}
-              AND ${t}.created_at <= ? AND (${t}.created_at < ? OR ${t}.session_id < ?)
-            ORDER BY ${t}.created_at DESC, ${t}.session_id DESC`;
+    const { sql, session, time } = c.walk;
+    return `SELECT ${session} AS session_id, ${time} AS created_at ${sql}
+              AND ${time} <= ? AND (${time} < ? OR ${session} < ?)
+            ORDER BY ${time} DESC, ${session} DESC`;
   }
 
   /** Passing images before a key, nearest first. */
   static walkUpSql(c: CompiledFilters): string {
-    const { sql, t } = c.walk;
-    return `SELECT ${t}.session_id AS session_id, ${t}.created_at AS created_at ${sql}
-              AND ${t}.created_at >= ? AND (${t}.created_at > ? OR ${t}.session_id > ?)
-            ORDER BY ${t}.created_at ASC, ${t}.session_id ASC`;
+    const { sql, session, time } = c.walk;
+    return `SELECT ${session} AS session_id, ${time} AS created_at ${sql}
+              AND ${time} >= ? AND (${time} > ? OR ${session} > ?)
+            ORDER BY ${time} ASC, ${session} ASC`;
   }
 
   /**
@@ -287,10 +306,10 @@ export class GalleryQuery {
    * Parameters: at, at, session id, then the source's.
    */
   static countSql(c: CompiledFilters): string {
-    const { sql, t } = c.count;
+    const { sql, session, time, n } = c.count;
     return `SELECT COUNT(*) AS sessions, COALESCE(SUM(n), 0) AS images,
                    COALESCE(SUM(CASE WHEN newest > ? OR (newest = ? AND session_id > ?) THEN n ELSE 0 END), 0) AS before
-            FROM (SELECT ${t}.session_id AS session_id, COUNT(*) AS n, MAX(${t}.created_at) AS newest ${sql} GROUP BY ${t}.session_id)`;
+            FROM (SELECT ${session} AS session_id, SUM(${n}) AS n, MAX(${time}) AS newest ${sql} GROUP BY ${session})`;
   }
 
   /** A session's newest passing image at or after a time. Parameters: all's, session id, at. */

@@ -76,6 +76,8 @@ describe('migration 0300 on an existing library', () => {
     expect(repo.gallery({ query: 'product 7 on marble' }, null, 5).totals).toEqual({ sessions: 100, images: 100 * PER_TURN });
     expect(repo.gallery({ query: '洗发' }, null, 5).totals).toEqual({ sessions: SESSIONS, images: SESSIONS * (TURNS - 1) * PER_TURN });
     expect(db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT seq) AS d, MIN(seq) AS lo FROM turns').get()).toEqual({ n: SESSIONS * TURNS, d: SESSIONS * TURNS, lo: 1 });
+    // Each turn knows how many images it has and their time (what a search matching most prompts counts by).
+    expect(db.prepare('SELECT COUNT(*) AS n FROM turns WHERE image_count <> ? OR images_at <> started_at + 20000').get(PER_TURN)).toEqual({ n: 0 });
     // Per-session counts match the images; new turns continue the sequence.
     expect(db.prepare('SELECT SUM(images) AS n, SUM(c1 + c13) AS never, COUNT(*) AS sessions FROM session_stats').get()).toEqual({
       n: SESSIONS * TURNS * PER_TURN,

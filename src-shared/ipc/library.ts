@@ -143,7 +143,11 @@ export const libraryMethods = {
    * the whole call (`images_not_found`), nothing changed. Emits one `library:changed {kind: 'image', id, ids}`.
    */
   libraryMark: method<ImageRecord[]>()('library:mark', LibraryMarkSchema),
-  /** Previous and next image in the gallery's exact order under `filters`, across sessions and pages. */
+  /**
+   * Previous and next image in the gallery's exact order under `filters`, across sessions and pages, with the
+   * image's 0-based position and the number that pass. An image that does not pass (`inFilter: false`) is placed
+   * where it would stand if it did. Unknown image: `not_found`.
+   */
   libraryNeighbors: method<ImageNeighbors>()('library:neighbors', z.object({ filters: GalleryFiltersSchema, imageId: ImageIdSchema })),
   /** The first `limit` image ids in the gallery's order under `filters` (select all), and how many pass. */
   libraryImageIds: method<{ ids: string[]; total: number }>()(
@@ -154,16 +158,17 @@ export const libraryMethods = {
   boardList: method<Board[]>()('board:list', z.object({})),
   /** A new empty board; `board_name_taken` when another board has that name (any case). */
   boardCreate: method<Board>()('board:create', z.object({ name: BoardNameSchema })),
+  /** `board_not_found` for an unknown board; `board_name_taken` as for create (its own name in another case is fine). */
   boardRename: method<Board>()('board:rename', z.object({ boardId: BoardIdSchema, name: BoardNameSchema })),
   /** Deletes the board (its images stay in the library). */
   boardDelete: method<{ deleted: true }>()('board:delete', z.object({ boardId: BoardIdSchema })),
   /** Adds images (already there: kept as they are). Unknown image ids refuse the whole call. */
   boardAdd: method<Board>()('board:add', z.object({ boardId: BoardIdSchema, imageIds: ImageIdsSchema })),
-  /** Removes images from the board (not from the library); ids not on it are ignored. */
+  /** Removes images from the board (not from the library); ids not on it are ignored, unknown image ids refuse the call. */
   boardRemove: method<Board>()('board:remove', z.object({ boardId: BoardIdSchema, imageIds: ImageIdsSchema })),
   /** Every smart board, by name. */
   smartBoardList: method<SmartBoard[]>()('smart-board:list', z.object({})),
-  /** Creates (no `id`) or replaces the name and filters of a smart board. */
+  /** Creates (no `id`) or replaces the name and filters of a smart board; names are unique among smart boards. */
   smartBoardSave: method<SmartBoard>()(
     'smart-board:save',
     z.object({ id: BoardIdSchema.optional(), name: BoardNameSchema, filters: GalleryFiltersSchema }),

@@ -49,8 +49,11 @@ export const migration: Migration = {
       CREATE INDEX images_rejected ON images (created_at DESC, session_id DESC) WHERE rejected = 1;
       CREATE INDEX images_rated ON images (created_at DESC, session_id DESC, rating) WHERE rating > 0;
 
-      -- Prompt search: contentless FTS5 keyed by turns.seq (the text stays in turns and images).
+      -- Prompt search: contentless FTS5 keyed by turns.seq (the text stays in turns and images). A search that
+      -- matches most turns counts them by these two (kept by the triggers below) instead of reading every image.
       ALTER TABLE turns ADD COLUMN seq INTEGER;
+      ALTER TABLE turns ADD COLUMN image_count INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE turns ADD COLUMN images_at INTEGER;
       CREATE VIRTUAL TABLE prompt_trigrams USING fts5 (prompt, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1');
       CREATE VIRTUAL TABLE prompt_words USING fts5 (words, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
 
@@ -73,6 +76,12 @@ export const migration: Migration = {
         INSERT INTO session_stats (session_id, newest_at, oldest_at) VALUES (new.session_id, new.created_at, new.created_at)
           ON CONFLICT (session_id) DO UPDATE SET newest_at = MAX(newest_at, excluded.newest_at), oldest_at = MIN(oldest_at, excluded.oldest_at);
         UPDATE session_stats SET images = images + 1, ${cellChanges('new', null)} WHERE session_id = new.session_id;
+      END;
+      CREATE TRIGGER images_turn_insert AFTER INSERT ON images BEGIN
+        UPDATE turns SET image_count = image_count + 1, images_at = MAX(COALESCE(images_at, new.created_at), new.created_at) WHERE id = new.turn_id;
+      END;
+      CREATE TRIGGER images_turn_delete AFTER DELETE ON images BEGIN
+        UPDATE turns SET image_count = image_count - 1, images_at = (SELECT MAX(created_at) FROM images WHERE turn_id = old.turn_id) WHERE id = old.turn_id;
       END;
       CREATE TRIGGER images_stats_marks AFTER UPDATE OF starred, rating, rejected ON images WHEN ${cell('new')} <> ${cell('old')} BEGIN
         UPDATE session_stats SET ${cellChanges('new', 'old')} WHERE session_id = new.session_id;
@@ -119,6 +128,11 @@ export const migration: Migration = {
       INSERT INTO session_stats (session_id, newest_at, oldest_at, images, ${cells.map((k) => `c${k}`).join(', ')})
       SELECT session_id, MAX(created_at), MIN(created_at), COUNT(*), ${cells.map((k) => `SUM(starred * 12 + rating * 2 + rejected = ${k})`).join(', ')}
       FROM images GROUP BY session_id;
+    `);
+
+    db.exec(`
+      UPDATE turns SET (image_count, images_at) = (SELECT COUNT(*), MAX(created_at) FROM images WHERE images.turn_id = turns.id)
+      WHERE id IN (SELECT DISTINCT turn_id FROM images);
     `);
 
     // Every existing turn: a seq in start order, and its prompt in both indexes.
