@@ -214,7 +214,7 @@ export class GalleryQuery {
    */
   private searchHits(search: { trigrams: string | null; words: string | null }): { id: number; dense: boolean } {
     this.db.exec(`
-      CREATE TEMP TABLE IF NOT EXISTS searches (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, used INTEGER NOT NULL, dense INTEGER NOT NULL);
+      CREATE TEMP TABLE IF NOT EXISTS searches (id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, used INTEGER NOT NULL, dense INTEGER NOT NULL);
       CREATE TEMP TABLE IF NOT EXISTS search_turns (
         search INTEGER NOT NULL, session_id TEXT NOT NULL, turn_id TEXT NOT NULL, images INTEGER NOT NULL, newest INTEGER NOT NULL,
         PRIMARY KEY (search, session_id, turn_id)
@@ -249,7 +249,7 @@ export class GalleryQuery {
     const turns = Number(
       this.statement(
         `INSERT INTO temp.search_turns (search, session_id, turn_id, images, newest)
-         SELECT ?, session_id, id, image_count, images_at FROM turns WHERE image_count > 0 AND ${sets.join(' AND ')}`,
+         SELECT ?, session_id, id, image_count, images_at FROM turns INDEXED BY turns_search WHERE image_count > 0 AND ${sets.join(' AND ')}`,
       ).run(...params).changes,
     );
     const dense = turns > this.sparseTurns;
@@ -262,11 +262,19 @@ export class GalleryQuery {
          FROM temp.search_turns st CROSS JOIN images INDEXED BY images_turn ON images.turn_id = st.turn_id WHERE st.search = ?`,
       ).run(id);
     }
-    for (const old of this.statement('SELECT id FROM temp.searches ORDER BY used DESC LIMIT -1 OFFSET ?').all(SEARCHES_KEPT) as Row[]) {
-      for (const table of ['search_hits', 'search_turns']) this.statement(`DELETE FROM temp.${table} WHERE search = ?`).run(num(old.id));
-      this.statement('DELETE FROM temp.searches WHERE id = ?').run(num(old.id));
-    }
+    // Searches beyond the kept ones are forgotten now and their rows deleted after this answer has gone out.
+    const old = (this.statement('SELECT id FROM temp.searches ORDER BY used DESC LIMIT -1 OFFSET ?').all(SEARCHES_KEPT) as Row[]).map((r) => num(r.id));
+    for (const oldId of old) this.statement('DELETE FROM temp.searches WHERE id = ?').run(oldId);
+    if (old.length > 0) setImmediate(() => this.dropSearches(old));
     return { id, dense };
+  }
+
+  private dropSearches(ids: number[]): void {
+    try {
+      for (const id of ids) for (const table of ['search_hits', 'search_turns']) this.statement(`DELETE FROM temp.${table} WHERE search = ?`).run(id);
+    } catch {
+      // The database was closed meanwhile: its TEMP tables went with it.
+    }
   }
 
   // ---- the statements (public for the query-plan tests) ----
