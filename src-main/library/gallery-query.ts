@@ -14,8 +14,9 @@
 //   - else images itself, on the index of the filters (migration 0300 has one per filter, marks included); a search
 //     matching more turns is then a condition on each image's turn (kept in a TEMP table too), since most images
 //     pass and the walk stops soon.
-// Every other filter is checked on the walked rows. Counts (totals, the position of an image) are one grouped
-// pass over the passing images on the same indexes; totals are reused while the library has not changed.
+// Every other filter is checked on the walked rows. Counts (totals, the position of an image) add up session_stats
+// when the filters are marks only (or none), else are one grouped pass over the passing images on the same indexes
+// (a search matching many turns adds up its turns); totals are reused while the library has not changed.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { GalleryFilters } from '../../src-shared/ipc/library.ts';
 import { promptSearch } from '../domain/library-search.ts';
