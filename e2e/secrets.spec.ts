@@ -26,6 +26,7 @@ test('Remote: https:// only, http:// for this computer with a warning, and a key
   await url.fill('http://127.0.0.1:9');
   await save.click();
   await expect(page.getByTestId('remote-insecure-warning')).toBeVisible();
+  await expect(page.getByTestId('key-needs-url-remote')).toHaveCount(0);
   await page.getByTestId('key-input-remote').fill(`sk_${'K'.repeat(28)}bind`);
   await page.getByTestId('key-input-remote').press('Enter');
   await expect(page.getByTestId('key-state-remote')).toContainText('bind');

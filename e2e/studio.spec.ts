@@ -262,8 +262,11 @@ test('settings: a key is entered masked, never shown again, and the connection c
   await expect(page.getByTestId('connection-result')).toHaveClass(/hint-ok/);
   const input = page.getByTestId('key-input-remote');
   await expect(input).toHaveAttribute('type', 'password');
+  await expect(page.getByTestId('key-needs-url-remote')).toBeVisible();
   await page.getByTestId('remote-url').fill('https://images.example.com');
   await page.getByRole('button', { name: '保存', exact: true }).click();
+  // The key is bound to the saved address: key entry opens once main has it.
+  await expect(page.getByTestId('key-needs-url-remote')).toHaveCount(0);
   const key = 'sk_' + 'R'.repeat(28) + 'wxyz';
   await input.fill(key);
   await page.getByTestId('key-input-remote').press('Enter');
@@ -326,7 +329,7 @@ test('without a keychain the settings say so plainly and keep keys in memory for
     // A Remote key is bound to an address, so the address comes first.
     await page.getByTestId('remote-url').fill('https://images.example.com');
     await page.getByRole('button', { name: '保存', exact: true }).click();
-    await expect(page.getByTestId('remote-url')).toHaveValue('https://images.example.com');
+    await expect(page.getByTestId('key-needs-url-remote')).toHaveCount(0);
     await page.getByTestId('key-input-remote').fill('sk_' + 'M'.repeat(32));
     await page.getByTestId('key-input-remote').press('Enter');
     await expect(page.getByTestId('key-state-remote')).toContainText('仅在本次运行期间保存在内存中');
