@@ -3,11 +3,11 @@
 // over-budget confirm, stop waiting (the run lands in the background) against abort, the theme choice, the
 // minimum window (960×600), axe on the studio and settings in both themes and languages, and screenshots.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, type Harness } from './fixtures/harness.ts';
 import { compose, estimateTotal, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
+import { seriousViolations } from './support/axe.ts';
 
 // Real (non-overlay) scrollbars, as on a desktop: Chromium headless hides them unless told otherwise, and
 // they take room from the columns this spec measures.
@@ -410,28 +410,6 @@ test('the minimum window (960×600) shows the whole studio with no horizontal ov
   await screenshot(page, 'studio-960x600-dark-en');
   await page.setViewportSize({ width: 1440, height: 900 });
 });
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // Injected through the DevTools protocol (not a <script>), so the app's CSP stays as it is.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run({ exclude: [] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
-    return result.violations;
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join(' | ')}`);
-}
 
 test('axe: no serious or critical violation on the studio (with results, a running and a background run) and settings, in both themes and languages', async ({ page, harness }) => {
   test.setTimeout(240_000);

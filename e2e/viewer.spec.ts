@@ -3,11 +3,10 @@
 // known turn, previous / next across pages under a filter ("index / total" from the library), culling keys
 // that change the gallery's tile, compare of 2 and 4 with one shared transform and a diff of exactly the
 // differing request fields; axe on both; screenshots at 1440×900 and 960×600 in light and dark.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, type Harness } from './fixtures/harness.ts';
 import { compose, generateAndWait, openStudio, screenshot } from './support/studio.ts';
+import { seriousViolations } from './support/axe.ts';
 
 async function ipc<T>(harness: Harness, channel: string, input: unknown = {}): Promise<T> {
   const res = await fetch(`${harness.origin}/ipc/${channel}`, {
@@ -61,26 +60,6 @@ async function box(locator: Locator): Promise<Box> {
   const b = await locator.boundingBox();
   if (!b) throw new Error('no bounding box');
   return b;
-}
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-interface AxeViolation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[]; failureSummary?: string }>;
-}
-async function seriousViolations(page: Page, include: string): Promise<string[]> {
-  // Through the DevTools protocol (not a <script>), so the app's CSP stays as it is.
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async (selector) => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, o: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run({ include: [[selector]] }, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
-    return result.violations;
-  }, include);
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join(' | ')}`);
 }
 
 /** Screenshots in both themes at both window sizes (the OS scheme; Settings' default theme follows it). */

@@ -343,7 +343,8 @@ export function GalleryList(props: ImageGridProps) {
         className="gallery-scroll"
         data-testid="gallery"
         data-image-count={order.length}
-        role={order.length > 0 ? 'grid' : undefined}
+        // Empty, it is still a named Tab stop: a group (an aria-label needs a role; a grid needs rows).
+        role={order.length > 0 ? 'grid' : 'group'}
         aria-multiselectable={order.length > 0 ? true : undefined}
         aria-label={lt('gridLabel', { count: order.length })}
         aria-activedescendant={activeDescendant}
