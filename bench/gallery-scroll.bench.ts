@@ -1,0 +1,456 @@
+// The renderer half of "Library at scale" (docs/benchmarks.md "Gallery and library view at scale"): 100,000 images
+// in 5,000 sessions seeded through the app's write path (bench/library-seed.ts, as bench/library.bench.ts does),
+// each image with a real WebP thumbnail in the cache (made by the downloader's own makeThumbnail from a few hundred
+// distinct generated 896×1200 PNGs, then hard-linked per image id), served by the real browser harness
+// (scripts/harness.ts: built renderer + real main-process handlers) and driven in Debian Chromium at 1440×900 with
+// real scrollbars. Measured per run (a fresh browser context each): time to the first thumbnails, then the side
+// gallery and the library view scrolled one step per animation frame for ~10 s each (steady, then a fling deep into
+// the library so pages keep loading), sampling every frame: gallery tiles in the DOM, JS heap, and (from a Chromium
+// trace) the renderer main thread's work per frame. Medians of RUNS runs; a missed target fails the bench.
+// The browser-side functions type the few DOM globals they use themselves (this tsconfig has no DOM lib).
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { startHarness } from '../e2e/fixtures/harness.ts';
+import { makeThumbnail } from '../src-main/files/downloader.ts';
+import { cacheDirs, cachePath } from '../src-main/files/image-cache.ts';
+import { openLibraryDatabase } from '../src-main/library/database.ts';
+import { seedLibrary, type SeededLibrary } from './library-seed.ts';
+import { machineLine, median, writeSection } from './report.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const SESSIONS = 5000;
+const TURNS_PER_SESSION = 5; // × 4 images = 100,000
+const DISTINCT_THUMBS = 256;
+const FIRST_THUMBS = 12;
+const PASS_MS = 10_000;
+const STEADY_PX = 120; // per frame: 7,200 px/s at 60 fps, a fast wheel scroll
+const FLING_PX = 400; // per frame: a fling that pages through the library
+const TARGETS = { domImages: 300, heapMb: 150, p95FrameMs: 8, firstThumbsMs: 500 };
+
+// ---------- seeding ----------
+
+/** A generated product-shot-like picture (gradients, a "product", a shadow, a caption), 896×1200 PNG. */
+function pictureSvg(i: number): string {
+  const h = (i * 47) % 360;
+  const h2 = (h + 40 + (i % 7) * 20) % 360;
+  const cx = 300 + ((i * 37) % 300);
+  const cy = 500 + ((i * 53) % 300);
+  const rx = 140 + ((i * 13) % 120);
+  const ry = 200 + ((i * 29) % 160);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="896" height="1200">
+  <defs>
+    <linearGradient id="bg" x1="0" y1="0" x2="0.3" y2="1"><stop offset="0" stop-color="hsl(${h},35%,88%)"/><stop offset="1" stop-color="hsl(${h2},30%,62%)"/></linearGradient>
+    <radialGradient id="p" cx="0.35" cy="0.3" r="0.8"><stop offset="0" stop-color="hsl(${h2},70%,80%)"/><stop offset="0.6" stop-color="hsl(${h2},60%,45%)"/><stop offset="1" stop-color="hsl(${h},50%,20%)"/></radialGradient>
+    <filter id="b"><feGaussianBlur stdDeviation="18"/></filter>
+  </defs>
+  <rect width="896" height="1200" fill="url(#bg)"/>
+  <rect y="${820 + (i % 5) * 20}" width="896" height="400" fill="hsl(${h},20%,${40 + (i % 30)}%)"/>
+  <ellipse cx="${cx + 30}" cy="${cy + ry - 10}" rx="${rx}" ry="40" fill="rgba(0,0,0,.35)" filter="url(#b)"/>
+  <ellipse cx="${cx}" cy="${cy}" rx="${rx}" ry="${ry}" fill="url(#p)"/>
+  <rect x="${cx - rx / 3}" y="${cy - ry - 60}" width="${(rx * 2) / 3}" height="80" rx="12" fill="hsl(${h},15%,25%)"/>
+  ${Array.from({ length: 6 }, (_, k) => `<circle cx="${(i * 71 + k * 151) % 896}" cy="${(i * 43 + k * 197) % 800}" r="${10 + ((i + k) % 5) * 12}" fill="hsla(${(h + k * 50) % 360},70%,70%,.5)"/>`).join('')}
+  <text x="60" y="140" font-family="sans-serif" font-size="64" font-weight="700" fill="hsl(${h},40%,20%)">No. ${i}</text>
+</svg>`;
+}
+
+/** DISTINCT_THUMBS real thumbnails made by the downloader's makeThumbnail (512 px long side, WebP q82). */
+async function thumbnailPool(dir: string): Promise<{ files: string[]; meanBytes: number }> {
+  mkdirSync(dir, { recursive: true });
+  const files: string[] = [];
+  // Photographic grain (blurred gaussian noise, soft-light), so thumbnails compress and decode like photos
+  // (a flat drawing makes 4 KiB WebPs; these are ~30 KiB, as product shots at 512 px are).
+  const grain = await Promise.all(
+    Array.from({ length: 8 }, () =>
+      sharp({ create: { width: 448, height: 600, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).resize(896, 1200, { kernel: 'cubic' }).blur(1.2).png().toBuffer(),
+    ),
+  );
+  for (let i = 0; i < DISTINCT_THUMBS; i++) {
+    const png = join(dir, `src-${i}.png`);
+    await sharp(Buffer.from(pictureSvg(i)))
+      .composite([{ input: grain[i % grain.length] as Buffer, blend: 'soft-light' }])
+      .png({ compressionLevel: 1 })
+      .toFile(png);
+    const thumb = join(dir, `thumb-${i}.webp`);
+    await makeThumbnail(png, thumb);
+    rmSync(png);
+    files.push(thumb);
+  }
+  const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
+  return { files, meanBytes: bytes / files.length };
+}
+
+interface Seeded {
+  library: SeededLibrary;
+  seedMs: number;
+  thumbsMs: number;
+  thumbBytes: number;
+}
+
+async function seed(dataDir: string): Promise<Seeded> {
+  const file = join(dataDir, 'library.db');
+  const db = openLibraryDatabase(file);
+  const started = performance.now();
+  // All images are marked download 'done' by the seed (as after the downloader), so tiles ask for thumbnails.
+  const library = seedLibrary(db, { sessions: SESSIONS, turnsPerSession: TURNS_PER_SESSION, boards: 50 });
+  const seedMs = performance.now() - started;
+  const ids = (db.prepare("SELECT id FROM images WHERE download = 'done'").all() as Array<{ id: string }>).map((r) => r.id);
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  db.close();
+  if (ids.length !== library.images) throw new Error(`expected ${library.images} downloaded images, found ${ids.length}`);
+
+  const thumbsStarted = performance.now();
+  const pool = await thumbnailPool(join(dataDir, 'bench-thumb-pool'));
+  const dirs = cacheDirs(dataDir);
+  mkdirSync(dirs.thumb, { recursive: true });
+  ids.forEach((imageId, k) => {
+    const target = cachePath(dirs, 'thumb', imageId);
+    if (!target) throw new Error(`unsafe id ${imageId}`);
+    // Neighbouring images get different pictures (k mod a prime-ish stride), so a row is never one image repeated.
+    linkSync(pool.files[(k * 7) % pool.files.length] as string, target);
+  });
+  const thumbsMs = performance.now() - thumbsStarted;
+  const count = readdirSync(dirs.thumb).length;
+  if (count !== ids.length) throw new Error(`expected ${ids.length} thumbnails, found ${count}`);
+  return { library, seedMs, thumbsMs, thumbBytes: pool.meanBytes };
+}
+
+// ---------- frame times from a trace ----------
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+interface FrameStats {
+  frames: number;
+  cpu: { p50: number; p95: number; max: number };
+  wall: { p50: number; p95: number; max: number };
+}
+
+function pct(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] ?? 0;
+}
+
+/**
+ * Main-thread time per frame, from a Chromium trace: the renderer main thread's (CrRendererMain's) top-level
+ * tasks (RunTask, nested ones not counted twice) that start between one FireAnimationFrame and the next (each
+ * window opened 2 ms early, since a frame's rAF callback runs inside a task that starts just before it), summed.
+ * That is all the work the page's main thread did for that frame: input and scroll handling, rAF callbacks,
+ * React renders, style, layout, paint, image-load and IPC callbacks, GC. As thread CPU time (the work itself) and
+ * as wall time (also counts waiting for a core: this machine has 2 cores shared by harness, service and browser).
+ */
+function framesFromTrace(buffer: Buffer): FrameStats {
+  const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const withFrames = new Set(events.filter((e) => e.name === 'FireAnimationFrame').map((e) => `${e.pid}:${e.tid}`));
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && withFrames.has(`${e.pid}:${e.tid}`));
+  if (!main) throw new Error('no renderer main thread with animation frames in the trace');
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
+  const frameStarts = onMain.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts).sort((a, b) => a - b);
+  const top: TraceEvent[] = [];
+  let busyUntil = -Infinity;
+  for (const task of onMain.filter((e) => e.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
+    if (task.ts >= busyUntil) {
+      top.push(task);
+      busyUntil = task.ts + (task.dur ?? 0);
+    }
+  }
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  let i = 0;
+  for (let f = 0; f + 1 < frameStarts.length; f++) {
+    const from = (frameStarts[f] ?? 0) - 2000;
+    const to = (frameStarts[f + 1] ?? 0) - 2000;
+    let w = 0;
+    let c = 0;
+    while (i < top.length && (top[i]?.ts ?? 0) < from) i++;
+    for (let j = i; j < top.length && (top[j]?.ts ?? 0) < to; j++) {
+      w += top[j]?.dur ?? 0;
+      c += top[j]?.tdur ?? 0;
+    }
+    wall.push(w / 1000);
+    cpu.push(c / 1000);
+  }
+  const stats = (xs: number[]) => ({ p50: pct(xs, 0.5), p95: pct(xs, 0.95), max: Math.max(0, ...xs) });
+  return { frames: wall.length, cpu: stats(cpu), wall: stats(wall) };
+}
+
+// ---------- in the page ----------
+
+interface PassSample {
+  frames: number;
+  maxImages: number;
+  maxHeapBytes: number;
+  p95IntervalMs: number;
+  scrolledPx: number;
+  /** Images loaded into the grid at the end (data-image-count). */
+  loaded: number;
+  /** The position in the loaded order of the last tile in the DOM at the end (how deep the pass got). */
+  deepestIndex: number;
+}
+
+interface PassResult extends PassSample {
+  trace: FrameStats;
+}
+
+/** Scroll `scope`'s gallery `step` px per animation frame for `ms`, sampling every frame. */
+function scrollPass(page: Page, scope: string, step: number, ms: number): Promise<PassSample> {
+  return page.evaluate(
+    async ({ scope, step, ms }) => {
+      interface El {
+        scrollTop: number;
+        getAttribute(name: string): string | null;
+      }
+      const w = globalThis as unknown as {
+        document: { querySelector(s: string): El | null; querySelectorAll(s: string): ArrayLike<El> & Iterable<El> };
+        requestAnimationFrame(cb: (t: number) => void): void;
+        performance: { now(): number; memory?: { usedJSHeapSize: number } };
+      };
+      const el = w.document.querySelector(`${scope} [data-testid="gallery"]`);
+      if (!el) throw new Error(`no gallery in ${scope}`);
+      const intervals: number[] = [];
+      let maxImages = 0;
+      let maxHeap = 0;
+      let frames = 0;
+      let last = 0;
+      const startTop = el.scrollTop;
+      await new Promise<void>((resolve) => {
+        const end = w.performance.now() + ms;
+        const frame = (t: number) => {
+          frames++;
+          if (last) intervals.push(t - last);
+          last = t;
+          // The DOM count of the whole document (side gallery and library view together).
+          maxImages = Math.max(maxImages, w.document.querySelectorAll('[data-testid="gallery-image"]').length);
+          maxHeap = Math.max(maxHeap, w.performance.memory?.usedJSHeapSize ?? 0);
+          el.scrollTop += step;
+          if (w.performance.now() < end) w.requestAnimationFrame(frame);
+          else resolve();
+        };
+        w.requestAnimationFrame(frame);
+      });
+      const sorted = [...intervals].sort((a, b) => a - b);
+      const tiles = [...w.document.querySelectorAll(`${scope} [data-testid="gallery-image"]`)];
+      const lastId = tiles.at(-1)?.getAttribute('data-image-id') ?? '';
+      return {
+        frames,
+        maxImages,
+        maxHeapBytes: maxHeap,
+        p95IntervalMs: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+        scrolledPx: el.scrollTop - startTop,
+        loaded: Number(el.getAttribute('data-image-count') ?? 0),
+        // Seeded ids are img_ + base-36 number in gallery order from the newest: converted by the caller.
+        deepestIndex: lastId ? parseInt(lastId.slice(4), 36) : -1,
+      };
+    },
+    { scope, step, ms },
+  );
+}
+
+/**
+ * performance.now() when `count` tiles of `scope`'s gallery are in the DOM (`tiles`), and when `count` of their
+ * thumbnails have loaded and decoded (`thumbs`: complete, naturalWidth > 0), both checked every animation frame.
+ */
+async function thumbsReadyAt(page: Page, scope: string, count: number): Promise<{ tiles: number; thumbs: number }> {
+  const handle = await page.waitForFunction(
+    ({ scope, count }) => {
+      interface Img {
+        complete: boolean;
+        naturalWidth: number;
+      }
+      const w = globalThis as unknown as {
+        document: { querySelectorAll(s: string): ArrayLike<Img> & Iterable<Img> };
+        performance: { now(): number };
+        benchTilesAt?: Record<string, number>;
+      };
+      const tiles = w.document.querySelectorAll(`${scope} [data-testid="gallery"] [data-testid="gallery-image"]`).length;
+      w.benchTilesAt ??= {};
+      if (tiles >= count) w.benchTilesAt[scope] ??= w.performance.now();
+      const imgs = [...w.document.querySelectorAll(`${scope} [data-testid="gallery"] [data-testid="gallery-image"] img`)];
+      const done = imgs.filter((img) => img.complete && img.naturalWidth > 0).length;
+      return done >= count ? { tiles: w.benchTilesAt[scope] ?? w.performance.now(), thumbs: w.performance.now() } : false;
+    },
+    { scope, count },
+    { timeout: 120_000, polling: 'raf' },
+  );
+  return (await handle.jsonValue()) as { tiles: number; thumbs: number };
+}
+
+async function tracedPass(browser: Browser, page: Page, scope: string, step: number): Promise<PassResult> {
+  await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  const sample = await scrollPass(page, scope, step, PASS_MS);
+  const trace = framesFromTrace(await browser.stopTracing());
+  return { ...sample, trace };
+}
+
+interface RunResult {
+  firstTilesMs: number;
+  firstThumbsMs: number;
+  libraryThumbsMs: number;
+  side: PassResult;
+  steady: PassResult;
+  fling: PassResult;
+  heapAfterGcMb: number;
+}
+
+async function oneRun(browser: Browser, url: string, total: number): Promise<RunResult> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    // First thumbnails: navigation start (performance.now() = 0 of the new document) to the first FIRST_THUMBS
+    // gallery thumbnails loaded and decoded in the studio's side gallery, where the app opens.
+    await page.goto(url);
+    const first = await thumbsReadyAt(page, '[data-testid="gallery-panel"]', FIRST_THUMBS);
+    await page.waitForTimeout(500);
+    const side = await tracedPass(browser, page, '[data-testid="gallery-panel"]', STEADY_PX);
+
+    // The library view: click to FIRST_THUMBS thumbnails, then a steady pass and a fling further down.
+    const clickedAt = await page.evaluate(() => (globalThis as unknown as { performance: { now(): number } }).performance.now());
+    await page.getByTestId('open-library').click();
+    const libraryThumbsMs = (await thumbsReadyAt(page, '[data-testid="library-view"]', FIRST_THUMBS)).thumbs - clickedAt;
+    await page.waitForTimeout(500);
+    const steady = await tracedPass(browser, page, '[data-testid="library-view"]', STEADY_PX);
+    const fling = await tracedPass(browser, page, '[data-testid="library-view"]', FLING_PX);
+    await cdp.send('HeapProfiler.enable');
+    await cdp.send('HeapProfiler.collectGarbage');
+    const metrics = await cdp.send('Performance.getMetrics');
+    const heapAfterGc = metrics.metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
+    // Seeded image numbers grow with time and the gallery shows the newest first: depth = total - 1 - number.
+    for (const p of [side, steady, fling]) if (p.deepestIndex >= 0) p.deepestIndex = total - 1 - p.deepestIndex;
+    return { firstTilesMs: first.tiles, firstThumbsMs: first.thumbs, libraryThumbsMs, side, steady, fling, heapAfterGcMb: heapAfterGc / 2 ** 20 };
+  } finally {
+    await context.close();
+  }
+}
+
+// ---------- main ----------
+
+const dataDir = mkdtempSync(join(tmpdir(), 'studio-bench-gallery-scroll-'));
+let seeded: Seeded | undefined;
+const runs: RunResult[] = [];
+try {
+  seeded = await seed(dataDir);
+  console.log(
+    `seeded ${seeded.library.images} images in ${seeded.library.sessions} sessions in ${(seeded.seedMs / 1000).toFixed(1)} s; ${DISTINCT_THUMBS} thumbnails made and linked in ${(seeded.thumbsMs / 1000).toFixed(1)} s (mean ${(seeded.thumbBytes / 1024).toFixed(1)} KiB)`,
+  );
+  const started = await startHarness({ dataDir });
+  const browser = await chromium.launch({
+    executablePath: process.env.STUDIO_CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-precise-memory-info'],
+    // Real scrollbars, as in the app (Playwright hides them by default).
+    ignoreDefaultArgs: ['--hide-scrollbars'],
+  });
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const r = await oneRun(browser, started.harness.url, seeded.library.images);
+      runs.push(r);
+      const brief = (p: PassResult) =>
+        `frames ${p.frames} (traced ${p.trace.frames}), DOM max ${p.maxImages}, heap max ${(p.maxHeapBytes / 2 ** 20).toFixed(1)} MB, CPU/frame p50 ${p.trace.cpu.p50.toFixed(1)} p95 ${p.trace.cpu.p95.toFixed(1)} max ${p.trace.cpu.max.toFixed(1)} ms, wall p95 ${p.trace.wall.p95.toFixed(1)} ms, rAF interval p95 ${p.p95IntervalMs.toFixed(1)} ms, scrolled ${p.scrolledPx} px, loaded ${p.loaded}, deepest #${p.deepestIndex}`;
+      console.log(`run ${i + 1}: first tiles ${r.firstTilesMs.toFixed(0)} ms, first thumbnails ${r.firstThumbsMs.toFixed(0)} ms, library thumbnails ${r.libraryThumbsMs.toFixed(0)} ms, heap after GC ${r.heapAfterGcMb.toFixed(1)} MB`);
+      console.log(`  side gallery steady: ${brief(r.side)}`);
+      console.log(`  library steady:      ${brief(r.steady)}`);
+      console.log(`  library fling:       ${brief(r.fling)}`);
+    }
+  } finally {
+    await browser.close();
+    await started.stop();
+  }
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (!seeded || runs.length === 0) throw new Error('no runs');
+const m = (pick: (r: RunResult) => number) => median(runs.map(pick));
+const each = (pick: (r: RunResult) => number, digits = 1) => runs.map((r) => pick(r).toFixed(digits)).join(', ');
+const ok = (pass: boolean) => (pass ? '✔' : '✘');
+const passes: Array<[string, (r: RunResult) => PassResult]> = [
+  [`side gallery (default tiles, 120 px high), steady ${STEADY_PX} px/frame`, (r) => r.side],
+  [`library view (default tiles, 180 px), steady ${STEADY_PX} px/frame`, (r) => r.steady],
+  [`library view, fling ${FLING_PX} px/frame (continuing deeper)`, (r) => r.fling],
+];
+const first = m((r) => r.firstThumbsMs);
+const maxDom = Math.max(...passes.map(([, p]) => m((r) => p(r).maxImages)));
+const maxHeap = Math.max(...passes.map(([, p]) => m((r) => p(r).maxHeapBytes))) / 2 ** 20;
+const worstP95 = Math.max(...passes.map(([, p]) => m((r) => p(r).trace.cpu.p95)));
+const missed: string[] = [];
+if (first >= TARGETS.firstThumbsMs) missed.push(`first thumbnails ${first.toFixed(0)} ms`);
+if (maxDom > TARGETS.domImages) missed.push(`${maxDom} images in the DOM`);
+if (maxHeap >= TARGETS.heapMb) missed.push(`JS heap ${maxHeap.toFixed(1)} MB`);
+if (worstP95 >= TARGETS.p95FrameMs) missed.push(`p95 main-thread CPU per frame ${worstP95.toFixed(1)} ms`);
+
+const passRows = passes.flatMap(([name, p]) => [
+  `| ${name}: gallery images in the DOM (max over all frames) | **${m((r) => p(r).maxImages)}** | ${each((r) => p(r).maxImages, 0)} | ≤ ${TARGETS.domImages} ${ok(m((r) => p(r).maxImages) <= TARGETS.domImages)} |`,
+  `| ${name}: JS heap used (max over all frames) | **${(m((r) => p(r).maxHeapBytes) / 2 ** 20).toFixed(1)} MB** | ${each((r) => p(r).maxHeapBytes / 2 ** 20)} | < ${TARGETS.heapMb} MB ${ok(m((r) => p(r).maxHeapBytes) / 2 ** 20 < TARGETS.heapMb)} |`,
+  `| ${name}: main-thread CPU per frame p50 / **p95** / max | ${m((r) => p(r).trace.cpu.p50).toFixed(1)} / **${m((r) => p(r).trace.cpu.p95).toFixed(1)}** / ${m((r) => p(r).trace.cpu.max).toFixed(1)} ms | p95: ${each((r) => p(r).trace.cpu.p95)} | p95 < ${TARGETS.p95FrameMs} ms ${ok(m((r) => p(r).trace.cpu.p95) < TARGETS.p95FrameMs)} |`,
+  `| ${name}: the same as wall time p50 / p95 / max | ${m((r) => p(r).trace.wall.p50).toFixed(1)} / ${m((r) => p(r).trace.wall.p95).toFixed(1)} / ${m((r) => p(r).trace.wall.max).toFixed(1)} ms | p95: ${each((r) => p(r).trace.wall.p95)} | (shared machine) |`,
+  `| ${name}: frames, p95 interval between frames | ${m((r) => p(r).frames).toFixed(0)} frames, ${m((r) => p(r).p95IntervalMs).toFixed(1)} ms | ${each((r) => p(r).p95IntervalMs)} | |`,
+  `| ${name}: scrolled, images loaded, deepest image in the DOM at the end | ${(m((r) => p(r).scrolledPx) / 1000).toFixed(0)}k px, ${m((r) => p(r).loaded).toLocaleString('en-US')} loaded, #${m((r) => p(r).deepestIndex).toLocaleString('en-US')} | deepest: ${each((r) => p(r).deepestIndex, 0)} | |`,
+]);
+const load = loadavg().map((x) => x.toFixed(1)).join(' / ');
+writeSection(
+  'gallery-scroll',
+  `## Gallery and library view at scale (renderer)
+
+Machine: ${machineLine()}; Debian Chromium (headless, software rendering, \`--disable-gpu\`), 1440×900, real
+scrollbars; load average when the runs ended: ${load} (2 cores shared by the harness, the bundled service and the browser).
+Command: \`npm run bench -- gallery-scroll\` (bench/gallery-scroll.bench.ts; ${runs.length} runs, each in a fresh browser context; medians, then each run's figure).
+
+**Library.** ${seeded.library.images.toLocaleString('en-US')} images in ${seeded.library.sessions.toLocaleString('en-US')} sessions seeded into a fresh data folder through the app's
+write path (bench/library-seed.ts, the same library as "Library at scale (main process)": realistic prompts, marks,
+${seeded.library.boardIds.length} boards; ${(seeded.seedMs / 1000).toFixed(1)} s), every image with download state \`done\`, as after the downloader.
+**Thumbnails:** the seeded images have no files, so ${DISTINCT_THUMBS} distinct 896×1200 pictures (gradients, a
+"product", shadow, caption) were generated and turned into thumbnails by the downloader's own \`makeThumbnail\` (512 px
+long side, WebP q82, mean ${(seeded.thumbBytes / 1024).toFixed(1)} KiB), and each image's \`cache/thumb/<id>.webp\` is a
+hard link to one of them (neighbours differ; ${(seeded.thumbsMs / 1000).toFixed(1)} s). So every tile loads a real file through the app's image
+protocol and decodes it; the OS page cache holds only ${DISTINCT_THUMBS} distinct files, and Chromium's memory cache
+sees ${seeded.library.images.toLocaleString('en-US')} distinct URLs — disk reads are cheaper than with 100,000 distinct files, decoding is not.
+The real browser harness (scripts/harness.ts: built renderer, real main-process handlers) serves it.
+
+**Method.** *First thumbnails*: from navigation start (the document's \`performance.now()\` origin) until ${FIRST_THUMBS} thumbnail
+\`<img>\`s of the side gallery (where the app opens) are complete with \`naturalWidth > 0\`, checked every animation frame.
+*Library thumbnails*: the same from the click on \`open-library\`. *Scrolling*: the gallery's \`scrollTop\` moves by a
+fixed step in every animation frame for ${PASS_MS / 1000} s: the side gallery at ${STEADY_PX} px/frame, then the library view at
+${STEADY_PX} px/frame, then a fling at ${FLING_PX} px/frame continuing deeper, so gallery pages (25 sessions each) keep loading
+as the end comes into view. Every frame samples the number of \`[data-testid="gallery-image"]\` in the whole
+document and \`performance.memory.usedJSHeapSize\` (\`--enable-precise-memory-info\`); the maxima are reported.
+*Main-thread time per frame*: from a Chromium trace of each pass, the sum of the renderer main thread's top-level
+tasks that start between one \`FireAnimationFrame\` and the next (windows opened 2 ms early): everything the page's
+main thread did for that frame (the scroll event, virtualiser and React renders, style, layout, paint, image
+callbacks, IPC answers and new pages, GC). Given as thread CPU time (the target's measure: the work itself) and as
+wall time (also waiting for a core on this shared machine). The heap after the passes and a forced GC is
+${m((r) => r.heapAfterGcMb).toFixed(1)} MB (runs ${each((r) => r.heapAfterGcMb)}).
+
+| measure | median | each run | target |
+|---|---|---|---|
+| first thumbnails: navigation → ${FIRST_THUMBS} decoded in the side gallery | **${first.toFixed(0)} ms** | ${each((r) => r.firstThumbsMs, 0)} | < ${TARGETS.firstThumbsMs} ms ${ok(first < TARGETS.firstThumbsMs)} |
+| of which: navigation → ${FIRST_THUMBS} tiles in the DOM (app started, first gallery page answered and laid out) | ${m((r) => r.firstTilesMs).toFixed(0)} ms | ${each((r) => r.firstTilesMs, 0)} | |
+| library view: click → ${FIRST_THUMBS} decoded thumbnails | ${m((r) => r.libraryThumbsMs).toFixed(0)} ms | ${each((r) => r.libraryThumbsMs, 0)} | |
+${passRows.join('\n')}
+
+${missed.length === 0 ? 'All targets met.' : `Missed: ${missed.join('; ')}.`}
+
+Where a library frame's main-thread time went in one profiled steady pass (Chromium trace + V8 CPU profile,
+2026-11-22, same machine and library; per frame, CPU): the \`scroll\` event, i.e. the virtualiser's scroll handler
+rendering GalleryList synchronously (@tanstack/react-virtual's default \`flushSync\`), ~4.5 ms; style and layout,
+~4 ms when forced by the next \`scrollTop\` read and ~5 ms of lifecycle (style, a full, not partial, layout of
+~1,050 layout objects each time a row enters, pre-paint, paint); hover hit-testing of the synthetic mouse moves
+a scroll under a still pointer causes, ~1.3 ms; image \`load\` events and IPC answers, little. So no single hot
+function: every frame that brings a row in re-lays out the whole grid and renders the list synchronously in the
+scroll event. Software rendering on 2 shared cores makes each of these several times slower than on a desktop.`,
+);
+console.log(`first thumbnails ${first.toFixed(0)} ms; DOM max ${maxDom}; heap max ${maxHeap.toFixed(1)} MB; worst p95 CPU/frame ${worstP95.toFixed(1)} ms`);
+if (missed.length > 0) {
+  console.error(`gallery at scale: missed ${missed.join('; ')}`);
+  process.exitCode = 1;
+}
