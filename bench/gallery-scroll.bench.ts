@@ -64,7 +64,7 @@ async function thumbnailPool(dir: string): Promise<{ files: string[]; meanBytes:
   // (a flat drawing makes 4 KiB WebPs; these are ~30 KiB, as product shots at 512 px are).
   const grain = await Promise.all(
     Array.from({ length: 8 }, () =>
-      sharp({ create: { width: 448, height: 600, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).resize(896, 1200, { kernel: 'cubic' }).blur(1.2).png().toBuffer(),
+      sharp({ create: { width: 448, height: 600, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).resize(896, 1200, { kernel: 'cubic' }).blur(1.2).png().toBuffer(),
     ),
   );
   for (let i = 0; i < DISTINCT_THUMBS; i++) {
