@@ -19,6 +19,7 @@ import { cacheDirs, cachePath } from '../src-main/files/image-cache.ts';
 import { openLibraryDatabase } from '../src-main/library/database.ts';
 import { seedLibrary, type SeededLibrary } from './library-seed.ts';
 import { machineLine, median, writeSection } from './report.ts';
+import { frameTimesFromTrace } from './trace-frames.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SESSIONS = 5000;
@@ -119,17 +120,6 @@ async function seed(dataDir: string): Promise<Seeded> {
 
 // ---------- frame times from a trace ----------
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string };
-}
-
 interface FrameStats {
   frames: number;
   cpu: { p50: number; p95: number; max: number };
@@ -141,45 +131,9 @@ function pct(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] ?? 0;
 }
 
-/**
- * Main-thread time per frame, from a Chromium trace: the renderer main thread's (CrRendererMain's) top-level
- * tasks (RunTask, nested ones not counted twice) that start between one FireAnimationFrame and the next (each
- * window opened 2 ms early, since a frame's rAF callback runs inside a task that starts just before it), summed.
- * That is all the work the page's main thread did for that frame: input and scroll handling, rAF callbacks,
- * React renders, style, layout, paint, image-load and IPC callbacks, GC. As thread CPU time (the work itself) and
- * as wall time (also counts waiting for a core: this machine has 2 cores shared by harness, service and browser).
- */
+/** Main-thread time per frame (bench/trace-frames.ts: what it counts and why), p50/p95/max. */
 function framesFromTrace(buffer: Buffer): FrameStats {
-  const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  const withFrames = new Set(events.filter((e) => e.name === 'FireAnimationFrame').map((e) => `${e.pid}:${e.tid}`));
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && withFrames.has(`${e.pid}:${e.tid}`));
-  if (!main) throw new Error('no renderer main thread with animation frames in the trace');
-  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
-  const frameStarts = onMain.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts).sort((a, b) => a - b);
-  const top: TraceEvent[] = [];
-  let busyUntil = -Infinity;
-  for (const task of onMain.filter((e) => e.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
-    if (task.ts >= busyUntil) {
-      top.push(task);
-      busyUntil = task.ts + (task.dur ?? 0);
-    }
-  }
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  let i = 0;
-  for (let f = 0; f + 1 < frameStarts.length; f++) {
-    const from = (frameStarts[f] ?? 0) - 2000;
-    const to = (frameStarts[f + 1] ?? 0) - 2000;
-    let w = 0;
-    let c = 0;
-    while (i < top.length && (top[i]?.ts ?? 0) < from) i++;
-    for (let j = i; j < top.length && (top[j]?.ts ?? 0) < to; j++) {
-      w += top[j]?.dur ?? 0;
-      c += top[j]?.tdur ?? 0;
-    }
-    wall.push(w / 1000);
-    cpu.push(c / 1000);
-  }
+  const { wall, cpu } = frameTimesFromTrace(buffer);
   const stats = (xs: number[]) => ({ p50: pct(xs, 0.5), p95: pct(xs, 0.95), max: Math.max(0, ...xs) });
   return { frames: wall.length, cpu: stats(cpu), wall: stats(wall) };
 }

@@ -14,6 +14,7 @@ import { cacheDirs, cachePath } from '../src-main/files/image-cache.ts';
 import { openLibraryDatabase, transaction } from '../src-main/library/database.ts';
 import { LibraryRepo } from '../src-main/library/library-repo.ts';
 import { machineLine, median, writeSection } from './report.ts';
+import { frameTimesFromTrace } from './trace-frames.ts';
 
 const SESSIONS = 500;
 const PER_SESSION = 20;
@@ -69,54 +70,9 @@ async function seed(dataDir: string): Promise<void> {
   db.close();
 }
 
-interface TraceEvent {
-  name: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tdur?: number;
-  pid: number;
-  tid: number;
-  args?: { name?: string };
-}
-
-/**
- * Main-thread work per frame from a Chromium trace: the top-level tasks of the renderer's main thread between
- * one animation frame and the next, as wall time and as thread CPU time. On a shared machine the wall time
- * also counts time the thread waited for a core; the CPU time is the work the gallery itself asked for.
- */
+/** Main-thread time per frame (bench/trace-frames.ts), p95 as wall and CPU time. */
 function framesFromTrace(buffer: Buffer): { p95WallMs: number; p95CpuMs: number; frames: number } {
-  const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
-  const withFrames = new Set(events.filter((e) => e.name === 'FireAnimationFrame').map((e) => `${e.pid}:${e.tid}`));
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && withFrames.has(`${e.pid}:${e.tid}`));
-  if (!main) throw new Error('no renderer main thread with animation frames in the trace');
-  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
-  const frameStarts = onMain.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts).sort((a, b) => a - b);
-  const top: TraceEvent[] = [];
-  let busyUntil = -Infinity;
-  for (const task of onMain.filter((e) => e.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
-    if (task.ts >= busyUntil) {
-      top.push(task);
-      busyUntil = task.ts + (task.dur ?? 0);
-    }
-  }
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  let i = 0;
-  for (let f = 0; f + 1 < frameStarts.length; f++) {
-    // A frame's rAF runs inside a task that starts just before it: windows open 2 ms early.
-    const from = (frameStarts[f] ?? 0) - 2000;
-    const to = (frameStarts[f + 1] ?? 0) - 2000;
-    let w = 0;
-    let c = 0;
-    while (i < top.length && (top[i]?.ts ?? 0) < from) i++;
-    for (let j = i; j < top.length && (top[j]?.ts ?? 0) < to; j++) {
-      w += top[j]?.dur ?? 0;
-      c += top[j]?.tdur ?? 0;
-    }
-    wall.push(w / 1000);
-    cpu.push(c / 1000);
-  }
+  const { wall, cpu } = frameTimesFromTrace(buffer);
   const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? 0;
   return { p95WallMs: p95(wall), p95CpuMs: p95(cpu), frames: wall.length };
 }

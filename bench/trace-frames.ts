@@ -1,0 +1,52 @@
+// Main-thread time per frame from a Chromium trace (the gallery benches). The renderer main thread's
+// (CrRendererMain's) top-level tasks (RunTask, nested ones not counted twice) that start between one
+// FireAnimationFrame and the next (each window opened 2 ms early, since a frame's rAF callback runs inside a task
+// that starts just before it), summed: all the work the page's main thread did for that frame (input and scroll
+// handling, rAF callbacks, React renders, style, layout, paint, image-load and IPC callbacks, GC). As thread CPU
+// time (the work itself) and as wall time (also counts waiting for a core on a shared machine).
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string };
+}
+
+/** Per-frame main-thread time in ms, one entry per frame, as wall time and as thread CPU time. */
+export function frameTimesFromTrace(buffer: Buffer): { wall: number[]; cpu: number[] } {
+  const events = (JSON.parse(buffer.toString('utf8')) as { traceEvents: TraceEvent[] }).traceEvents;
+  const withFrames = new Set(events.filter((e) => e.name === 'FireAnimationFrame').map((e) => `${e.pid}:${e.tid}`));
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && withFrames.has(`${e.pid}:${e.tid}`));
+  if (!main) throw new Error('no renderer main thread with animation frames in the trace');
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
+  const frameStarts = onMain.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts).sort((a, b) => a - b);
+  const top: TraceEvent[] = [];
+  let busyUntil = -Infinity;
+  for (const task of onMain.filter((e) => e.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
+    if (task.ts >= busyUntil) {
+      top.push(task);
+      busyUntil = task.ts + (task.dur ?? 0);
+    }
+  }
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  let i = 0;
+  for (let f = 0; f + 1 < frameStarts.length; f++) {
+    const from = (frameStarts[f] ?? 0) - 2000;
+    const to = (frameStarts[f + 1] ?? 0) - 2000;
+    let w = 0;
+    let c = 0;
+    while (i < top.length && (top[i]?.ts ?? 0) < from) i++;
+    for (let j = i; j < top.length && (top[j]?.ts ?? 0) < to; j++) {
+      w += top[j]?.dur ?? 0;
+      c += top[j]?.tdur ?? 0;
+    }
+    wall.push(w / 1000);
+    cpu.push(c / 1000);
+  }
+  return { wall, cpu };
+}
