@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, startHarness, test, type Harness } from './fixtures/harness.ts';
-import { seriousViolations } from './support/axe.ts';
+import { contrastOf, seriousViolations } from './support/axe.ts';
 import { compose, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
 
 // Real (non-overlay) scrollbars, as on a desktop: Chromium headless hides them unless told otherwise.
@@ -96,23 +96,6 @@ async function focusProblems(page: Page, start: Locator, targets: string[], max 
     else if (f.outline === 'none' && f.boxShadow === 'none') problems.push(`${t}: no focus indicator (outline and box-shadow none)`);
   }
   return problems;
-}
-
-/** WCAG contrast of an element's text against its own background (both computed, alpha ignored). */
-async function contrastOf(locator: Locator): Promise<number> {
-  const [fg, bg] = await locator.evaluate((el) => {
-    const style = (globalThis as unknown as { getComputedStyle(e: unknown): { color: string; backgroundColor: string } }).getComputedStyle(el);
-    return [style.color, style.backgroundColor];
-  });
-  const lum = (c: string) => {
-    const [r, g, b] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => {
-      const x = v / 255;
-      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
-    }) as [number, number, number];
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x) as [number, number];
-  return (a + 0.05) / (b + 0.05);
 }
 
 /** Every visible, enabled coloured button in `scope` keeps 4.5:1 between its text and its fill when hovered. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, type Harness } from './fixtures/harness.ts';
 import { compose, estimateTotal, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
-import { seriousViolations } from './support/axe.ts';
+import { contrastOf, seriousViolations } from './support/axe.ts';
 
 // Real (non-overlay) scrollbars, as on a desktop: Chromium headless hides them unless told otherwise, and
 // they take room from the columns this spec measures.
@@ -66,23 +66,6 @@ async function stageImages(page: Page, count: number): Promise<Array<Box & { nat
 function expectAspectKept(b: { width: number; height: number; natural: number }): void {
   expect(b.natural).toBeGreaterThan(0);
   expect(Math.abs(b.width / b.height - b.natural) / b.natural).toBeLessThan(0.01);
-}
-
-/** WCAG contrast of an element's text against its own background (both computed). */
-async function contrastOf(locator: Locator): Promise<number> {
-  const [fg, bg] = await locator.evaluate((el) => {
-    const style = (globalThis as unknown as { getComputedStyle(e: unknown): { color: string; backgroundColor: string } }).getComputedStyle(el);
-    return [style.color, style.backgroundColor];
-  });
-  const lum = (c: string) => {
-    const [r, g, b] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => {
-      const s = v / 255;
-      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    }) as [number, number, number];
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x) as [number, number];
-  return (a + 0.05) / (b + 0.05);
 }
 
 async function bodyBackground(page: Page): Promise<string> {

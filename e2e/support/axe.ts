@@ -1,8 +1,9 @@
 // axe-core on the page as it is, shared by the specs: serious and critical violations, one readable line each
-// (rule, impact, summary, then every target with its failure summary). None is expected anywhere.
+// (rule, impact, summary, then every target with its failure summary). None is expected anywhere. Also the WCAG
+// contrast of an element's text on its own background, for the hover checks.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -38,4 +39,21 @@ export async function seriousViolations(page: Page, options: AxeOptions | string
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').trim()}`).join(' | ')}`);
+}
+
+/** WCAG contrast of an element's text against its own background (both computed, alpha ignored). */
+export async function contrastOf(locator: Locator): Promise<number> {
+  const [fg, bg] = await locator.evaluate((el) => {
+    const style = (globalThis as unknown as { getComputedStyle(e: unknown): { color: string; backgroundColor: string } }).getComputedStyle(el);
+    return [style.color, style.backgroundColor];
+  });
+  const lum = (c: string) => {
+    const [r, g, b] = (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => {
+      const x = v / 255;
+      return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x) as [number, number];
+  return (a + 0.05) / (b + 0.05);
 }
