@@ -7,17 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startHarness, type Harness } from './fixtures/harness.ts';
-
-async function ipc<T>(harness: Harness, channel: string, input: unknown = {}): Promise<T> {
-  const res = await fetch(`${harness.origin}/ipc/${channel}`, {
-    method: 'POST',
-    headers: { 'x-studio-token': harness.token, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const reply = (await res.json()) as { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-  if (!reply.ok) throw new Error(`${channel}: ${reply.error.code}: ${reply.error.message}`);
-  return reply.value;
-}
+import { alive, ipc, until } from './support/ipc.ts';
 
 interface Turn {
   id: string;
@@ -26,25 +16,6 @@ interface Turn {
   outcomeNote: string | null;
   actions: { retry: { offer: string } };
   images: Array<{ id: string; download: string }>;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null> | T | null, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 test('kill -9 of the app mid-generation and mid-download: one service, the books balance, every image has its file, the cut turn is reconciled', async () => {

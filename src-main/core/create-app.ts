@@ -21,6 +21,10 @@ import { StartupNotices } from './startup-notices.ts';
 import { GenerationRunner } from './generation.ts';
 import { reconcileLocalTurns } from './reconcile.ts';
 import { ExternalLinks, externalLinkAllowed } from '../domain/external-links.ts';
+import { BatchRepo } from '../batch/batch-repo.ts';
+import { BatchRunner } from '../batch/batch-runner.ts';
+import { CatalogRepo } from '../batch/catalog-repo.ts';
+import { createBatchHandlers } from '../batch/handlers.ts';
 import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'Image Studio';
@@ -105,6 +109,30 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     ...(testing.now ? { now: testing.now } : {}),
   });
   runner.recoverInterrupted();
+  // Catalog production: batches run their jobs through the same runner (src-main/batch/).
+  const batches = new BatchRepo(db);
+  const catalog = new CatalogRepo(db);
+  /** On Local, the account's balance (credits net of reservations); null on Remote or when the service cannot say. */
+  const localBalance = async (): Promise<number | null> => {
+    if (settings.get().environment !== 'local') return null;
+    const admin = environments.localAdmin();
+    const accountId = settings.get().local.accountId;
+    if (!admin || !accountId) return null;
+    return (await admin.account(accountId)).credits;
+  };
+  const batchChanged = (batchId: string, jobId?: string): void => emit('batch:changed', jobId ? { batchId, jobId } : { batchId });
+  const batchRunner = new BatchRunner({
+    repo,
+    batches,
+    runner,
+    environment: () => settings.get().environment,
+    balance: localBalance,
+    language,
+    changed: batchChanged,
+    onTrouble: logTrouble,
+    ...(testing.now ? { now: testing.now } : {}),
+  });
+  batchRunner.recover();
   let inspectorRegenerate: () => Promise<unknown> = async () => undefined;
   const localConsole = new LocalConsole({
     environments,
@@ -156,6 +184,20 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     shell,
     localConsole,
     inspector: inspectorHandlers,
+    batch: createBatchHandlers({
+      db,
+      repo,
+      catalog,
+      batches,
+      runner: batchRunner,
+      dirs,
+      shell,
+      language,
+      environment: () => settings.get().environment,
+      balance: localBalance,
+      changed: batchChanged,
+      ...(testing.now ? { now: testing.now } : {}),
+    }),
     emit,
     language,
     externalUrlAllowed: (url) => externalLinkAllowed(url, options.externalLinks ?? new ExternalLinks(), [environments.baseUrl('local'), environments.baseUrl('remote')]),
@@ -196,12 +238,16 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
       return existingCachePath(dirs, kind, image.id);
     },
     whenDownloadsIdle: () => downloader.whenIdle(),
-    whenGenerationsSettled: () => runner.settle(),
+    whenGenerationsSettled: async () => {
+      await runner.settle();
+      await batchRunner.settle();
+    },
     close: async () => {
       if (closed) return;
       closed = true;
       downloader.close();
       await localConsole.close();
+      await batchRunner.close();
       await runner.close();
       await closeInspector().catch(() => undefined);
       await environments.stop().catch(() => undefined);

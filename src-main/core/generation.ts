@@ -69,6 +69,8 @@ export class GenerationRunner {
   private readonly policy: GenerationPolicy;
   private readonly running = new Map<string, Running>();
   private readonly tasks = new Set<Promise<void>>();
+  /** Each running turn's task (whenSettled). */
+  private readonly taskOf = new Map<string, Promise<void>>();
   /** Outcomes that could not be written (a full disk): kept here and written as soon as the disk allows. */
   private readonly unsaved = new Map<string, TurnPatch>();
   private unsavedTimer: NodeJS.Timeout | null = null;
@@ -104,8 +106,16 @@ export class GenerationRunner {
     return presentTurn(shown, this.deps.language(), this.now(), this.running.get(turn.id)?.background === true);
   }
 
-  /** Checks the request, records the turn and starts the call; resolves as soon as the turn exists. */
-  async start(input: { request: GenerateRequest; sessionId?: string | undefined }, retryOf: string | null = null): Promise<{ turnId: string }> {
+  /**
+   * Checks the request, records the turn and starts the call; resolves as soon as the turn exists. `inTransaction`
+   * runs inside the transaction that records the turn (a batch links its job to the turn there, so a crash can
+   * never leave a sent job that looks unsent).
+   */
+  async start(
+    input: { request: GenerateRequest; sessionId?: string | undefined },
+    retryOf: string | null = null,
+    hooks: { inTransaction?: (turnId: string) => void } = {},
+  ): Promise<{ turnId: string }> {
     const environment = this.deps.environment();
     const { session_id: serviceSessionInRequest, ...request } = input.request;
     // Every rule of spec §4.1 that needs no server state is checked before anything is sent or recorded.
@@ -145,6 +155,7 @@ export class GenerationRunner {
         referenceImageIds: request.ref_image_ids ?? [],
       });
       repo.touchSession(sessionId, now);
+      hooks.inTransaction?.(turnId);
     });
     const controller = new AbortController();
     this.running.set(turnId, { controller, startedAt: now, background: false });
@@ -154,8 +165,10 @@ export class GenerationRunner {
       .finally(() => {
         this.running.delete(turnId);
         this.tasks.delete(task);
+        this.taskOf.delete(turnId);
       });
     this.tasks.add(task);
+    this.taskOf.set(turnId, task);
     return { turnId };
   }
 
@@ -199,6 +212,11 @@ export class GenerationRunner {
       throw new StudioError(verdict.code, verdict.params, extra);
     }
     return this.start({ request: { ...turn.request }, sessionId: turn.sessionId }, turn.id);
+  }
+
+  /** Resolves when this turn's call has ended and its outcome is recorded (at once if it is not running). */
+  async whenSettled(turnId: string): Promise<void> {
+    await this.taskOf.get(turnId);
   }
 
   /** Waits for every running turn to settle (tests, close). */

@@ -2,6 +2,7 @@
 // notes main stores with a turn keep only the code and its facts; the text is made here when it is read, in
 // the language the user has then. Codes of spec §7 that the service answers are rendered in ./errors.ts.
 import type { Language } from '../../src-shared/language.ts';
+import { BATCH_MESSAGES } from './batch-messages.ts';
 import { EXPORT_MESSAGES } from './export-messages.ts';
 import { INSPECTOR_MESSAGES } from './inspector-messages.ts';
 import { LIBRARY_MESSAGES } from './library-messages.ts';
@@ -237,7 +238,7 @@ const CORE = {
   notify_failed_body: { zh: () => '打开应用查看原因。', en: () => 'Open the app to see why.' },
 } satisfies Record<string, Text>;
 
-const CATALOG = { ...CORE, ...INSPECTOR_MESSAGES, ...EXPORT_MESSAGES, ...LIBRARY_MESSAGES } satisfies Record<string, Text>;
+const CATALOG = { ...CORE, ...INSPECTOR_MESSAGES, ...EXPORT_MESSAGES, ...LIBRARY_MESSAGES, ...BATCH_MESSAGES } satisfies Record<string, Text>;
 
 export type MainCode = keyof typeof CATALOG;
 

@@ -10,6 +10,7 @@ import type { SettingsStore } from '../environments/settings-store.ts';
 import { createExporter } from '../export/exporter.ts';
 import { existingCachePath, type CacheDirs } from '../files/image-cache.ts';
 import type { InspectorHandlers } from '../inspector/handlers.ts';
+import type { createBatchHandlers } from '../batch/handlers.ts';
 import { isValidCursor, type LibraryRepo } from '../library/library-repo.ts';
 import type { LocalConsole } from '../local-console/local-console.ts';
 import { problemText, type SecretStore } from '../secrets/secret-store.ts';
@@ -29,6 +30,8 @@ export interface HandlerServices {
   shell: DesktopShell;
   localConsole: LocalConsole;
   inspector: Omit<InspectorHandlers, 'ready' | 'close'>;
+  /** Catalog production: products, shot lists, batches (src-main/batch/handlers.ts). */
+  batch: ReturnType<typeof createBatchHandlers>;
   emit: Emit;
   language: () => Language;
   /** http(s) URLs the app itself made and may open in the browser. */
@@ -81,6 +84,7 @@ export function createIpcHandlers(s: HandlerServices): IpcHandlers {
 
   return {
     ...s.inspector,
+    ...s.batch,
 
     // ---- this start's notices (docs/main-process.md "Recovery of local data") ----
     appNotices: async () => s.notices.list(),

@@ -1,6 +1,7 @@
 // The whole IPC contract: every method the renderer may call and every event main may send.
 import type { z } from 'zod';
 import { appMethods } from './app.ts';
+import { batchMethods } from './batch.ts';
 import { exportMethods, type ExportProgress } from './export.ts';
 import type { IpcMethod, IpcResult, MethodInput, MethodOutput } from './contract.ts';
 import { generationMethods, type GenerationProgress } from './generation.ts';
@@ -17,6 +18,7 @@ export const IPC_METHODS = {
   ...inspectorMethods,
   ...appMethods,
   ...exportMethods,
+  ...batchMethods,
 } as const;
 
 export type IpcMethods = typeof IPC_METHODS;
@@ -45,6 +47,8 @@ export interface IpcEvents {
   'inspector:delivery': { requestId: string; deliveryId: string | null };
   'settings:changed': Record<string, never>;
   'export:progress': ExportProgress;
+  /** A batch changed (state, pause, a job's status); `jobId` names the job when one changed. */
+  'batch:changed': { batchId: string; jobId?: string };
 }
 export type IpcEventName = keyof IpcEvents;
 export const IPC_EVENT_NAMES = [
@@ -55,6 +59,7 @@ export const IPC_EVENT_NAMES = [
   'inspector:delivery',
   'settings:changed',
   'export:progress',
+  'batch:changed',
 ] as const satisfies readonly IpcEventName[];
 
 export type ImageKind = 'thumb' | 'full';
@@ -84,3 +89,4 @@ export * from './settings.ts';
 export * from './inspector.ts';
 export * from './app.ts';
 export * from './export.ts';
+export * from './batch.ts';

@@ -7,6 +7,7 @@ import { migration as m0101 } from './0101-inspector-captures-out.ts';
 import { migration as m0200 } from './0200-app-meta.ts';
 import { migration as m0201 } from './0201-turn-client-id.ts';
 import { migration as m0300 } from './0300-library-at-scale.ts';
+import { migration as m0400 } from './0400-catalog.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -15,6 +16,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0200,
   m0201,
   m0300,
+  m0400,
 ];
 
 export type { Migration };

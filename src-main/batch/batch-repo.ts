@@ -1,0 +1,275 @@
+// SQL for batches and their jobs (migration 0400). A sent job's outcome is its library turn's: the job row keeps
+// only what the queue needs (queued, sent, never sent and why), so a turn settled later (reconciled after a
+// crash) shows in the batch without anything copied.
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { GenerateRequest } from '../../src-shared/api.ts';
+import type { PurposeId } from '../../src-shared/catalog.ts';
+import type { BatchCounts, BatchPauseReason, BatchState } from '../../src-shared/ipc/batch.ts';
+import type { StoredError } from '../domain/errors.ts';
+
+type Row = Record<string, SQLInputValue>;
+
+export type JobRowStatus = 'queued' | 'sent' | 'failed' | 'over_budget' | 'cancelled';
+
+export interface StoredPause {
+  reason: BatchPauseReason;
+  until: number | null;
+  needed: number | null;
+  /** Facts for the message (an error code, the balance). */
+  params?: Record<string, unknown>;
+}
+
+export interface BatchRow {
+  id: string;
+  name: string;
+  environment: 'local' | 'remote';
+  shotListId: string;
+  shotListName: string;
+  state: BatchState;
+  pause: StoredPause | null;
+  budget: number | null;
+  concurrency: number;
+  planned: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface JobRow {
+  id: string;
+  batchId: string;
+  position: number;
+  productId: string;
+  sku: string;
+  productName: string;
+  shotIndex: number;
+  shotName: string;
+  purpose: PurposeId;
+  sessionId: string;
+  request: GenerateRequest;
+  estimate: number;
+  status: JobRowStatus;
+  turnId: string | null;
+  earlierTurnIds: string[];
+  retryOf: string | null;
+  decided: boolean;
+  error: StoredError | null;
+}
+
+export interface NewJob extends Omit<JobRow, 'status' | 'turnId' | 'earlierTurnIds' | 'retryOf' | 'decided' | 'error' | 'batchId'> {}
+
+/** What the summary needs, from one grouped pass over the jobs and their turns. */
+export interface BatchTally {
+  counts: BatchCounts;
+  spent: number;
+  reserved: number;
+  /** Mean ms of the batch's succeeded sends, or null before the first. */
+  meanMs: number | null;
+}
+
+function str(v: SQLInputValue | undefined): string {
+  return typeof v === 'string' ? v : String(v ?? '');
+}
+function numOrNull(v: SQLInputValue | undefined): number | null {
+  return v === null || v === undefined ? null : Number(v);
+}
+
+export class BatchRepo {
+  private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  private sql(text: string): StatementSync {
+    let statement = this.statements.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  createBatch(batch: BatchRow, jobs: NewJob[]): void {
+    this.sql(
+      `INSERT INTO batches (id, name, environment, shot_list_id, shot_list_name, state, pause, budget, concurrency, planned, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      batch.id, batch.name, batch.environment, batch.shotListId, batch.shotListName, batch.state, batch.pause ? JSON.stringify(batch.pause) : null,
+      batch.budget, batch.concurrency, batch.planned, batch.createdAt, batch.updatedAt,
+    );
+    const insert = this.sql(
+      `INSERT INTO batch_jobs (id, batch_id, position, product_id, sku, product_name, shot_index, shot_name, purpose, session_id, request, estimate, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued')`,
+    );
+    for (const j of jobs) {
+      insert.run(j.id, batch.id, j.position, j.productId, j.sku, j.productName, j.shotIndex, j.shotName, j.purpose, j.sessionId, JSON.stringify(j.request), j.estimate);
+    }
+  }
+
+  getBatch(id: string): BatchRow | null {
+    const row = this.sql('SELECT * FROM batches WHERE id = ?').get(id) as Row | undefined;
+    return row ? toBatch(row) : null;
+  }
+
+  listBatches(): BatchRow[] {
+    return (this.sql('SELECT * FROM batches ORDER BY created_at DESC, id DESC').all() as Row[]).map(toBatch);
+  }
+
+  batchesInState(state: BatchState): BatchRow[] {
+    return (this.sql('SELECT * FROM batches WHERE state = ? ORDER BY created_at').all(state) as Row[]).map(toBatch);
+  }
+
+  setState(id: string, state: BatchState, pause: StoredPause | null, now: number): void {
+    this.sql('UPDATE batches SET state = ?, pause = ?, updated_at = ? WHERE id = ?').run(state, pause ? JSON.stringify(pause) : null, now, id);
+  }
+
+  setConcurrency(id: string, concurrency: number, now: number): void {
+    this.sql('UPDATE batches SET concurrency = ?, updated_at = ? WHERE id = ?').run(concurrency, now, id);
+  }
+
+  jobs(batchId: string): JobRow[] {
+    return (this.sql('SELECT * FROM batch_jobs WHERE batch_id = ? ORDER BY position').all(batchId) as Row[]).map(toJob);
+  }
+
+  getJob(id: string): JobRow | null {
+    const row = this.sql('SELECT * FROM batch_jobs WHERE id = ?').get(id) as Row | undefined;
+    return row ? toJob(row) : null;
+  }
+
+  /** The first queued job, in plan order. */
+  nextQueued(batchId: string): JobRow | null {
+    const row = this.sql("SELECT * FROM batch_jobs WHERE batch_id = ? AND status = 'queued' ORDER BY position LIMIT 1").get(batchId) as Row | undefined;
+    return row ? toJob(row) : null;
+  }
+
+  /** Sent jobs whose turn has ended and that the batch has not acted on yet (it stopped or crashed meanwhile). */
+  undecided(batchId: string): JobRow[] {
+    return (
+      this.sql(
+        `SELECT j.* FROM batch_jobs j JOIN turns t ON t.id = j.turn_id
+         WHERE j.batch_id = ? AND j.status = 'sent' AND j.decided = 0 AND t.status <> 'running' ORDER BY j.position`,
+      ).all(batchId) as Row[]
+    ).map(toJob);
+  }
+
+  /**
+   * At start-up, before anything is sent: jobs sent by an earlier run of the app are never acted on again (their
+   * turns were in flight, or ended unattended); their outcome is what recovery and reconciliation make it.
+   */
+  settleStale(): void {
+    this.sql("UPDATE batch_jobs SET decided = 1 WHERE status = 'sent' AND decided = 0").run();
+  }
+
+  /** Links a job to the turn that sends it (inside the transaction that records the turn). */
+  markSent(jobId: string, turnId: string): void {
+    this.sql("UPDATE batch_jobs SET status = 'sent', turn_id = ?, decided = 0 WHERE id = ? AND status = 'queued'").run(turnId, jobId);
+  }
+
+  markDecided(jobId: string): void {
+    this.sql('UPDATE batch_jobs SET decided = 1 WHERE id = ?').run(jobId);
+  }
+
+  /** Back in the queue after a send nothing was charged for (429, 402, 503, one retry after a 500). */
+  requeue(jobId: string, retryOf: string | null): void {
+    const job = this.getJob(jobId);
+    if (!job || job.turnId === null) return;
+    this.sql("UPDATE batch_jobs SET status = 'queued', turn_id = NULL, earlier_turn_ids = ?, retry_of = ?, decided = 0 WHERE id = ?").run(
+      JSON.stringify([...job.earlierTurnIds, job.turnId]), retryOf, jobId,
+    );
+  }
+
+  /** Never sent: refused before sending (the error says why), over budget, or cancelled. */
+  markNotSent(jobId: string, status: 'failed' | 'over_budget' | 'cancelled', error: StoredError | null): void {
+    this.sql("UPDATE batch_jobs SET status = ?, error = ? WHERE id = ? AND status = 'queued'").run(status, error ? JSON.stringify(error) : null, jobId);
+  }
+
+  cancelQueued(batchId: string): number {
+    return Number(this.sql("UPDATE batch_jobs SET status = 'cancelled' WHERE batch_id = ? AND status = 'queued'").run(batchId).changes);
+  }
+
+  /** Counts by the job's visible status, credits charged, reserved by jobs in flight, pace. */
+  tally(batchId: string): BatchTally {
+    const rows = this.sql(
+      `SELECT j.status AS js, t.status AS ts, COUNT(*) AS n, SUM(j.estimate) AS estimate, SUM(COALESCE(t.credits_charged, 0)) AS charged,
+              AVG(CASE WHEN t.status = 'succeeded' THEN t.finished_at - t.started_at END) AS mean_ms, SUM(t.status = 'succeeded') AS ok
+       FROM batch_jobs j LEFT JOIN turns t ON t.id = j.turn_id WHERE j.batch_id = ? GROUP BY js, ts`,
+    ).all(batchId) as Row[];
+    const counts: BatchCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, unknown: 0, overBudget: 0, cancelled: 0 };
+    let spent = 0;
+    let reserved = 0;
+    let meanMs: number | null = null;
+    for (const row of rows) {
+      const n = Number(row.n);
+      const status = visibleStatus(str(row.js) as JobRowStatus, row.ts === null || row.ts === undefined ? null : str(row.ts));
+      counts[status === 'over_budget' ? 'overBudget' : status] += n;
+      spent += Number(row.charged ?? 0);
+      if (status === 'running') reserved += Number(row.estimate ?? 0);
+      if (status === 'succeeded' && row.mean_ms !== null) meanMs = Number(row.mean_ms);
+    }
+    // Earlier sends of requeued jobs are failures the service refunded, except where it charged (kept honest).
+    const earlier = this.sql(
+      `SELECT COALESCE(SUM(t.credits_charged), 0) AS charged FROM batch_jobs j, json_each(j.earlier_turn_ids) e JOIN turns t ON t.id = e.value WHERE j.batch_id = ?`,
+    ).get(batchId) as Row;
+    spent += Number(earlier.charged ?? 0);
+    return { counts, spent, reserved, meanMs };
+  }
+}
+
+export type VisibleJobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'unknown' | 'over_budget' | 'cancelled';
+
+/** A job's status as the user sees it: the queue's while unsent, its turn's once sent. */
+export function visibleStatus(job: JobRowStatus, turn: string | null): VisibleJobStatus {
+  if (job !== 'sent') return job;
+  switch (turn) {
+    case 'running':
+      return 'running';
+    case 'succeeded':
+      return 'succeeded';
+    case 'failed':
+      return 'failed';
+    default:
+      // outcome_unknown, cancelled (the connection was aborted: the service may have run it), or a missing turn.
+      return 'unknown';
+  }
+}
+
+function toBatch(row: Row): BatchRow {
+  return {
+    id: str(row.id),
+    name: str(row.name),
+    environment: str(row.environment) as BatchRow['environment'],
+    shotListId: str(row.shot_list_id),
+    shotListName: str(row.shot_list_name),
+    state: str(row.state) as BatchState,
+    pause: row.pause ? (JSON.parse(str(row.pause)) as StoredPause) : null,
+    budget: numOrNull(row.budget),
+    concurrency: Number(row.concurrency),
+    planned: Number(row.planned),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function toJob(row: Row): JobRow {
+  return {
+    id: str(row.id),
+    batchId: str(row.batch_id),
+    position: Number(row.position),
+    productId: str(row.product_id),
+    sku: str(row.sku),
+    productName: str(row.product_name),
+    shotIndex: Number(row.shot_index),
+    shotName: str(row.shot_name),
+    purpose: str(row.purpose) as PurposeId,
+    sessionId: str(row.session_id),
+    request: JSON.parse(str(row.request)) as GenerateRequest,
+    estimate: Number(row.estimate),
+    status: str(row.status) as JobRowStatus,
+    turnId: row.turn_id === null || row.turn_id === undefined ? null : str(row.turn_id),
+    earlierTurnIds: JSON.parse(str(row.earlier_turn_ids)) as string[],
+    retryOf: row.retry_of === null || row.retry_of === undefined ? null : str(row.retry_of),
+    decided: Number(row.decided) === 1,
+    error: row.error ? (JSON.parse(str(row.error)) as StoredError) : null,
+  };
+}

@@ -1,0 +1,252 @@
+// Batch runs through the app core's IPC against the real local service (child process), real SQLite and files:
+// the plan's price is what the service charges, the budget cap, bounded concurrency under a latency fault,
+// 429 / 402 / 500 handling (spec §7), partial runs in the report, and a restart mid-batch that sends no job twice.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IpcResult } from '../../src-shared/ipc/contract.ts';
+import type { BatchDetail, BatchPlan, BatchReport, BatchSummary, IpcMethodName, LocalConsoleState, Product, ShotList, SessionSummary } from '../../src-shared/ipc/index.ts';
+import { RecordingShell } from '../desktop-shell.ts';
+import { createStudioApp } from '../core/create-app.ts';
+import { NodeLocalServiceHost } from '../core/node-service-host.ts';
+import type { CoreStudioApp } from '../core/studio-app.ts';
+
+type Shot = ShotList['shots'][number];
+const cheap = (name: string, extra: Partial<Shot> = {}): Shot => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: name, ...extra });
+
+async function openApp(dataDir: string, now?: () => number): Promise<CoreStudioApp> {
+  const app = await createStudioApp({
+    dataDir,
+    shell: new RecordingShell(() => join(dataDir, 'saved.png')),
+    secretStore: 'memory',
+    localService: new NodeLocalServiceHost({ dataDir: join(dataDir, 'local-service'), restartDelayMs: 100 }),
+    testing: { generation: { generateTimeoutMs: 20_000, authRetryDelaysMs: [50, 50, 50], rateLimitBaseMs: 1000 }, pauseDownloads: true, ...(now ? { now } : {}) },
+  });
+  return app;
+}
+
+function client(get: () => CoreStudioApp) {
+  const call = async <T,>(method: IpcMethodName, input: unknown): Promise<IpcResult<T>> => (await get().invoke(method, input)) as IpcResult<T>;
+  const ok = async <T,>(method: IpcMethodName, input: unknown): Promise<T> => {
+    const result = await call<T>(method, input);
+    if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
+    return result.value;
+  };
+  const account = async () => (await ok<LocalConsoleState>('localStatus', {})).account;
+  const until = async <T,>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const value = await probe();
+      if (value) return value;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 40));
+    }
+  };
+  const batch = (batchId: string) => ok<BatchDetail>('batchGet', { batchId });
+  const settled = (batchId: string, state: BatchSummary['state'] | BatchSummary['state'][] = ['done', 'cancelled']) =>
+    until(`batch ${batchId} to be ${String(state)}`, async () => {
+      const b = await batch(batchId);
+      return (Array.isArray(state) ? state : [state]).includes(b.state) && b.counts.running === 0 ? b : null;
+    }, 60_000);
+  const products = async (count: number, prefix: string): Promise<Product[]> => {
+    const out: Product[] = [];
+    for (let i = 1; i <= count; i++) {
+      out.push(await ok<Product>('productSave', { sku: `${prefix}-${i}`, name: `${prefix} product ${i}`, prompt: `a ceramic mug number ${i}, studio light` }));
+    }
+    return out;
+  };
+  const list = (name: string, shots: Shot[]) => ok<ShotList>('shotListSave', { name, shots });
+  return { call, ok, account, until, batch, settled, products, list };
+}
+
+describe('batch runs against the real local service', () => {
+  let app: CoreStudioApp;
+  let dataDir: string;
+  const c = client(() => app);
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'studio-batch-'));
+    app = await openApp(dataDir);
+    await c.ok('settingsSetLanguage', { language: 'en' });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('3 products × a 4-shot preset = 12 jobs: the plan total is the sum of credits charged and the balance delta; one titled session per product', async () => {
+    const ps = await c.products(3, 'HERO');
+    const lists = await c.ok<ShotList[]>('shotListList', {});
+    const preset = lists.find((l) => l.preset !== null && l.shots.length === 4);
+    expect(preset, 'a built-in 4-shot preset').toBeDefined();
+    const input = { productIds: ps.map((p) => p.id), shotListId: preset!.id };
+    const plan = await c.ok<BatchPlan>('batchPlan', input);
+    expect(plan.jobs).toHaveLength(12);
+    expect(plan.problems).toEqual([]);
+    expect(plan.total).toBe(plan.jobs.reduce((s, j) => s + j.estimate, 0));
+    expect(plan.balance).toBe((await c.account()).credits);
+    expect(plan.balanceAfter).toBe(plan.balance! - plan.total);
+
+    const before = (await c.account()).credits;
+    const created = await c.ok<BatchDetail>('batchCreate', { ...input, concurrency: 3, expectedTotal: plan.total });
+    expect(created.jobs).toHaveLength(12);
+    const done = await c.settled(created.id, 'done');
+    expect(done.counts).toMatchObject({ succeeded: 12, failed: 0, unknown: 0, queued: 0, running: 0 });
+    expect(done.jobs.every((j) => j.status === 'succeeded' && j.imageIds.length === j.request.n)).toBe(true);
+    const charged = done.jobs.reduce((s, j) => s + (j.creditsCharged ?? 0), 0);
+    expect(charged).toBe(plan.total);
+    expect(done.spent).toBe(plan.total);
+    const after = await c.until('reservations settled', async () => {
+      const a = await c.account();
+      return a.reserved === 0 ? a : null;
+    });
+    expect(before - after.credits).toBe(plan.total);
+    // Each product's jobs in one session of its own, titled with the product.
+    const sessions = new Set(done.jobs.map((j) => j.sessionId));
+    expect(sessions.size).toBe(3);
+    for (const p of ps) {
+      const sessionId = done.jobs.find((j) => j.productId === p.id)!.sessionId;
+      expect(done.jobs.filter((j) => j.sessionId === sessionId).every((j) => j.productId === p.id)).toBe(true);
+      const session = await c.ok<SessionSummary>('libraryGetSession', { sessionId });
+      expect(session.title).toContain(p.name);
+    }
+    // The report adds up.
+    const report = await c.ok<BatchReport>('batchReport', { batchId: created.id });
+    expect(report.total).toMatchObject({ jobs: 12, succeeded: 12, estimated: plan.total, charged: plan.total, refunded: 0, failures: 0 });
+    expect(report.products.map((r) => r.sku).sort()).toEqual(ps.map((p) => p.sku).sort());
+  });
+
+  it('a plan that changed since it was shown is refused, and a bad request changes nothing', async () => {
+    const ps = await c.products(1, 'CHG');
+    const l = await c.list('changed', [cheap('a'), cheap('b')]);
+    const bad = await c.call('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l.id, expectedTotal: 1 });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error).toMatchObject({ code: 'batch_plan_changed', details: { total: 12, expected: 1 } });
+    expect((await c.ok<BatchSummary[]>('batchList', {})).some((b) => b.name.startsWith('changed'))).toBe(false);
+    const unknown = await c.call('batchPlan', { productIds: ['pr_nope'], shotListId: l.id });
+    expect(unknown.ok ? null : unknown.error.code).toBe('product_not_found');
+  });
+
+  it('a budget below the total sends no job past it', async () => {
+    const ps = await c.products(2, 'BUD');
+    const l = await c.list('budget', [cheap('a'), cheap('b'), cheap('c')]);
+    const input = { productIds: ps.map((p) => p.id), shotListId: l.id, budget: 27 };
+    const plan = await c.ok<BatchPlan>('batchPlan', input);
+    expect(plan.total).toBe(36);
+    expect(plan.jobsWithinBudget).toBe(4);
+    const before = (await c.account()).credits;
+    const created = await c.ok<BatchDetail>('batchCreate', { ...input, concurrency: 2 });
+    const done = await c.settled(created.id, 'done');
+    expect(done.counts).toMatchObject({ succeeded: 4, overBudget: 2 });
+    expect(done.spent).toBeLessThanOrEqual(27);
+    expect(done.jobs.filter((j) => j.status === 'over_budget').every((j) => j.turnId === null && j.turnIds.length === 0)).toBe(true);
+    await c.until('reservations settled', async () => (await c.account()).reserved === 0);
+    expect(before - (await c.account()).credits).toBe(24);
+  });
+
+  it('with a latency fault the service never works on more generations at once than the concurrency setting', async () => {
+    const ps = await c.products(3, 'CONC');
+    const l = await c.list('concurrency', [cheap('a'), cheap('b')]); // 6 jobs of 6 credits each
+    await c.ok('localSetFaults', { generate: { latency_ms: 600 } });
+    try {
+      const created = await c.ok<BatchDetail>('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l.id, concurrency: 2 });
+      let most = 0;
+      for (;;) {
+        const [a, b] = await Promise.all([c.account(), c.batch(created.id)]);
+        most = Math.max(most, a.reserved / 6);
+        expect(b.counts.running).toBeLessThanOrEqual(2);
+        if (b.state === 'done') break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(most).toBe(2);
+    } finally {
+      await c.ok('localSetFaults', { generate: { latency_ms: 0 } });
+    }
+  });
+
+  it('a 500 is retried once; a second 500 fails that job only, with its code and request id; a partial run shows its refund', async () => {
+    const ps = await c.products(1, 'ERR');
+    const l = await c.list('errors', [cheap('once'), cheap('twice'), cheap('partial', { model: 'nano-banana-2', n: 2 })]);
+    const created = await c.ok<BatchDetail>('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l.id, concurrency: 1, start: false });
+    // Job 1: one 500 then success. Job 2: two 500s. Job 3: a partial run (1 of 2 images).
+    await c.ok('localSetFaults', { generate: { fail: 1 } });
+    await c.ok('batchResume', { batchId: created.id });
+    await c.until('job 1 done', async () => (await c.batch(created.id)).jobs[0]!.status === 'succeeded');
+    await c.ok('localSetFaults', { generate: { fail: 2, partial: { count: 1, produce: 1 } } });
+    const done = await c.settled(created.id, 'done');
+    const [once, twice, partial] = done.jobs;
+    expect(once!.status).toBe('succeeded');
+    expect(once!.turnIds).toHaveLength(2);
+    expect(twice!.status).toBe('failed');
+    expect(twice!.turnIds).toHaveLength(2);
+    expect(twice!.error).toMatchObject({ code: 'internal_error' });
+    expect(twice!.requestId).toMatch(/\S/);
+    expect(partial!.status).toBe('succeeded');
+    expect(partial!.imageIds).toHaveLength(1);
+    expect(partial!.creditsCharged).toBe(partial!.estimate / 2);
+    const report = await c.ok<BatchReport>('batchReport', { batchId: created.id });
+    expect(report.total).toMatchObject({ succeeded: 2, failed: 1, refunded: partial!.estimate / 2, failures: 1 });
+    expect(report.products[0]!.failures[0]).toMatchObject({ code: 'internal_error', requestId: twice!.requestId });
+  });
+
+  it('insufficient credits pauses the batch before sending and says how much is needed; Resume after a top-up finishes it', async () => {
+    const ps = await c.products(1, 'POOR');
+    const l = await c.list('poor', [cheap('a'), cheap('b')]);
+    const start = (await c.account()).credits;
+    await c.ok('localUpdateAccount', { credits: 8 });
+    try {
+      const created = await c.ok<BatchDetail>('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l.id, concurrency: 1 });
+      const paused = await c.settled(created.id, 'paused');
+      expect(paused.counts).toMatchObject({ succeeded: 1, queued: 1 });
+      expect(paused.pause).toMatchObject({ reason: 'insufficient_credits', needed: 6, until: null });
+      expect(paused.pause!.message).toContain('6');
+      await c.ok('localTopUp', { credits: 100 });
+      await c.ok('batchResume', { batchId: created.id });
+      const done = await c.settled(created.id, 'done');
+      expect(done.counts.succeeded).toBe(2);
+    } finally {
+      await c.ok('localUpdateAccount', { credits: start });
+    }
+  });
+});
+
+describe('a 429 pauses the whole batch; nothing is sent during the wait', () => {
+  let app: CoreStudioApp;
+  let offset = 0;
+  const c = client(() => app);
+
+  beforeAll(async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-batch-429-'));
+    app = await openApp(dataDir, () => Date.now() + offset);
+    await c.ok('settingsSetLanguage', { language: 'en' });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('pauses with until, refuses an early Resume, sends nothing meanwhile, and goes on once the wait is over', async () => {
+    const state = await c.ok<LocalConsoleState>('localStatus', {});
+    const key = state.keys.find((k) => k.usedByApp)!;
+    await c.ok('localSetKeyRateLimit', { keyId: key.id, ratePer24h: 2 });
+    const ps = await c.products(1, 'RATE');
+    const l = await c.list('rate', [cheap('a'), cheap('b'), cheap('c'), cheap('d')]);
+    const created = await c.ok<BatchDetail>('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l.id, concurrency: 1 });
+    const paused = await c.settled(created.id, 'paused');
+    expect(paused.pause?.reason).toBe('rate_limited');
+    expect(paused.pause!.until!).toBeGreaterThan(Date.now());
+    expect(paused.counts).toMatchObject({ succeeded: 2, queued: 2 });
+    const sends = (b: BatchDetail) => b.jobs.reduce((s, j) => s + j.turnIds.length, 0);
+    expect(sends(paused)).toBe(3);
+    const early = await c.call('batchResume', { batchId: created.id });
+    expect(early.ok ? null : early.error.code).toBe('batch_waiting');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(sends(await c.batch(created.id))).toBe(3);
+    // The wait passes (both clocks), then Resume sends the rest; the 429'd job was resent once.
+    await c.ok('localAdvanceClock', { seconds: 2 * 86400 });
+    offset += paused.pause!.until! - Date.now() + 1000;
+    await c.ok('batchResume', { batchId: created.id });
+    const done = await c.settled(created.id, 'done');
+    expect(done.counts.succeeded).toBe(4);
+    expect(sends(done)).toBe(5);
+  });
+});

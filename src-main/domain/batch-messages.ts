@@ -1,0 +1,123 @@
+// Catalog production's part of the main catalog (./messages.ts merges it): products, shot lists, batch runs and
+// their pauses, marketplace export, in zh and en. Facts travel as params; the text is made when it is read.
+import { renderError } from './errors.ts';
+
+type Params = Record<string, unknown>;
+type Text = { zh: (p: Params) => string; en: (p: Params) => string };
+
+function s(value: unknown): string {
+  if (Array.isArray(value)) return value.map(String).join(', ');
+  return value === undefined || value === null ? '' : String(value);
+}
+
+/** A time today as HH:MM on this computer (main runs on the user's machine), with the date when not today. */
+function clock(value: unknown, language: 'zh' | 'en'): string {
+  const at = new Date(Number(value));
+  const sameDay = at.toDateString() === new Date().toDateString();
+  const locale = language === 'zh' ? 'zh-CN' : 'en-GB';
+  const time = at.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+  return sameDay ? time : `${at.toLocaleDateString(locale)} ${time}`;
+}
+
+/** What stopped every job, in the reader's language (the code's own message). */
+function cause(p: Params, language: 'zh' | 'en'): string {
+  return p.code ? renderError({ code: s(p.code), params: p }, language).message : '';
+}
+
+export const BATCH_MESSAGES = {
+  product_not_found: {
+    zh: (p) => `商品 ${s(p.productId)} 不存在（可能已被删除）。未做任何更改。`,
+    en: (p) => `There is no product ${s(p.productId)} (it may have been deleted). Nothing was changed.`,
+  },
+  product_sku_taken: {
+    zh: (p) => `SKU“${s(p.sku)}”已被商品“${s(p.name)}”使用。SKU 必须唯一。未做任何更改。`,
+    en: (p) => `The SKU “${s(p.sku)}” is already used by “${s(p.name)}”. SKUs must be unique. Nothing was changed.`,
+  },
+  product_reference_unknown: {
+    zh: (p) => `参考图 ${s(p.imageIds)} 不在图库中（只能使用本账户生成的图片，spec §4.1）。未做任何更改。`,
+    en: (p) => `Reference image(s) ${s(p.imageIds)} are not in the library (only images this account generated can be references). Nothing was changed.`,
+  },
+  product_csv_invalid: {
+    zh: (p) => `CSV 文件有 ${s(p.count)} 处问题，第一处在第 ${s(p.line)} 行第 ${s(p.column)} 列。文件修正之前不会导入任何商品。`,
+    en: (p) => `The CSV file has ${s(p.count)} problem(s); the first is on line ${s(p.line)}, column ${s(p.column)}. Nothing is imported until the file is clean.`,
+  },
+  shot_list_not_found: {
+    zh: (p) => `拍摄清单 ${s(p.id)} 不存在（可能已被删除）。`,
+    en: (p) => `There is no shot list ${s(p.id)} (it may have been deleted).`,
+  },
+  shot_list_builtin: {
+    zh: () => '内置清单不能删除；可以用“恢复默认”撤销修改。',
+    en: () => 'A built-in list cannot be deleted; “Reset” undoes your changes to it.',
+  },
+  shot_not_supported: {
+    zh: (p) =>
+      `镜头“${s(p.shot)}”：${s(p.model)} ${p.reason === 'quality' ? '不支持质量设置（会被忽略）' : `不支持${p.reason === 'ratio' ? '画面比例' : '分辨率'} ${s(p.value)}`}${Array.isArray(p.allowed) && p.allowed.length > 0 ? `（可选：${s(p.allowed)}）` : ''}。清单未保存。`,
+    en: (p) =>
+      `Shot “${s(p.shot)}”: ${s(p.model)} ${p.reason === 'quality' ? 'has no quality setting (it would be ignored)' : `does not offer the ${p.reason === 'ratio' ? 'ratio' : 'resolution'} ${s(p.value)}`}${Array.isArray(p.allowed) && p.allowed.length > 0 ? ` (it offers ${s(p.allowed)})` : ''}. The list was not saved.`,
+  },
+  shot_name_taken: {
+    zh: (p) => `清单中已有名为“${s(p.name)}”的镜头（不区分大小写）。镜头名称用于导出文件名，必须唯一。清单未保存。`,
+    en: (p) => `The list already has a shot named “${s(p.name)}” (case-insensitive). Shot names go into export file names and must be unique. The list was not saved.`,
+  },
+  batch_plan_empty: {
+    zh: () => '计划中没有可发送的任务：请选择商品，并查看下方列出的问题。',
+    en: () => 'The plan has no job that can be sent: choose products and see the problems listed.',
+  },
+  batch_plan_changed: {
+    zh: (p) => `计划已变化：总价现在是 ${s(p.total)} 积分（您看到的是 ${s(p.expected)}）。请确认新的计划后再开始。`,
+    en: (p) => `The plan changed: it now costs ${s(p.total)} credits (you saw ${s(p.expected)}). Check the new plan, then start again.`,
+  },
+  batch_name: {
+    zh: (p) => `${s(p.list)} × ${s(p.products)} 个商品`,
+    en: (p) => `${s(p.list)} × ${s(p.products)} product${Number(p.products) === 1 ? '' : 's'}`,
+  },
+  export_preset_unknown: {
+    zh: (p) => `没有导出预设 ${s(p.presetId)}。可用：${s(p.allowed)}。`,
+    en: (p) => `There is no export preset ${s(p.presetId)}. Available: ${s(p.allowed)}.`,
+  },
+  batch_not_found: {
+    zh: (p) => `批次 ${s(p.batchId)} 不存在。`,
+    en: (p) => `There is no batch ${s(p.batchId)}.`,
+  },
+  batch_not_running: {
+    zh: () => '该批次没有在运行，无需暂停。',
+    en: () => 'This batch is not running; there is nothing to pause.',
+  },
+  batch_finished: {
+    zh: (p) => (p.state === 'cancelled' ? '该批次已取消，不能继续。' : '该批次已完成。'),
+    en: (p) => (p.state === 'cancelled' ? 'This batch was cancelled; it cannot go on.' : 'This batch has finished.'),
+  },
+  batch_waiting: {
+    zh: (p) => `服务要求等待（${p.reason === 'rate_limited' ? '请求频率上限' : '新账户每日上限'}）；批次将于 ${clock(p.until, 'zh')} 自动继续。`,
+    en: (p) => `The service asked us to wait (${p.reason === 'rate_limited' ? 'request rate limit' : 'new-account daily limit'}); the batch goes on by itself at ${clock(p.until, 'en')}.`,
+  },
+  batch_other_environment: {
+    zh: (p) => `该批次是在“${p.environment === 'local' ? '本地' : '远程'}”环境创建的；请切换回该环境后再继续。`,
+    en: (p) => `This batch was made on ${p.environment === 'local' ? 'Local' : 'Remote'}; switch back to it to go on.`,
+  },
+  batch_paused_user: { zh: () => '已暂停。正在运行的任务会完成。', en: () => 'Paused. Jobs already running finish.' },
+  batch_paused_rate_limited: {
+    zh: (p) => `服务返回 429（请求频率上限）：整个批次暂停，将于 ${clock(p.until, 'zh')} 自动继续。等待期间不会发送任何任务。`,
+    en: (p) => `The service answered 429 (rate limited): the whole batch waits and goes on by itself at ${clock(p.until, 'en')}. No job is sent meanwhile.`,
+  },
+  batch_paused_daily_limit: {
+    zh: (p) => `新账户的 24 小时消费上限已满：批次将于 ${clock(p.until, 'zh')} 自动继续。`,
+    en: (p) => `The new account's 24-hour spending cap is reached: the batch goes on by itself at ${clock(p.until, 'en')}.`,
+  },
+  batch_paused_insufficient_credits: {
+    zh: (p) => `积分不足：下一个任务需要 ${s(p.needed)} 积分${p.balance !== undefined && p.balance !== null ? `，当前余额 ${s(p.balance)}` : ''}。充值后点“继续”。`,
+    en: (p) => `Not enough credits: the next job needs ${s(p.needed)}${p.balance !== undefined && p.balance !== null ? `, the balance is ${s(p.balance)}` : ''}. Top up, then Resume.`,
+  },
+  batch_paused_restarted: {
+    zh: () => '应用在批次运行中退出。已发出的任务已核对（或标记为结果未知，不会重发）；点“继续”发送其余任务。',
+    en: () => 'The app stopped during this batch. Jobs in flight were reconciled (or marked unknown; never resent); Resume sends the rest.',
+  },
+  batch_paused_service_unreachable: {
+    zh: () => '服务没有响应（未扣费）。该任务已放回队列；点“继续”重试。',
+    en: () => 'The service did not answer (nothing was charged). The job is back in the queue; Resume to try again.',
+  },
+  batch_paused_problem: {
+    zh: (p) => `批次已暂停：${cause(p, 'zh')}`,
+    en: (p) => `The batch is paused: ${cause(p, 'en')}`,
+  },
+} satisfies Record<string, Text>;
