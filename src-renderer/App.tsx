@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useAppStore, type AppTab } from './app-store.ts';
+import { BatchPage } from './features/batch/BatchPage.tsx';
+import { useBatchT } from './features/batch/i18n.ts';
 import { ComposePanel } from './features/compose/ComposePanel.tsx';
 import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
 import { ExportDialog } from './features/export/ExportDialog.tsx';
@@ -15,7 +17,7 @@ import { EnvironmentBadge } from './features/settings/EnvironmentBadge.tsx';
 import { useSettings } from './features/settings/queries.ts';
 import { SettingsPage } from './features/settings/SettingsPage.tsx';
 
-const TABS: AppTab[] = ['studio', 'webhooks', 'local', 'settings'];
+const TABS: AppTab[] = ['studio', 'batch', 'webhooks', 'local', 'settings'];
 
 function Studio() {
   // The full-window library takes the studio's place; compose and stage stay mounted (hidden) underneath.
@@ -34,6 +36,7 @@ function Studio() {
 
 export function App() {
   const { t } = useTranslation();
+  const bt = useBatchT();
   const tab = useAppStore((s) => s.tab);
   const setTab = useAppStore((s) => s.setTab);
   const settings = useSettings();
@@ -48,11 +51,11 @@ export function App() {
               key={name}
               type="button"
               className="nav-tab"
-              data-testid={`nav-${name}`}
+              data-testid={name === 'batch' ? 'open-batch' : `nav-${name}`}
               aria-current={tab === name ? 'page' : undefined}
               onClick={() => setTab(name)}
             >
-              {t(`nav.${name}`)}
+              {name === 'batch' ? bt('tab') : t(`nav.${name}`)}
             </button>
           ))}
         </nav>
@@ -63,6 +66,7 @@ export function App() {
       <StartupNotices />
       <main className="app-main">
         {tab === 'studio' ? <Studio /> : null}
+        {tab === 'batch' ? <BatchPage /> : null}
         {tab === 'webhooks' ? <InspectorPanel /> : null}
         {tab === 'local' ? <LocalConsole /> : null}
         {tab === 'settings' ? <SettingsPage /> : null}

@@ -1,7 +1,7 @@
 // UI state of the app frame: which section is showing.
 import { create } from 'zustand';
 
-export type AppTab = 'studio' | 'webhooks' | 'local' | 'settings';
+export type AppTab = 'studio' | 'batch' | 'webhooks' | 'local' | 'settings';
 
 interface AppState {
   tab: AppTab;

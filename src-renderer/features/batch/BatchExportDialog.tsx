@@ -1,0 +1,180 @@
+// Export a batch for a marketplace: a preset (size, fit, format, limits), the file-name template and whether
+// images that fail the white-background check are written anyway; main asks for the folder and makes one folder
+// per product. The result says what was written where, what was not and why (a white share as %), the manifest
+// and the bytes. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes.
+import { useEffect, useId, useState } from 'react';
+import type { BatchSummary, MarketplaceExportSummary } from '../../../src-shared/ipc/batch.ts';
+import { trapTab } from '../../ui/trapTab.ts';
+import { useDialogFocus } from '../../ui/useDialogFocus.ts';
+import { useBatchT } from './i18n.ts';
+import { ErrorLine, formatBytes } from './parts.tsx';
+import { useBatchExport, useMarketplacePresets } from './queries.ts';
+
+const DEFAULT_TEMPLATE = '{sku}_{shot}_{index}';
+
+function percent(share: number): string {
+  return `${Math.round(share * 1000) / 10}%`;
+}
+
+function Result({ summary }: { summary: MarketplaceExportSummary }) {
+  const t = useBatchT();
+  if (summary.folder === null) {
+    return (
+      <div className="export-result" role="status" data-testid="batch-export-result" data-outcome="cancelled">
+        <p>{t('exportChooserCancelled')}</p>
+      </div>
+    );
+  }
+  const outcome = summary.flagged.length > 0 ? 'partial' : 'done';
+  return (
+    <div className={`export-result export-result-${outcome}`} role="status" data-testid="batch-export-result" data-outcome={outcome} data-written={summary.written.length} data-flagged={summary.flagged.length}>
+      <p>
+        {t('exportResult', { count: summary.written.length, size: formatBytes(summary.bytes) })}{' '}
+        <code className="export-folder" data-testid="batch-export-folder">
+          {summary.folder}
+        </code>
+      </p>
+      {summary.manifestFile ? (
+        <p className="small">
+          {t('exportManifest')} <code data-testid="batch-export-manifest">{summary.manifestFile}</code>
+        </p>
+      ) : null}
+      {summary.written.length > 0 ? (
+        <details className="export-files">
+          <summary className="small">{t('exportFiles', { count: summary.written.length })}</summary>
+          <ul className="small">
+            {summary.written.map((w) => (
+              <li key={w.imageId}>
+                <code>{w.file}</code> · {w.width}×{w.height} · {formatBytes(w.bytes)}
+                {w.whiteCheck ? ` · ${percent(w.whiteCheck.whiteShare)}` : ''}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {summary.flagged.length > 0 ? (
+        <div className="export-skipped">
+          <p className="small">{t('exportFlagged', { count: summary.flagged.length })}</p>
+          <ul className="small" data-testid="batch-export-flagged">
+            {summary.flagged.map((f) => (
+              <li key={f.imageId} data-reason={f.reason}>
+                <span className="mono">{f.sku}</span> · {f.shotName} · <code>{f.imageId}</code> — {t(`flag.${f.reason}`, { share: f.whiteCheck ? percent(f.whiteCheck.whiteShare) : '?' })}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }) {
+  const t = useBatchT();
+  const id = useId();
+  const dialogRef = useDialogFocus(true);
+  const presets = useMarketplacePresets(true);
+  const run = useBatchExport();
+  const [presetId, setPresetId] = useState('');
+  const [template, setTemplate] = useState(DEFAULT_TEMPLATE);
+  const [includeFailed, setIncludeFailed] = useState(false);
+  const running = run.isPending;
+  const list = presets.data ?? [];
+  const chosen = list.find((p) => p.id === presetId) ?? list[0] ?? null;
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !running) close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [close, running]);
+
+  const start = () => {
+    if (!chosen || running) return;
+    run.mutate({ batchId: batch.id, presetId: chosen.id, template, includeFailedChecks: includeFailed });
+  };
+
+  return (
+    <div className="export-backdrop">
+      <div className="export-dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-what`} data-testid="batch-export-dialog" ref={dialogRef} tabIndex={-1} onKeyDown={trapTab}>
+        <div className="export-head">
+          <h2 className="export-title" id={`${id}-title`}>
+            {t('exportTitle')}
+          </h2>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={close} disabled={running} aria-label={t('close')}>
+            ✕
+          </button>
+        </div>
+        <p className="muted small" id={`${id}-what`}>
+          {t('exportWhat', { name: batch.name })}
+        </p>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-preset`}>
+            {t('preset')}
+          </label>
+          <select id={`${id}-preset`} data-testid="batch-export-preset" value={chosen?.id ?? ''} disabled={running || list.length === 0} aria-describedby={`${id}-preset-hint`} onChange={(e) => setPresetId(e.target.value)}>
+            {list.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+          <span className="field-hint" id={`${id}-preset-hint`}>
+            {chosen?.summary ?? ''}
+          </span>
+          <ErrorLine error={presets.error} />
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-template`}>
+            {t('template')}
+          </label>
+          <input
+            id={`${id}-template`}
+            data-testid="batch-export-template"
+            className="mono"
+            value={template}
+            maxLength={200}
+            spellCheck={false}
+            autoComplete="off"
+            aria-describedby={`${id}-template-hint`}
+            disabled={running}
+            onChange={(e) => setTemplate(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                start();
+              }
+            }}
+          />
+          <span className="field-hint mono" id={`${id}-template-hint`}>
+            {t('templateHint')}
+          </span>
+        </div>
+        <label className="toggle">
+          <input type="checkbox" data-testid="batch-export-include-failed" checked={includeFailed} disabled={running} onChange={(e) => setIncludeFailed(e.target.checked)} />
+          {t('includeFailed')}
+        </label>
+        {running ? (
+          <p className="small muted" role="status">
+            {t('exportRunning')}
+          </p>
+        ) : null}
+        {!running ? <ErrorLine error={run.error} testId="batch-export-error" /> : null}
+        {run.data && !running ? <Result summary={run.data} /> : null}
+        <div className="export-foot">
+          <button type="button" className="btn btn-ghost" onClick={close} disabled={running}>
+            {run.data?.folder ? t('close') : t('cancel')}
+          </button>
+          <button type="button" className="btn btn-primary" data-testid="batch-export-run" disabled={!chosen || running || template.trim() === ''} onClick={start}>
+            {running ? t('exportRunning') : t('exportRun')}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function BatchExportDialog({ batch, open, close }: { batch: BatchSummary | null; open: boolean; close: () => void }) {
+  if (!open || !batch) return null;
+  return <DialogBody batch={batch} close={close} />;
+}

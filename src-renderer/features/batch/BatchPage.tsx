@@ -1,0 +1,70 @@
+// The catalog screen: set up a batch on the left (products, shot list, plan), follow and finish it on the right
+// (run, jobs, marketplace export, report). Two columns that scroll on their own on a wide window; one scrolling
+// column on a narrow one (the 960 × 600 minimum), the jobs list keeping a scroll region of its own.
+import { useId, useMemo } from 'react';
+import { ImageViewer } from '../viewer/ImageViewer.tsx';
+import { BatchExportDialog } from './BatchExportDialog.tsx';
+import { useBatchT } from './i18n.ts';
+import { PlanSection } from './PlanSection.tsx';
+import { ProductEditor } from './ProductEditor.tsx';
+import { ProductsSection } from './ProductsSection.tsx';
+import { useBatchDetail, useBatchEvents, useBatchList, useProducts, useShotLists } from './queries.ts';
+import { ReportSection } from './ReportSection.tsx';
+import { RunSection } from './RunSection.tsx';
+import { ShotListSection } from './ShotListSection.tsx';
+import { useBatchStore } from './store.ts';
+import './batch.css';
+
+export function BatchPage() {
+  const t = useBatchT();
+  const id = useId();
+  useBatchEvents();
+  const products = useProducts();
+  const shotLists = useShotLists();
+  const batches = useBatchList();
+  const excluded = useBatchStore((s) => s.excluded);
+  const chosenListId = useBatchStore((s) => s.shotListId);
+  const chosenBatchId = useBatchStore((s) => s.batchId);
+  const exportOpen = useBatchStore((s) => s.exportOpen);
+  const setExportOpen = useBatchStore((s) => s.setExportOpen);
+
+  const lists = useMemo(() => shotLists.data ?? [], [shotLists.data]);
+  const list = lists.find((l) => l.id === chosenListId) ?? lists[0] ?? null;
+  const productIds = useMemo(() => (products.data ?? []).filter((p) => !excluded.has(p.id)).map((p) => p.id), [products.data, excluded]);
+  // The batch on show: the one chosen, else the newest.
+  const batchId = chosenBatchId ?? batches.data?.[0]?.id ?? null;
+  const detail = useBatchDetail(batchId);
+  const batch = detail.data ?? null;
+
+  return (
+    <div className="batch-page" data-testid="batch-page">
+      <header className="batch-page-head">
+        <h1 className="page-title">{t('title')}</h1>
+        <p className="muted small">{t('subtitle')}</p>
+      </header>
+      <div className="batch-columns">
+        <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`}>
+          <ProductsSection shotList={list} />
+          <ShotListSection lists={lists} list={list} error={shotLists.error} />
+          <PlanSection productIds={productIds} shotListId={list?.id ?? null} />
+        </div>
+        <div className="batch-column batch-results" role="region" aria-label={t('runLabel')}>
+          <RunSection
+            batches={batches.data ?? []}
+            batch={batch}
+            error={detail.error ?? batches.error}
+            exportButton={
+              <button type="button" className="btn btn-sm" data-testid="batch-export" onClick={() => setExportOpen(true)}>
+                {t('exportOpen')}
+              </button>
+            }
+          />
+          {batch ? <ReportSection key={batch.id} batchId={batch.id} /> : null}
+        </div>
+      </div>
+      <ProductEditor shotList={list} />
+      <BatchExportDialog batch={batch} open={exportOpen} close={() => setExportOpen(false)} />
+      <ImageViewer />
+    </div>
+  );
+}

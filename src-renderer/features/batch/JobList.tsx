@@ -1,0 +1,115 @@
+// The jobs of a batch, one row each (SKU, shot, model, estimate, charged, status, error and request id, the
+// unknown-outcome note, result thumbnails that open the viewer). A batch can hold 1,000 jobs, so the list is
+// virtualised (@tanstack/react-virtual, as the gallery grid): only the rows near the viewport are in the DOM,
+// each measured once it renders since an error or a note makes a row taller.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useRef } from 'react';
+import type { BatchJob } from '../../../src-shared/ipc/batch.ts';
+import { chooseAutoModel } from '../../../src-shared/pricing.ts';
+import { imageUrl } from '../../lib/desktop.ts';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { useGalleryStore } from '../gallery/store.ts';
+import { useBatchT } from './i18n.ts';
+import { JobStatusBadge } from './parts.tsx';
+
+const ROW_ESTIMATE = 58;
+
+/** The model the job goes to: its own, or what auto chooses for it (the service's own choice function). */
+function modelOf(job: BatchJob): string {
+  const asked = job.request.model ?? 'auto';
+  if (asked !== 'auto') return asked;
+  const choice = chooseAutoModel(job.request.prompt, job.request.ref_image_ids?.length ?? 0);
+  return choice.ok ? `auto → ${choice.model}` : 'auto';
+}
+
+const JobRow = memo(function JobRow({ job }: { job: BatchJob }) {
+  const t = useBatchT();
+  const openViewer = useGalleryStore((s) => s.openViewer);
+  const model = modelOf(job);
+  return (
+    <div className="batch-job-main">
+      <span className="batch-job-pos muted">{job.position + 1}</span>
+      <span className="batch-job-what">
+        <span className="mono batch-job-sku">{job.sku}</span>
+        <span className="batch-job-shot">{job.shotName}</span>
+        <span className="muted small batch-job-model">{model}</span>
+      </span>
+      <span className="batch-job-money small">
+        <span>{t('estimateShort', { value: job.estimate })}</span>
+        {job.creditsCharged !== null ? <span className="batch-job-charged">{t('chargedShort', { value: job.creditsCharged })}</span> : null}
+      </span>
+      <span className="batch-job-status">
+        <JobStatusBadge status={job.status} />
+      </span>
+      {job.imageIds.length > 0 ? (
+        <ul className="batch-job-thumbs">
+          {job.imageIds.map((imageId, i) => (
+            <li key={imageId}>
+              <button type="button" className="batch-job-thumb" aria-label={t('openResult', { index: i + 1, sku: job.sku, shot: job.shotName })} onClick={() => openViewer(job.imageIds, i)}>
+                <img src={imageUrl('thumb', imageId)} alt="" loading="lazy" draggable={false} />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {job.error || job.note || job.requestId ? (
+        <div className="batch-job-detail small">
+          {job.error ? (
+            <span className="batch-job-error" data-code={job.error.code}>
+              {job.error.message} <code>{job.error.code}</code>
+            </span>
+          ) : null}
+          {job.note ? <span className="batch-job-note">{job.note}</span> : null}
+          {job.requestId ? (
+            <span className="request-id-wrap">
+              {t('requestId')} <code data-testid="batch-job-request-id">{job.requestId}</code>
+              <CopyButton text={job.requestId} />
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+});
+
+export function JobList({ jobs, label }: { jobs: BatchJob[]; label: string }) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // The virtualizer hands out fresh functions each render; the compiler skips this component, as in GalleryList.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: jobs.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 8,
+    getItemKey: (i) => jobs[i]?.id ?? i,
+  });
+  const items = virtualizer.getVirtualItems();
+  return (
+    <div className="batch-jobs-scroll" ref={scrollRef} tabIndex={0} role="region" aria-label={label} data-testid="batch-jobs" data-count={jobs.length}>
+      <ul className="batch-jobs" style={{ height: virtualizer.getTotalSize() }} aria-label={label}>
+        {items.map((item) => {
+          const job = jobs[item.index];
+          if (!job) return null;
+          return (
+            <li
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              className={`batch-job batch-job-${job.status}`}
+              data-testid="batch-job"
+              data-job-id={job.id}
+              data-status={job.status}
+              data-sku={job.sku}
+              data-shot={job.shotName}
+              aria-setsize={jobs.length}
+              aria-posinset={item.index + 1}
+              style={{ transform: `translateY(${item.start}px)` }}
+            >
+              <JobRow job={job} />
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,181 @@
+// The plan of the next batch: the selected products × the shot list, priced by main with the compose form's own
+// functions (debounced as the inputs change): credits per product, what cannot be sent and why, the total, on
+// Local the balance after it, a budget (how many jobs fit) and the concurrency; Start creates the batch with
+// the total the designer saw, so a plan that changed meanwhile is refused and shown again.
+import { useId, useMemo, useState } from 'react';
+import { BATCH_CONCURRENCY_MAX, type BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
+import { useBatchT } from './i18n.ts';
+import { ErrorLine, ipcErrorOf } from './parts.tsx';
+import { useBatchPlan, useCreateBatch, useDebounced } from './queries.ts';
+import { parseBudget, useBatchStore } from './store.ts';
+
+const PLAN_DEBOUNCE_MS = 300;
+
+export function PlanSection({ productIds, shotListId }: { productIds: string[]; shotListId: string | null }) {
+  const t = useBatchT();
+  const id = useId();
+  const budgetText = useBatchStore((s) => s.budget);
+  const setBudget = useBatchStore((s) => s.setBudget);
+  const concurrency = useBatchStore((s) => s.concurrency);
+  const setConcurrency = useBatchStore((s) => s.setConcurrency);
+  const setBatchId = useBatchStore((s) => s.setBatchId);
+  const budget = parseBudget(budgetText);
+  const budgetInvalid = budgetText.trim() !== '' && budget === null;
+  const concurrencyValid = Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= BATCH_CONCURRENCY_MAX;
+
+  const wanted = useMemo<BatchPlanInput | null>(
+    () => (productIds.length > 0 && shotListId ? { productIds, shotListId, budget } : null),
+    [productIds, shotListId, budget],
+  );
+  const input = useDebounced(wanted, PLAN_DEBOUNCE_MS);
+  const settled = JSON.stringify(input) === JSON.stringify(wanted);
+  const plan = useBatchPlan(input);
+  const create = useCreateBatch();
+  const [planChanged, setPlanChanged] = useState(false);
+  const data = wanted && plan.data ? plan.data : null;
+  const fresh = settled && !plan.isPlaceholderData && !plan.isFetching;
+
+  const start = () => {
+    if (!input || !data) return;
+    setPlanChanged(false);
+    create.mutate(
+      { ...input, concurrency, expectedTotal: data.total, start: true },
+      {
+        onSuccess: (detail) => setBatchId(detail.id),
+        onError: (err) => {
+          if (ipcErrorOf(err)?.code === 'batch_plan_changed') {
+            setPlanChanged(true);
+            void plan.refetch();
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="card batch-card" aria-labelledby={`${id}-title`} data-testid="batch-plan">
+      <div className="batch-card-head">
+        <h2 className="card-title" id={`${id}-title`}>
+          {t('plan')}
+        </h2>
+        {plan.isFetching ? <span className="small muted">{t('planLoading')}</span> : null}
+      </div>
+      {!wanted ? <p className="muted small">{t('planNeeds')}</p> : null}
+      {wanted ? <ErrorLine error={plan.error} testId="batch-plan-error" /> : null}
+      {data ? (
+        <>
+          <div className="batch-plan-summary" aria-live="polite">
+            <p className="batch-plan-total" data-testid="batch-plan-total" data-total={data.total} data-jobs={data.jobs.length}>
+              {t('planTotal', { count: data.total })}
+            </p>
+            <span className="muted">{t('planJobs', { count: data.jobs.length })}</span>
+          </div>
+          {data.balance !== null && data.balanceAfter !== null ? (
+            <p className="small" data-testid="batch-plan-balance" data-balance={data.balance} data-after={data.balanceAfter}>
+              {t('balance', { value: data.balance })} ·{' '}
+              {data.balanceAfter < 0 ? <strong className="balance-short">{t('balanceShort', { value: -data.balanceAfter })}</strong> : t('balanceAfter', { value: data.balanceAfter })}
+            </p>
+          ) : (
+            <p className="small muted">{t('balanceUnknown')}</p>
+          )}
+          {data.problems.length > 0 ? (
+            <div className="batch-problems batch-plan-problems" data-testid="batch-plan-problems">
+              <p>{t('problems', { count: data.problems.length })}</p>
+              <ul>
+                {data.problems.map((p, i) => (
+                  <li key={i} data-code={p.code}>
+                    {t('problemLine', { sku: p.sku, shot: p.shotName, message: p.message })}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
+          {data.perProduct.length > 0 ? (
+            <div className="batch-table-scroll batch-plan-scroll" tabIndex={0} role="region" aria-label={t('planTable')}>
+              <table className="table batch-table">
+                <thead>
+                  <tr>
+                    <th>{t('colSku')}</th>
+                    <th>{t('colName')}</th>
+                    <th className="batch-num">{t('colJobs')}</th>
+                    <th className="batch-num">{t('colCredits')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.perProduct.map((p) => (
+                    <tr key={p.productId} data-testid="plan-row" data-sku={p.sku}>
+                      <td className="mono">{p.sku}</td>
+                      <td>{p.name}</td>
+                      <td className="batch-num">{p.jobs}</td>
+                      <td className="batch-num">{p.total}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : null}
+        </>
+      ) : null}
+      <div className="batch-start-row">
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-budget`}>
+            {t('budget')}
+          </label>
+          <input
+            id={`${id}-budget`}
+            type="number"
+            min={1}
+            step={1}
+            inputMode="numeric"
+            className="input-medium"
+            data-testid="batch-budget"
+            value={budgetText}
+            aria-invalid={budgetInvalid}
+            aria-describedby={`${id}-budget-hint`}
+            onChange={(e) => setBudget(e.target.value)}
+          />
+          <span className="field-hint" id={`${id}-budget-hint`} data-testid="batch-budget-fit">
+            {budget === null ? t('budgetHint') : data && data.budget === budget ? (data.jobsWithinBudget >= data.jobs.length ? t('budgetAll') : t('budgetFits', { fit: data.jobsWithinBudget, count: data.jobs.length })) : t('budgetHint')}
+          </span>
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-concurrency`}>
+            {t('concurrency')}
+          </label>
+          <input
+            id={`${id}-concurrency`}
+            type="number"
+            min={1}
+            max={BATCH_CONCURRENCY_MAX}
+            step={1}
+            className="input-narrow"
+            data-testid="batch-concurrency"
+            value={Number.isNaN(concurrency) ? '' : concurrency}
+            aria-invalid={!concurrencyValid}
+            aria-describedby={`${id}-concurrency-hint`}
+            onChange={(e) => setConcurrency(e.target.value === '' ? Number.NaN : Number(e.target.value))}
+          />
+          <span className="field-hint" id={`${id}-concurrency-hint`}>
+            {t('concurrencyHint')}
+          </span>
+        </div>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="btn btn-primary batch-start"
+          data-testid="batch-start"
+          disabled={!data || !fresh || data.jobs.length === 0 || budgetInvalid || !concurrencyValid || create.isPending}
+          onClick={start}
+        >
+          {create.isPending ? t('starting') : t('start')}
+        </button>
+      </div>
+      {planChanged ? (
+        <p className="hint-warn" role="status" data-testid="batch-plan-changed">
+          {t('planChanged')}
+        </p>
+      ) : null}
+      <ErrorLine error={create.error} testId="batch-start-error" />
+    </section>
+  );
+}

@@ -1,0 +1,218 @@
+// Add or edit a product: SKU, name, prompt, notes and reference images. References are library images: dragged
+// from the library pane beside the form (the gallery's own drag type, features/gallery/drag.ts), or selected
+// there and added with a button (the keyboard's way). The count is shown against the tightest model limit of
+// the chosen shot list. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes.
+import { useId, useState, type DragEvent, type FormEvent } from 'react';
+import { MAX_REFERENCE_IMAGES } from '../../../src-shared/catalog.ts';
+import { PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX, type Product, type ShotList } from '../../../src-shared/ipc/batch.ts';
+import { imageUrl } from '../../lib/desktop.ts';
+import { trapTab } from '../../ui/trapTab.ts';
+import { useDialogFocus } from '../../ui/useDialogFocus.ts';
+import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../gallery/drag.ts';
+import { FilterBar } from '../gallery/Filters.tsx';
+import { GalleryBody } from '../gallery/GridChrome.tsx';
+import { useGalleryStore } from '../gallery/store.ts';
+import { useBatchT } from './i18n.ts';
+import { ErrorLine } from './parts.tsx';
+import { useProducts, useSaveProduct } from './queries.ts';
+import { isOverLimit, referenceLimit } from './references.ts';
+import { useBatchStore } from './store.ts';
+
+type Notice = { kind: 'full' | 'duplicate' | 'files'; count: number } | null;
+
+function LibraryPane({ onAdd }: { onAdd: (ids: string[]) => void }) {
+  const t = useBatchT();
+  const filters = useGalleryStore((s) => s.filters);
+  const selected = useGalleryStore((s) => s.selected);
+  const headingId = useId();
+  return (
+    <aside className="batch-library" aria-labelledby={headingId} data-testid="product-library">
+      <div className="batch-library-head">
+        <h3 className="batch-subtitle" id={headingId}>
+          {t('libraryPane')}
+        </h3>
+        <button type="button" className="btn btn-xs btn-accent-soft" data-testid="product-add-selected" disabled={selected.length === 0} onClick={() => onAdd(selected)}>
+          {t('addSelected', { count: selected.length })}
+        </button>
+      </div>
+      <FilterBar />
+      <div className="batch-library-grid">
+        <GalleryBody filters={filters} view="gallery" />
+      </div>
+    </aside>
+  );
+}
+
+function EditorForm({ product, shotList, close }: { product: Product | null; shotList: ShotList | null; close: () => void }) {
+  const t = useBatchT();
+  const id = useId();
+  const save = useSaveProduct();
+  const dialogRef = useDialogFocus(true);
+  const [sku, setSku] = useState(product?.sku ?? '');
+  const [name, setName] = useState(product?.name ?? '');
+  const [prompt, setPrompt] = useState(product?.prompt ?? '');
+  const [notes, setNotes] = useState(product?.notes ?? '');
+  const [refs, setRefs] = useState<string[]>(product?.referenceImageIds ?? []);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [over, setOver] = useState(false);
+  const [libraryShown, setLibraryShown] = useState(true);
+
+  const limit = referenceLimit(prompt, refs.length, shotList?.shots ?? null);
+  const overLimit = isOverLimit(refs.length, limit);
+
+  const add = (ids: string[]) => {
+    const existing = new Set(refs);
+    const fresh = [...new Set(ids)].filter((r) => !existing.has(r));
+    const room = Math.max(0, MAX_REFERENCE_IMAGES - refs.length);
+    const accepted = fresh.slice(0, room);
+    setRefs([...refs, ...accepted]);
+    setNotice(fresh.length > accepted.length ? { kind: 'full', count: fresh.length - accepted.length } : fresh.length < ids.length ? { kind: 'duplicate', count: ids.length - fresh.length } : null);
+  };
+
+  const onDragOver = (e: DragEvent) => {
+    const types = Array.from(e.dataTransfer.types);
+    if (types.includes(IMAGE_DRAG_TYPE) || types.includes('Files')) {
+      e.preventDefault();
+      e.dataTransfer.dropEffect = types.includes(IMAGE_DRAG_TYPE) ? 'copy' : 'none';
+      setOver(true);
+    }
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setOver(false);
+    const ids = readDraggedImageIds(e.dataTransfer);
+    if (ids.length > 0) add(ids);
+    else if (Array.from(e.dataTransfer.types).includes('Files')) setNotice({ kind: 'files', count: 1 });
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (save.isPending) return;
+    save.mutate({ ...(product ? { id: product.id } : {}), sku, name, prompt, notes, referenceImageIds: refs }, { onSuccess: close });
+  };
+
+  return (
+    <div className="export-backdrop">
+      <div
+        className={`export-dialog batch-editor ${libraryShown ? 'batch-editor-wide' : ''}`}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        data-testid="product-editor"
+        ref={dialogRef}
+        tabIndex={-1}
+        onKeyDown={(e) => {
+          trapTab(e);
+          if (e.key === 'Escape' && !save.isPending && !e.defaultPrevented) close();
+        }}
+      >
+        <div className="export-head">
+          <h2 className="export-title" id={`${id}-title`}>
+            {product ? t('editProductTitle', { sku: product.sku }) : t('newProductTitle')}
+          </h2>
+          <span className="spacer" />
+          <button type="button" className="btn btn-ghost btn-sm" aria-pressed={libraryShown} onClick={() => setLibraryShown(!libraryShown)}>
+            {libraryShown ? t('hideLibrary') : t('showLibrary')}
+          </button>
+          <button type="button" className="btn btn-ghost btn-sm" onClick={close} aria-label={t('close')}>
+            ✕
+          </button>
+        </div>
+        <div className="batch-editor-body">
+          <form className="batch-editor-form" onSubmit={submit} id={`${id}-form`}>
+            <div className="batch-editor-row">
+              <div className="field">
+                <label className="field-label" htmlFor={`${id}-sku`}>
+                  {t('sku')}
+                </label>
+                <input id={`${id}-sku`} data-testid="product-sku" className="mono" required maxLength={SKU_MAX} value={sku} autoComplete="off" spellCheck={false} aria-describedby={`${id}-sku-hint`} onChange={(e) => setSku(e.target.value)} />
+                <span className="field-hint" id={`${id}-sku-hint`}>
+                  {t('skuHint')}
+                </span>
+              </div>
+              <div className="field">
+                <label className="field-label" htmlFor={`${id}-name`}>
+                  {t('name')}
+                </label>
+                <input id={`${id}-name`} data-testid="product-name" required maxLength={PRODUCT_NAME_MAX} value={name} onChange={(e) => setName(e.target.value)} />
+              </div>
+            </div>
+            <div className="field">
+              <div className="field-head">
+                <label className="field-label" htmlFor={`${id}-prompt`}>
+                  {t('prompt')}
+                </label>
+                <span className="counter">{t('counter', { count: prompt.length, max: PRODUCT_PROMPT_MAX })}</span>
+              </div>
+              <textarea id={`${id}-prompt`} data-testid="product-prompt" className="batch-editor-prompt" maxLength={PRODUCT_PROMPT_MAX} value={prompt} aria-describedby={`${id}-prompt-hint`} onChange={(e) => setPrompt(e.target.value)} />
+              <span className="field-hint" id={`${id}-prompt-hint`}>
+                {t('promptHint')}
+              </span>
+            </div>
+            <div className="field">
+              <label className="field-label" htmlFor={`${id}-notes`}>
+                {t('notes')}
+              </label>
+              <textarea id={`${id}-notes`} data-testid="product-notes" rows={2} maxLength={PRODUCT_NOTES_MAX} value={notes} onChange={(e) => setNotes(e.target.value)} />
+            </div>
+            <section
+              className={`reference-tray batch-refs-drop ${over ? 'tray-over' : ''} ${overLimit ? 'tray-over-limit' : ''}`}
+              aria-label={t('referencesDropLabel')}
+              data-testid="product-references"
+              onDragOver={onDragOver}
+              onDragLeave={() => setOver(false)}
+              onDrop={onDrop}
+            >
+              <div className="tray-head">
+                <span className="field-label">{t('references')}</span>
+                <span className={`counter ${overLimit ? 'counter-over' : ''}`} data-testid="product-refs-limit">
+                  {limit.kind === 'unknown' ? t('refsCount', { count: refs.length }) : t('refsLimit', { count: refs.length, limit: limit.limit })}
+                  {limit.kind === 'limit' ? ` · ${limit.model}` : ''}
+                </span>
+              </div>
+              {refs.length === 0 ? (
+                <p className="tray-empty">{t('referencesDrop')}</p>
+              ) : (
+                <ul className="tray-list">
+                  {refs.map((ref) => (
+                    <li key={ref} className="tray-item" data-testid="product-reference" data-image-id={ref}>
+                      <img src={imageUrl('thumb', ref)} alt={t('referenceAlt', { id: ref })} draggable={false} />
+                      <button type="button" className="tray-remove" aria-label={t('removeReference', { id: ref })} onClick={() => setRefs(refs.filter((r) => r !== ref))}>
+                        ×
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              )}
+              {notice ? (
+                <p className={`tray-notice ${notice.kind !== 'duplicate' ? 'tray-notice-refused' : ''}`} role="status">
+                  {notice.kind === 'full' ? t('referencesFull', { count: notice.count }) : notice.kind === 'duplicate' ? t('referencesDuplicate', { count: notice.count }) : t('referencesFiles')}
+                </p>
+              ) : null}
+            </section>
+            <ErrorLine error={save.error} testId="product-save-error" />
+          </form>
+          {libraryShown ? <LibraryPane onAdd={add} /> : null}
+        </div>
+        <div className="export-foot">
+          <button type="button" className="btn btn-ghost" onClick={close} disabled={save.isPending}>
+            {t('cancel')}
+          </button>
+          <button type="submit" form={`${id}-form`} className="btn btn-primary" data-testid="product-save" disabled={save.isPending}>
+            {save.isPending ? t('saving') : t('save')}
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function ProductEditor({ shotList }: { shotList: ShotList | null }) {
+  const editor = useBatchStore((s) => s.editor);
+  const closeEditor = useBatchStore((s) => s.closeEditor);
+  const products = useProducts();
+  if (!editor) return null;
+  const product = editor.kind === 'edit' ? (products.data?.find((p) => p.id === editor.productId) ?? null) : null;
+  if (editor.kind === 'edit' && !product) return null;
+  return <EditorForm key={editor.kind === 'edit' ? editor.productId : 'new'} product={product} shotList={shotList} close={closeEditor} />;
+}

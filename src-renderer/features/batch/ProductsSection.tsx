@@ -1,0 +1,245 @@
+// Products of the catalog: a table with a checkbox per row (every product is in the batch unless unticked),
+// the reference count against the tightest model limit of the chosen shot list ("3 / 14"), edit and delete
+// (confirmed in the row), CSV import (all or nothing; problems listed by line and column) and export.
+import { useId, useState, type ChangeEvent } from 'react';
+import type { CsvProblem, Product, ShotList } from '../../../src-shared/ipc/batch.ts';
+import { ErrorLine, csvProblemText, ipcErrorOf } from './parts.tsx';
+import { useBatchT } from './i18n.ts';
+import { useDeleteProduct, useExportProducts, useImportProducts, useProducts } from './queries.ts';
+import { isOverLimit, referenceLimit } from './references.ts';
+import { useBatchStore } from './store.ts';
+
+function ReferenceCount({ product, shotList }: { product: Product; shotList: ShotList | null }) {
+  const t = useBatchT();
+  const count = product.referenceImageIds.length;
+  const limit = referenceLimit(product.prompt, count, shotList?.shots ?? null);
+  const over = isOverLimit(count, limit);
+  const title =
+    limit.kind === 'limit'
+      ? t('refsLimitTitle', { count, model: limit.model, shot: limit.shot, limit: limit.limit })
+      : limit.kind === 'none'
+        ? t('refsAutoNone', { count, limit: limit.limit })
+        : t('refsNoListTitle');
+  return (
+    <span className={`counter batch-refs ${over ? 'counter-over' : ''}`} title={title} data-testid="product-refs" data-count={count} data-limit={limit.kind === 'limit' ? limit.limit : ''}>
+      {limit.kind === 'unknown' ? t('refsCount', { count }) : t('refsLimit', { count, limit: limit.limit })}
+      <span className="sr-only">{` ${title}`}</span>
+    </span>
+  );
+}
+
+function ProductRow({ product, shotList, included }: { product: Product; shotList: ShotList | null; included: boolean }) {
+  const t = useBatchT();
+  const setIncluded = useBatchStore((s) => s.setIncluded);
+  const openEditor = useBatchStore((s) => s.openEditor);
+  const remove = useDeleteProduct();
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <tr data-testid="product-row" data-sku={product.sku} data-product-id={product.id} className={included ? '' : 'batch-row-off'}>
+      <td className="batch-check">
+        <input type="checkbox" checked={included} aria-label={t('selectProduct', { sku: product.sku })} onChange={(e) => setIncluded([product.id], e.target.checked)} data-testid="product-include" />
+      </td>
+      <td className="mono batch-sku">{product.sku}</td>
+      <td className="batch-name">{product.name}</td>
+      <td className="batch-prompt muted" title={product.prompt}>
+        {product.prompt}
+      </td>
+      <td className="batch-num">
+        <ReferenceCount product={product} shotList={shotList} />
+      </td>
+      <td className="batch-actions">
+        {confirming ? (
+          <span className="batch-confirm" role="group" aria-label={t('deleteProduct', { sku: product.sku })}>
+            <span className="small">{t('deleteConfirm', { sku: product.sku })}</span>
+            <button type="button" className="btn btn-xs btn-danger" data-testid="product-delete-confirm" disabled={remove.isPending} onClick={() => remove.mutate({ id: product.id }, { onSuccess: () => setConfirming(false) })}>
+              {t('delete')}
+            </button>
+            <button type="button" className="btn btn-xs" onClick={() => setConfirming(false)}>
+              {t('keep')}
+            </button>
+            <ErrorLine error={remove.error} />
+          </span>
+        ) : (
+          <>
+            <button type="button" className="btn btn-xs" data-testid="product-edit" aria-label={t('editProduct', { sku: product.sku })} onClick={() => openEditor({ kind: 'edit', productId: product.id })}>
+              {t('edit')}
+            </button>
+            <button type="button" className="btn btn-ghost btn-xs" data-testid="product-delete" aria-label={t('deleteProduct', { sku: product.sku })} onClick={() => setConfirming(true)}>
+              {t('delete')}
+            </button>
+          </>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function ImportResult({ error, fileName }: { error: unknown; fileName: string }) {
+  const t = useBatchT();
+  const ipc = ipcErrorOf(error);
+  if (!ipc) return null;
+  const problems = ipc.code === 'product_csv_invalid' ? ((ipc.details as { problems?: CsvProblem[] } | undefined)?.problems ?? []) : [];
+  if (problems.length === 0) return <ErrorLine error={error} testId="product-import-error" />;
+  return (
+    <div className="batch-problems" role="alert" data-testid="product-import-error" data-code={ipc.code}>
+      <p>{t('importFailed', { count: problems.length, file: fileName })}</p>
+      <ul data-testid="product-import-problems">
+        {problems.map((p, i) => (
+          <li key={i} data-line={p.line} data-column={p.column}>
+            {csvProblemText(p, t)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function ImportExportBar() {
+  const t = useBatchT();
+  const id = useId();
+  const importer = useImportProducts();
+  const exporter = useExportProducts();
+  const [fileName, setFileName] = useState('');
+  const [readError, setReadError] = useState<string | null>(null);
+
+  const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    // Cleared so choosing the same file again (after fixing it) fires change again.
+    e.target.value = '';
+    if (!file) return;
+    setFileName(file.name);
+    setReadError(null);
+    exporter.reset();
+    let csv: string;
+    try {
+      csv = await file.text();
+    } catch (err) {
+      setReadError(t('importReadFailed', { message: err instanceof Error ? err.message : String(err) }));
+      return;
+    }
+    importer.mutate({ csv, fileName: file.name.slice(0, 260) });
+  };
+
+  return (
+    <div className="stack">
+      <div className="row-gap wrap">
+        <label className={`btn btn-sm batch-file ${importer.isPending ? 'batch-file-busy' : ''}`} htmlFor={`${id}-import`}>
+          {importer.isPending ? t('importing') : t('importCsv')}
+          <input
+            id={`${id}-import`}
+            type="file"
+            accept=".csv,text/csv"
+            data-testid="product-import"
+            className="batch-file-input"
+            aria-describedby={`${id}-import-hint`}
+            disabled={importer.isPending}
+            onChange={(e) => void onFile(e)}
+          />
+        </label>
+        <button
+          type="button"
+          className="btn btn-sm"
+          data-testid="product-export"
+          disabled={exporter.isPending}
+          onClick={() => {
+            importer.reset();
+            exporter.mutate({});
+          }}
+        >
+          {t('exportProducts')}
+        </button>
+        <span id={`${id}-import-hint`} className="small muted batch-hint">
+          {t('importHint')}
+        </span>
+      </div>
+      <div aria-live="polite">
+        {importer.data ? (
+          <p className="hint-ok" role="status" data-testid="product-import-result" data-created={importer.data.created} data-updated={importer.data.updated}>
+            {t('imported', { created: importer.data.created, updated: importer.data.updated })}
+          </p>
+        ) : null}
+        {exporter.data ? (
+          <p className="small" role="status" data-testid="product-export-result">
+            {exporter.data.file === null ? t('exportCancelled') : t('exportedProducts', { count: exporter.data.count, file: exporter.data.file })}
+          </p>
+        ) : null}
+      </div>
+      {readError ? (
+        <p className="batch-error" role="alert">
+          {readError}
+        </p>
+      ) : null}
+      <ImportResult error={importer.error} fileName={fileName} />
+      <ErrorLine error={exporter.error} />
+    </div>
+  );
+}
+
+export function ProductsSection({ shotList }: { shotList: ShotList | null }) {
+  const t = useBatchT();
+  const products = useProducts();
+  const excluded = useBatchStore((s) => s.excluded);
+  const setIncluded = useBatchStore((s) => s.setIncluded);
+  const openEditor = useBatchStore((s) => s.openEditor);
+  const list = products.data ?? [];
+  const selected = list.filter((p) => !excluded.has(p.id)).length;
+  const all = list.length > 0 && selected === list.length;
+  const headingId = useId();
+  return (
+    <section className="card batch-card" aria-labelledby={headingId} data-testid="batch-products">
+      <div className="batch-card-head">
+        <h2 className="card-title" id={headingId}>
+          {t('products')}
+        </h2>
+        <span className="small muted" data-testid="product-count" data-count={list.length} data-selected={selected}>
+          {t('productsCount', { count: list.length, selected })}
+        </span>
+        <span className="spacer" />
+        <button type="button" className="btn btn-sm btn-primary" data-testid="product-add" onClick={() => openEditor({ kind: 'new' })}>
+          {t('addProduct')}
+        </button>
+      </div>
+      <ImportExportBar />
+      <ErrorLine error={products.error} />
+      {list.length === 0 && products.isSuccess ? (
+        <p className="muted small">{t('productsEmpty')}</p>
+      ) : list.length > 0 ? (
+        <div className="batch-table-scroll batch-products-scroll">
+          <table className="table batch-table" aria-label={t('productsTable')}>
+            <thead>
+              <tr>
+                <th className="batch-check">
+                  <input
+                    type="checkbox"
+                    aria-label={t('selectAll')}
+                    data-testid="product-select-all"
+                    checked={all}
+                    ref={(el) => {
+                      if (el) el.indeterminate = selected > 0 && !all;
+                    }}
+                    onChange={(e) => setIncluded(
+                      list.map((p) => p.id),
+                      e.target.checked,
+                    )}
+                  />
+                </th>
+                <th>{t('colSku')}</th>
+                <th>{t('colName')}</th>
+                <th>{t('colPrompt')}</th>
+                <th className="batch-num">{t('colRefs')}</th>
+                <th>
+                  <span className="sr-only">{t('colActions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((p) => (
+                <ProductRow key={p.id} product={p} shotList={shotList} included={!excluded.has(p.id)} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+// The batch report: per product and in total, what was estimated, charged and refunded, how many images, and
+// every failure with its code and request id; written as CSV (main asks for the folder). Loaded when opened and
+// kept fresh by the batch's events while it is open.
+import { Fragment, useId, useState } from 'react';
+import type { BatchReport, BatchReportRow } from '../../../src-shared/ipc/batch.ts';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { useBatchT } from './i18n.ts';
+import { ErrorLine } from './parts.tsx';
+import { useBatchReport, useBatchReportCsv } from './queries.ts';
+
+type Counts = Omit<BatchReportRow, 'productId' | 'sku' | 'name' | 'failures'>;
+
+function Cells({ row }: { row: Counts }) {
+  return (
+    <>
+      <td className="batch-num">{row.jobs}</td>
+      <td className="batch-num">{row.succeeded}</td>
+      <td className="batch-num">{row.failed}</td>
+      <td className="batch-num">{row.unknown}</td>
+      <td className="batch-num">{row.notSent}</td>
+      <td className="batch-num">{row.images}</td>
+      <td className="batch-num">{row.estimated}</td>
+      <td className="batch-num">{row.charged}</td>
+      <td className="batch-num">{row.refunded}</td>
+    </>
+  );
+}
+
+function ReportTable({ report }: { report: BatchReport }) {
+  const t = useBatchT();
+  return (
+    <div className="batch-table-scroll batch-report-scroll" tabIndex={0} role="region" aria-label={t('reportTable')}>
+      <table className="table batch-table batch-report-table">
+        <thead>
+          <tr>
+            <th>{t('colSku')}</th>
+            <th>{t('colName')}</th>
+            <th className="batch-num">{t('colJobs')}</th>
+            <th className="batch-num">{t('colSucceeded')}</th>
+            <th className="batch-num">{t('colFailed')}</th>
+            <th className="batch-num">{t('colUnknown')}</th>
+            <th className="batch-num">{t('colNotSent')}</th>
+            <th className="batch-num">{t('colImages')}</th>
+            <th className="batch-num">{t('colEstimated')}</th>
+            <th className="batch-num">{t('colCharged')}</th>
+            <th className="batch-num">{t('colRefunded')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.products.map((row) => (
+            <Fragment key={row.productId}>
+              <tr data-testid="batch-report-row" data-sku={row.sku} data-charged={row.charged} data-images={row.images}>
+                <td className="mono">{row.sku}</td>
+                <td>{row.name}</td>
+                <Cells row={row} />
+              </tr>
+              {row.failures.length > 0 ? (
+                <tr className="batch-report-failures">
+                  <td colSpan={11}>
+                    <ul>
+                      {row.failures.map((f) => (
+                        <li key={f.jobId} data-code={f.code}>
+                          {t('failureLine', { shot: f.shotName, message: f.message })} <code>{f.code}</code>
+                          {f.requestId ? (
+                            <span className="request-id-wrap">
+                              {' '}
+                              {t('requestId')} <code>{f.requestId}</code>
+                              <CopyButton text={f.requestId} />
+                            </span>
+                          ) : null}
+                        </li>
+                      ))}
+                    </ul>
+                  </td>
+                </tr>
+              ) : null}
+            </Fragment>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr
+            className="batch-report-total"
+            data-testid="batch-report-total"
+            data-jobs={report.total.jobs}
+            data-images={report.total.images}
+            data-estimated={report.total.estimated}
+            data-charged={report.total.charged}
+            data-refunded={report.total.refunded}
+            data-failures={report.total.failures}
+          >
+            <th scope="row" colSpan={2}>
+              {t('total')}
+            </th>
+            <Cells row={report.total} />
+          </tr>
+        </tfoot>
+      </table>
+    </div>
+  );
+}
+
+export function ReportSection({ batchId }: { batchId: string }) {
+  const t = useBatchT();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const report = useBatchReport(batchId, open);
+  const csv = useBatchReportCsv();
+  return (
+    <section className="card batch-card" aria-labelledby={`${id}-title`} data-testid="batch-report">
+      <div className="batch-card-head">
+        <h2 className="card-title" id={`${id}-title`}>
+          {t('report')}
+        </h2>
+        <span className="spacer" />
+        <button type="button" className="btn btn-sm" data-testid="batch-report-toggle" aria-expanded={open} aria-controls={`${id}-body`} onClick={() => setOpen(!open)}>
+          {open ? t('reportHide') : t('reportShow')}
+        </button>
+        <button type="button" className="btn btn-sm" data-testid="batch-report-csv" disabled={csv.isPending} onClick={() => csv.mutate({ batchId })}>
+          {t('reportCsv')}
+        </button>
+      </div>
+      {csv.data ? (
+        <p className="small" role="status" data-testid="batch-report-csv-result">
+          {csv.data.file === null ? t('exportCancelled') : t('reportCsvWritten', { file: csv.data.file })}
+        </p>
+      ) : null}
+      <ErrorLine error={csv.error} />
+      <div id={`${id}-body`} hidden={!open}>
+        {open ? (
+          <>
+            <ErrorLine error={report.error} testId="batch-report-error" />
+            {report.data ? <ReportTable report={report.data} /> : report.isPending ? <p className="small muted">…</p> : null}
+          </>
+        ) : null}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,199 @@
+// The batch on show (the newest, or one reopened from the list): its progress (done / failed / remaining, credits
+// spent of planned, time left), why it is paused and, when it goes on by itself, a live countdown; pause, resume,
+// cancel (confirmed: nothing more is sent, running jobs finish) and the concurrency while it runs; then its jobs.
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { BATCH_CONCURRENCY_MAX, type BatchDetail, type BatchSummary } from '../../../src-shared/ipc/batch.ts';
+import { formatSeconds, useNow } from '../../ui/useNow.ts';
+import { useBatchT } from './i18n.ts';
+import { JobList } from './JobList.tsx';
+import { ErrorLine, formatClock } from './parts.tsx';
+import { useBatchControl } from './queries.ts';
+import { useBatchStore } from './store.ts';
+
+function BatchPicker({ batches, current }: { batches: BatchSummary[]; current: string }) {
+  const t = useBatchT();
+  const { i18n } = useTranslation();
+  const id = useId();
+  const setBatchId = useBatchStore((s) => s.setBatchId);
+  return (
+    <div className="row-gap batch-picker">
+      <label className="field-label" htmlFor={`${id}-batch`}>
+        {t('batchSelect')}
+      </label>
+      <select id={`${id}-batch`} data-testid="batch-select" value={current} onChange={(e) => setBatchId(e.target.value)}>
+        {batches.map((b) => (
+          <option key={b.id} value={b.id}>
+            {t('batchOption', { name: b.name, state: t(`state.${b.state}`) })} · {new Date(b.createdAt).toLocaleString(i18n.language)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function Progress({ batch }: { batch: BatchSummary }) {
+  const t = useBatchT();
+  const total = Math.max(1, batch.jobCount);
+  const donePct = (batch.done / total) * 100;
+  const failedPct = (batch.failed / total) * 100;
+  return (
+    <div
+      className="batch-progress"
+      data-testid="batch-progress"
+      data-state={batch.state}
+      data-done={batch.done}
+      data-failed={batch.failed}
+      data-remaining={batch.remaining}
+      data-spent={batch.spent}
+      data-planned={batch.planned}
+    >
+      <div
+        className="batch-bar"
+        role="progressbar"
+        aria-label={t('progressLabel')}
+        aria-valuemin={0}
+        aria-valuemax={batch.jobCount}
+        aria-valuenow={batch.done + batch.failed}
+        aria-valuetext={t('progressText', { done: batch.done, failed: batch.failed, remaining: batch.remaining, total: batch.jobCount })}
+      >
+        <span className="batch-bar-done" style={{ width: `${donePct}%` }} />
+        <span className="batch-bar-failed" style={{ width: `${failedPct}%` }} />
+      </div>
+      <p className="batch-progress-line">
+        <span>{t('progressText', { done: batch.done, failed: batch.failed, remaining: batch.remaining, total: batch.jobCount })}</span>
+        <span>{t('spentText', { spent: batch.spent, planned: batch.planned })}</span>
+      </p>
+      <p className="batch-progress-line muted small">
+        <span>{batch.state === 'running' ? (batch.etaMs !== null ? t('eta', { time: formatSeconds(batch.etaMs) }) : t('etaNone')) : t(`state.${batch.state}`)}</span>
+        {batch.reserved > 0 ? <span>{t('reservedText', { reserved: batch.reserved })}</span> : null}
+      </p>
+    </div>
+  );
+}
+
+function PauseNotice({ batch }: { batch: BatchSummary }) {
+  const t = useBatchT();
+  const { i18n } = useTranslation();
+  const until = batch.pause?.until ?? null;
+  const now = useNow(until !== null, 1000);
+  if (batch.state !== 'paused' || !batch.pause) return null;
+  return (
+    <div className="batch-paused" role="status" data-testid="batch-paused" data-reason={batch.pause.reason}>
+      <strong>{t('pausedTitle')}</strong> <span>{batch.pause.message}</span>
+      {until !== null ? (
+        <span className="batch-countdown" data-testid="batch-resumes-at" data-until={until}>
+          {until > now ? t('resumesAt', { time: formatClock(until, i18n.language), left: formatSeconds(until - now) }) : t('resumesNow')}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function Controls({ batch }: { batch: BatchSummary }) {
+  const t = useBatchT();
+  const id = useId();
+  const pause = useBatchControl('batchPause');
+  const resume = useBatchControl('batchResume');
+  const cancel = useBatchControl('batchCancel');
+  const setConcurrency = useBatchControl('batchSetConcurrency');
+  const [confirming, setConfirming] = useState(false);
+  const live = batch.state === 'running' || batch.state === 'paused';
+  const busy = pause.isPending || resume.isPending || cancel.isPending;
+  if (!live) return null;
+  return (
+    <div className="stack">
+      <div className="row-gap wrap">
+        {batch.state === 'running' ? (
+          <button type="button" className="btn btn-sm" data-testid="batch-pause" disabled={busy} onClick={() => pause.mutate({ batchId: batch.id })}>
+            {t('pause')}
+          </button>
+        ) : (
+          <button type="button" className="btn btn-sm btn-primary" data-testid="batch-resume" disabled={busy} onClick={() => resume.mutate({ batchId: batch.id })}>
+            {t('resume')}
+          </button>
+        )}
+        <button type="button" className="btn btn-sm" data-testid="batch-cancel" disabled={busy || confirming} onClick={() => setConfirming(true)}>
+          {t('cancelBatch')}
+        </button>
+        <span className="spacer" />
+        <label className="field-label" htmlFor={`${id}-concurrency`}>
+          {t('runConcurrency')}
+        </label>
+        <select
+          id={`${id}-concurrency`}
+          data-testid="batch-run-concurrency"
+          value={batch.concurrency}
+          disabled={setConcurrency.isPending}
+          onChange={(e) => setConcurrency.mutate({ batchId: batch.id, concurrency: Number(e.target.value) })}
+        >
+          {Array.from({ length: BATCH_CONCURRENCY_MAX }, (_, i) => i + 1).map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </div>
+      {confirming ? (
+        <div className="cancel-confirm" role="group" aria-label={t('cancelBatch')} data-testid="batch-cancel-confirm-box">
+          <p>{t('cancelConfirm')}</p>
+          <div className="row-gap">
+            <button type="button" className="btn btn-sm btn-danger" data-testid="batch-cancel-confirm" disabled={cancel.isPending} onClick={() => cancel.mutate({ batchId: batch.id }, { onSettled: () => setConfirming(false) })}>
+              {t('cancelYes')}
+            </button>
+            <button type="button" className="btn btn-sm" onClick={() => setConfirming(false)}>
+              {t('cancelNo')}
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <ErrorLine error={pause.error ?? resume.error ?? cancel.error ?? setConcurrency.error} testId="batch-control-error" />
+    </div>
+  );
+}
+
+type JobFilter = 'all' | 'problems';
+
+export function RunSection({ batches, batch, error, exportButton }: { batches: BatchSummary[]; batch: BatchDetail | null; error: unknown; exportButton: ReactNode }) {
+  const t = useBatchT();
+  const id = useId();
+  const [filter, setFilter] = useState<JobFilter>('all');
+  const jobs = useMemo(() => {
+    const all = batch?.jobs ?? [];
+    return filter === 'all' ? all : all.filter((j) => j.status === 'failed' || j.status === 'unknown' || j.status === 'over_budget');
+  }, [batch, filter]);
+  return (
+    <section className="card batch-card batch-run" aria-labelledby={`${id}-title`} data-testid="batch-run">
+      <div className="batch-card-head">
+        <h2 className="card-title" id={`${id}-title`}>
+          {t('run')}
+        </h2>
+        {batch ? <BatchPicker batches={batches.some((b) => b.id === batch.id) ? batches : [batch, ...batches]} current={batch.id} /> : null}
+        <span className="spacer" />
+        {batch ? exportButton : null}
+      </div>
+      <ErrorLine error={error} />
+      {!batch ? (
+        <p className="muted small">{t('noBatch')}</p>
+      ) : (
+        <>
+          <Progress batch={batch} />
+          <PauseNotice batch={batch} />
+          <Controls batch={batch} />
+          <div className="row-gap batch-jobs-head">
+            <h3 className="batch-subtitle">{t('jobs')}</h3>
+            <span className="spacer" />
+            <label className="field-label" htmlFor={`${id}-filter`}>
+              {t('filterJobs')}
+            </label>
+            <select id={`${id}-filter`} data-testid="batch-job-filter" value={filter} onChange={(e) => setFilter(e.target.value as JobFilter)}>
+              <option value="all">{t('filterAll')}</option>
+              <option value="problems">{t('filterProblems')}</option>
+            </select>
+          </div>
+          {jobs.length === 0 ? <p className="muted small">{t('jobsEmpty')}</p> : <JobList jobs={jobs} label={t('jobsList', { count: jobs.length })} />}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+// Small pieces the catalog screen's sections share: the inline error (main's message, already in the UI
+// language), the readable line of a CSV problem, a job's status badge, byte and clock formatting.
+import type { BatchJobStatus, CsvProblem } from '../../../src-shared/ipc/batch.ts';
+import type { DesktopError } from '../../lib/desktop.ts';
+import type { IpcError } from '../../lib/ipc-types.ts';
+import { Badge, type BadgeTone } from '../../ui/Badge.tsx';
+import { useBatchT, type BatchKey, type BatchT } from './i18n.ts';
+
+/** The IpcError behind a failed call (a DesktopError), or a plain one for anything else thrown. */
+export function ipcErrorOf(error: unknown): IpcError | null {
+  if (!error) return null;
+  const ipc = (error as DesktopError).ipc;
+  if (ipc && typeof ipc.code === 'string') return ipc;
+  return { code: 'unknown', message: error instanceof Error ? error.message : String(error) };
+}
+
+/** One failed call, in a line: the message main wrote (in the UI language), the code small, for support. */
+export function ErrorLine({ error, testId }: { error: unknown; testId?: string }) {
+  const ipc = ipcErrorOf(error);
+  if (!ipc) return null;
+  return (
+    <p className="batch-error" role="alert" data-testid={testId ?? 'batch-error'} data-code={ipc.code}>
+      {ipc.message} <code className="batch-error-code">{ipc.code}</code>
+    </p>
+  );
+}
+
+const CSV_REASONS = [
+  'missing_header',
+  'unknown_column',
+  'duplicate_column',
+  'missing_column',
+  'unclosed_quote',
+  'stray_quote',
+  'empty',
+  'too_long',
+  'duplicate_sku',
+  'wrong_field_count',
+  'invalid_utf8',
+] as const;
+
+function param(params: Record<string, unknown> | undefined, ...names: string[]): string | null {
+  for (const name of names) {
+    const v = params?.[name];
+    if (typeof v === 'string' || typeof v === 'number') return String(v);
+  }
+  return null;
+}
+
+/** "line 3, column 2 (name): empty; this column needs a value", from the problem's reason and facts. */
+export function csvProblemText(p: CsvProblem, t: BatchT): string {
+  const params = p.params;
+  const reason = (CSV_REASONS as readonly string[]).includes(p.reason) ? p.reason : null;
+  let message: string;
+  if (reason === 'wrong_field_count') {
+    const got = param(params, 'got', 'actual', 'count', 'fields');
+    const expected = param(params, 'expected', 'columns', 'header');
+    message = got !== null && expected !== null ? t('csv.wrong_field_count', { got, expected }) : t('csv.wrong_field_count_plain');
+  } else if (reason) {
+    message = t(`csv.${reason}` as BatchKey, {
+      name: param(params, 'name', 'column', 'field') ?? p.field ?? '',
+      limit: param(params, 'limit', 'max') ?? '',
+      other: param(params, 'otherLine', 'firstLine', 'line', 'other') ?? '?',
+    });
+  } else {
+    message = t('csv.other', { reason: p.reason });
+  }
+  return p.field ? t('csvProblem', { line: p.line, column: p.column, field: p.field, message }) : t('csvProblemNoField', { line: p.line, column: p.column, message });
+}
+
+const STATUS_TONE: Record<BatchJobStatus, BadgeTone> = {
+  queued: 'neutral',
+  running: 'info',
+  succeeded: 'ok',
+  failed: 'danger',
+  unknown: 'warn',
+  over_budget: 'warn',
+  cancelled: 'neutral',
+};
+
+export function JobStatusBadge({ status }: { status: BatchJobStatus }) {
+  const t = useBatchT();
+  return <Badge tone={STATUS_TONE[status]}>{t(`jobStatus.${status}`)}</Badge>;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** 14:05, in the UI language's clock. */
+export function formatClock(ms: number, language: string): string {
+  return new Date(ms).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
+}

@@ -1,0 +1,174 @@
+// The catalog screen's data from main (src-shared/ipc/batch.ts): products, shot lists, the plan, batches and
+// their reports, as react-query hooks over `call`. Keys live here, under one 'batch' prefix, so a change to
+// products or shot lists can refresh every plan at once. Progress comes as `batch:changed` events, coalesced.
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { BatchDetail, BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
+import { call, onEvent } from '../../lib/desktop.ts';
+import type { IpcMethodName, MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+
+export const batchKeys = {
+  all: () => ['batch'] as const,
+  products: () => ['batch', 'products'] as const,
+  shotLists: () => ['batch', 'shot-lists'] as const,
+  plans: () => ['batch', 'plan'] as const,
+  plan: (input: BatchPlanInput) => ['batch', 'plan', input] as const,
+  batches: () => ['batch', 'runs'] as const,
+  details: () => ['batch', 'detail'] as const,
+  detail: (batchId: string) => ['batch', 'detail', batchId] as const,
+  reports: () => ['batch', 'report'] as const,
+  report: (batchId: string) => ['batch', 'report', batchId] as const,
+  presets: () => ['batch', 'presets'] as const,
+};
+
+export function useProducts() {
+  return useQuery({ queryKey: batchKeys.products(), queryFn: () => call('productList', {}) });
+}
+
+export function useShotLists() {
+  return useQuery({ queryKey: batchKeys.shotLists(), queryFn: () => call('shotListList', {}) });
+}
+
+/** A mutation over one contract method; on success the listed caches (and every plan) are refreshed. */
+function useBatchMutation<K extends IpcMethodName>(name: K, refresh: Array<readonly unknown[]>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MethodInputOf<K>) => call(name, input) as Promise<MethodOutputOf<K>>,
+    onSuccess: () => {
+      for (const key of refresh) void client.invalidateQueries({ queryKey: key });
+      void client.invalidateQueries({ queryKey: batchKeys.plans() });
+    },
+  });
+}
+
+export const useSaveProduct = () => useBatchMutation('productSave', [batchKeys.products()]);
+export const useDeleteProduct = () => useBatchMutation('productDelete', [batchKeys.products()]);
+export const useImportProducts = () => useBatchMutation('productImport', [batchKeys.products()]);
+export const useExportProducts = () => useMutation({ mutationFn: (input: MethodInputOf<'productExport'>) => call('productExport', input) });
+export const useSaveShotList = () => useBatchMutation('shotListSave', [batchKeys.shotLists()]);
+export const useDeleteShotList = () => useBatchMutation('shotListDelete', [batchKeys.shotLists()]);
+export const useResetShotList = () => useBatchMutation('shotListReset', [batchKeys.shotLists()]);
+
+/** `value`, once it has stopped changing for `ms` (the plan is priced after the designer pauses). */
+export function useDebounced<T>(value: T, ms: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const id = window.setTimeout(() => setSettled(value), ms);
+    return () => window.clearTimeout(id);
+  }, [value, ms]);
+  return settled;
+}
+
+/** The plan for these inputs (null = nothing to price); the previous plan stays on screen while the next is priced. */
+export function useBatchPlan(input: BatchPlanInput | null) {
+  return useQuery({
+    queryKey: input ? batchKeys.plan(input) : [...batchKeys.plans(), null],
+    queryFn: () => call('batchPlan', input as BatchPlanInput),
+    enabled: input !== null,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
+
+export function useCreateBatch() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MethodInputOf<'batchCreate'>) => call('batchCreate', input),
+    onSuccess: (detail: BatchDetail) => {
+      client.setQueryData(batchKeys.detail(detail.id), detail);
+      void client.invalidateQueries({ queryKey: batchKeys.batches() });
+      void client.invalidateQueries({ queryKey: batchKeys.plans() });
+      void client.invalidateQueries({ queryKey: queryKeys.localStatus() });
+    },
+  });
+}
+
+export function useBatchList() {
+  return useQuery({ queryKey: batchKeys.batches(), queryFn: () => call('batchList', {}) });
+}
+
+export function useBatchDetail(batchId: string | null) {
+  return useQuery({
+    queryKey: batchKeys.detail(batchId ?? ''),
+    queryFn: () => call('batchGet', { batchId: batchId ?? '' }),
+    enabled: batchId !== null,
+    // Events carry the progress; this is only a safety net should one be missed while jobs are in flight.
+    refetchInterval: (q) => (q.state.data?.state === 'running' ? 5_000 : false),
+  });
+}
+
+/** Pause, resume, cancel, concurrency: each answers the batch's summary; the detail is refetched. */
+export function useBatchControl<K extends 'batchPause' | 'batchResume' | 'batchCancel' | 'batchSetConcurrency'>(name: K) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MethodInputOf<K>) => call(name, input) as Promise<MethodOutputOf<K>>,
+    onSuccess: (_value, input) => {
+      void client.invalidateQueries({ queryKey: batchKeys.detail(input.batchId) });
+      void client.invalidateQueries({ queryKey: batchKeys.batches() });
+    },
+  });
+}
+
+export function useMarketplacePresets(enabled: boolean) {
+  return useQuery({ queryKey: batchKeys.presets(), queryFn: () => call('marketplacePresets', {}), enabled, staleTime: Infinity });
+}
+
+export const useBatchExport = () => useMutation({ mutationFn: (input: MethodInputOf<'batchExport'>) => call('batchExport', input) });
+
+export function useBatchReport(batchId: string | null, enabled: boolean) {
+  return useQuery({
+    queryKey: batchKeys.report(batchId ?? ''),
+    queryFn: () => call('batchReport', { batchId: batchId ?? '' }),
+    enabled: enabled && batchId !== null,
+  });
+}
+
+export const useBatchReportCsv = () => useMutation({ mutationFn: (input: MethodInputOf<'batchReportCsv'>) => call('batchReportCsv', input) });
+
+/** Refresh cadence for batch events: at most one refresh per this many ms (a 4-wide run sends many). */
+const EVENT_REFRESH_MS = 250;
+/** Plans show the Local balance, which a running batch moves; they are re-priced less often. */
+const PLAN_REFRESH_MS = 2_000;
+
+/**
+ * Keeps batches live: `batch:changed` refreshes the named batch (its detail and report), the batch list and,
+ * less often, the plans and the balance. Refreshes are throttled (leading and trailing edge), so a burst of
+ * job events costs at most ~4 refetches a second.
+ */
+export function useBatchEvents(): void {
+  const client = useQueryClient();
+  useEffect(() => {
+    const pending = new Set<string>();
+    let timer: number | null = null;
+    let last = 0;
+    let planTimer: number | null = null;
+    let planLast = 0;
+    const flush = () => {
+      timer = null;
+      last = Date.now();
+      for (const id of pending) {
+        void client.invalidateQueries({ queryKey: batchKeys.detail(id) });
+        void client.invalidateQueries({ queryKey: batchKeys.report(id) });
+      }
+      pending.clear();
+      void client.invalidateQueries({ queryKey: batchKeys.batches() });
+    };
+    const flushPlans = () => {
+      planTimer = null;
+      planLast = Date.now();
+      void client.invalidateQueries({ queryKey: batchKeys.plans() });
+      void client.invalidateQueries({ queryKey: queryKeys.localStatus() });
+    };
+    const off = onEvent('batch:changed', ({ batchId }) => {
+      pending.add(batchId);
+      if (timer === null) timer = window.setTimeout(flush, Math.max(0, last + EVENT_REFRESH_MS - Date.now()));
+      if (planTimer === null) planTimer = window.setTimeout(flushPlans, Math.max(0, planLast + PLAN_REFRESH_MS - Date.now()));
+    });
+    return () => {
+      off();
+      if (timer !== null) window.clearTimeout(timer);
+      if (planTimer !== null) window.clearTimeout(planTimer);
+    };
+  }, [client]);
+}

@@ -1,0 +1,62 @@
+// UI state of the catalog screen: which products are left out of the batch (every product is in by default,
+// new ones too), the shot list, budget and concurrency of the next batch, the batch on show, and which
+// dialog is open. Kept while the app runs; the data itself lives in main.
+import { create } from 'zustand';
+import { DEFAULT_BATCH_CONCURRENCY } from '../../../src-shared/ipc/batch.ts';
+
+export type ProductEditor = { kind: 'new' } | { kind: 'edit'; productId: string };
+
+interface BatchUiState {
+  /** Products not in the batch (by id): the rest are selected. */
+  excluded: ReadonlySet<string>;
+  shotListId: string | null;
+  /** The budget field as typed ('' = no cap). */
+  budget: string;
+  concurrency: number;
+  /** The batch shown in Run; null = the newest one. */
+  batchId: string | null;
+  editor: ProductEditor | null;
+  exportOpen: boolean;
+  setIncluded: (ids: string[], included: boolean) => void;
+  setShotListId: (id: string | null) => void;
+  setBudget: (budget: string) => void;
+  setConcurrency: (n: number) => void;
+  setBatchId: (id: string | null) => void;
+  openEditor: (editor: ProductEditor) => void;
+  closeEditor: () => void;
+  setExportOpen: (open: boolean) => void;
+}
+
+export const useBatchStore = create<BatchUiState>((set) => ({
+  excluded: new Set(),
+  shotListId: null,
+  budget: '',
+  concurrency: DEFAULT_BATCH_CONCURRENCY,
+  batchId: null,
+  editor: null,
+  exportOpen: false,
+  setIncluded: (ids, included) =>
+    set((s) => {
+      const excluded = new Set(s.excluded);
+      for (const id of ids) {
+        if (included) excluded.delete(id);
+        else excluded.add(id);
+      }
+      return { excluded };
+    }),
+  setShotListId: (shotListId) => set({ shotListId }),
+  setBudget: (budget) => set({ budget }),
+  setConcurrency: (concurrency) => set({ concurrency }),
+  setBatchId: (batchId) => set({ batchId }),
+  openEditor: (editor) => set({ editor }),
+  closeEditor: () => set({ editor: null }),
+  setExportOpen: (exportOpen) => set({ exportOpen }),
+}));
+
+/** The budget as the contract takes it: a whole number ≥ 1, or null for "no cap" (also for anything unreadable). */
+export function parseBudget(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  const n = Number(trimmed);
+  return Number.isInteger(n) && n >= 1 ? n : null;
+}
