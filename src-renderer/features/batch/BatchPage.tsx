@@ -1,5 +1,5 @@
-// The catalog screen: set up a batch on the left (products, shot list, plan), follow and finish it on the right
-// (run, jobs, marketplace export, report). Two columns that scroll on their own on a wide window; one scrolling
+// The catalog screen: what to make on the left (products, shot list), what it costs and how it goes on the right
+// (plan and start, run and jobs, marketplace export, report), like a collection runner beside its collection. Two columns that scroll on their own on a wide window; one scrolling
 // column on a narrow one (the 960 × 600 minimum), the jobs list keeping a scroll region of its own.
 import { useId, useMemo } from 'react';
 import { ImageViewer } from '../viewer/ImageViewer.tsx';
@@ -46,9 +46,9 @@ export function BatchPage() {
         <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`}>
           <ProductsSection shotList={list} />
           <ShotListSection lists={lists} list={list} error={shotLists.error} />
-          <PlanSection productIds={productIds} shotListId={list?.id ?? null} />
         </div>
         <div className="batch-column batch-results" role="region" aria-label={t('runLabel')}>
+          <PlanSection productIds={productIds} shotListId={list?.id ?? null} />
           <RunSection
             batches={batches.data ?? []}
             batch={batch}

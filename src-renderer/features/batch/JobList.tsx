@@ -12,7 +12,7 @@ import { useGalleryStore } from '../gallery/store.ts';
 import { useBatchT } from './i18n.ts';
 import { JobStatusBadge } from './parts.tsx';
 
-const ROW_ESTIMATE = 58;
+const ROW_ESTIMATE = 64;
 
 /** The model the job goes to: its own, or what auto chooses for it (the service's own choice function). */
 function modelOf(job: BatchJob): string {
@@ -34,13 +34,6 @@ const JobRow = memo(function JobRow({ job }: { job: BatchJob }) {
         <span className="batch-job-shot">{job.shotName}</span>
         <span className="muted small batch-job-model">{model}</span>
       </span>
-      <span className="batch-job-money small">
-        <span>{t('estimateShort', { value: job.estimate })}</span>
-        {job.creditsCharged !== null ? <span className="batch-job-charged">{t('chargedShort', { value: job.creditsCharged })}</span> : null}
-      </span>
-      <span className="batch-job-status">
-        <JobStatusBadge status={job.status} />
-      </span>
       {job.imageIds.length > 0 ? (
         <ul className="batch-job-thumbs">
           {job.imageIds.map((imageId, i) => (
@@ -51,7 +44,16 @@ const JobRow = memo(function JobRow({ job }: { job: BatchJob }) {
             </li>
           ))}
         </ul>
-      ) : null}
+      ) : (
+        <span />
+      )}
+      <span className="batch-job-money small">
+        <span>{t('estimateShort', { value: job.estimate })}</span>
+        {job.creditsCharged !== null ? <span className="batch-job-charged">{t('chargedShort', { value: job.creditsCharged })}</span> : null}
+      </span>
+      <span className="batch-job-status">
+        <JobStatusBadge status={job.status} />
+      </span>
       {job.error || job.note || job.requestId ? (
         <div className="batch-job-detail small">
           {job.error ? (
@@ -62,7 +64,7 @@ const JobRow = memo(function JobRow({ job }: { job: BatchJob }) {
           {job.note ? <span className="batch-job-note">{job.note}</span> : null}
           {job.requestId ? (
             <span className="request-id-wrap">
-              {t('requestId')} <code data-testid="batch-job-request-id">{job.requestId}</code>
+              <span className="muted">{t('requestId')}</span> <code data-testid="batch-job-request-id">{job.requestId}</code>
               <CopyButton text={job.requestId} />
             </span>
           ) : null}

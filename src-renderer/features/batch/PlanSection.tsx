@@ -91,6 +91,8 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
             </div>
           ) : null}
           {data.perProduct.length > 0 ? (
+            <details className="batch-plan-details">
+              <summary className="small">{t('planTableShow', { count: data.perProduct.length })}</summary>
             <div className="batch-table-scroll batch-plan-scroll" tabIndex={0} role="region" aria-label={t('planTable')}>
               <table className="table batch-table">
                 <thead>
@@ -113,6 +115,7 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
                 </tbody>
               </table>
             </div>
+            </details>
           ) : null}
         </>
       ) : null}

@@ -82,7 +82,9 @@ function ImportResult({ error, fileName }: { error: unknown; fileName: string })
   if (problems.length === 0) return <ErrorLine error={error} testId="product-import-error" />;
   return (
     <div className="batch-problems" role="alert" data-testid="product-import-error" data-code={ipc.code}>
-      <p>{t('importFailed', { count: problems.length, file: fileName })}</p>
+      <p>
+        <strong>{t('importFailed', { count: problems.length, file: fileName })}</strong> {ipc.message}
+      </p>
       <ul data-testid="product-import-problems">
         {problems.map((p, i) => (
           <li key={i} data-line={p.line} data-column={p.column}>

@@ -51,7 +51,7 @@ function ReportTable({ report }: { report: BatchReport }) {
             <Fragment key={row.productId}>
               <tr data-testid="batch-report-row" data-sku={row.sku} data-charged={row.charged} data-images={row.images}>
                 <td className="mono">{row.sku}</td>
-                <td>{row.name}</td>
+                <td title={row.name}>{row.name}</td>
                 <Cells row={row} />
               </tr>
               {row.failures.length > 0 ? (
@@ -60,10 +60,9 @@ function ReportTable({ report }: { report: BatchReport }) {
                     <ul>
                       {row.failures.map((f) => (
                         <li key={f.jobId} data-code={f.code}>
-                          {t('failureLine', { shot: f.shotName, message: f.message })} <code>{f.code}</code>
+                          {t('failureLine', { shot: f.shotName, message: f.message })} <code>{f.code}</code>{' '}
                           {f.requestId ? (
                             <span className="request-id-wrap">
-                              {' '}
                               {t('requestId')} <code>{f.requestId}</code>
                               <CopyButton text={f.requestId} />
                             </span>

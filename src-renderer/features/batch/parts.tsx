@@ -53,14 +53,18 @@ export function csvProblemText(p: CsvProblem, t: BatchT): string {
   const reason = (CSV_REASONS as readonly string[]).includes(p.reason) ? p.reason : null;
   let message: string;
   if (reason === 'wrong_field_count') {
-    const got = param(params, 'got', 'actual', 'count', 'fields');
-    const expected = param(params, 'expected', 'columns', 'header');
+    const got = param(params, 'got');
+    const expected = param(params, 'expected');
     message = got !== null && expected !== null ? t('csv.wrong_field_count', { got, expected }) : t('csv.wrong_field_count_plain');
+  } else if (reason === 'empty' && p.field === null) {
+    message = t('csv.empty_file');
   } else if (reason) {
     message = t(`csv.${reason}` as BatchKey, {
-      name: param(params, 'name', 'column', 'field') ?? p.field ?? '',
-      limit: param(params, 'limit', 'max') ?? '',
-      other: param(params, 'otherLine', 'firstLine', 'line', 'other') ?? '?',
+      name: param(params, 'name') ?? p.field ?? '',
+      first: param(params, 'firstColumn') ?? '?',
+      limit: param(params, 'limit') ?? '?',
+      length: param(params, 'length') ?? '?',
+      other: param(params, 'firstLine') ?? '?',
     });
   } else {
     message = t('csv.other', { reason: p.reason });
