@@ -11,23 +11,26 @@ export const MAX_TEMPLATE_LENGTH = 200;
 /** Longest file stem in UTF-8 bytes: room for a `_9999` suffix and `.jpeg` within the 255 bytes all three allow. */
 export const MAX_STEM_BYTES = 200;
 
-export type TemplatePart = { kind: 'text'; text: string } | { kind: 'field'; field: TemplateField };
+/** F: the fields a template may name (the image export's TEMPLATE_FIELDS unless another export has its own list). */
+export type TemplatePart<F extends string = TemplateField> = { kind: 'text'; text: string } | { kind: 'field'; field: F };
 
-export type TemplateProblem =
-  | { code: 'export_template_unknown_field'; field: string; allowed: readonly TemplateField[] }
+export type TemplateProblem<F extends string = TemplateField> =
+  | { code: 'export_template_unknown_field'; field: string; allowed: readonly F[] }
   | { code: 'export_template_syntax'; at: number }
   | { code: 'export_template_empty' };
 
-export type TemplateParse = { ok: true; parts: TemplatePart[] } | { ok: false; problem: TemplateProblem };
+export type TemplateParse<F extends string = TemplateField> = { ok: true; parts: TemplatePart<F>[] } | { ok: false; problem: TemplateProblem<F> };
 
-function isField(name: string): name is TemplateField {
-  return (TEMPLATE_FIELDS as readonly string[]).includes(name);
-}
-
-/** `{field}` placeholders and literal text; a brace that opens no known field is an error naming the allowed ones. */
-export function parseTemplate(template: string): TemplateParse {
+/**
+ * `{field}` placeholders and literal text; a brace that opens no known field is an error naming the allowed ones.
+ * `fields` defaults to the image export's TEMPLATE_FIELDS.
+ */
+export function parseTemplate(template: string): TemplateParse;
+export function parseTemplate<F extends string>(template: string, fields: readonly F[]): TemplateParse<F>;
+export function parseTemplate(template: string, fields: readonly string[] = TEMPLATE_FIELDS): TemplateParse<string> {
+  const isField = (name: string) => fields.includes(name);
   if (template.trim() === '') return { ok: false, problem: { code: 'export_template_empty' } };
-  const parts: TemplatePart[] = [];
+  const parts: TemplatePart<string>[] = [];
   let text = '';
   for (let i = 0; i < template.length; i++) {
     const c = template[i] as string;
@@ -40,7 +43,7 @@ export function parseTemplate(template: string): TemplateParse {
     const open = template.indexOf('{', i + 1);
     if (close < 0 || (open >= 0 && open < close)) return { ok: false, problem: { code: 'export_template_syntax', at: i } };
     const name = template.slice(i + 1, close).trim();
-    if (!isField(name)) return { ok: false, problem: { code: 'export_template_unknown_field', field: name, allowed: TEMPLATE_FIELDS } };
+    if (!isField(name)) return { ok: false, problem: { code: 'export_template_unknown_field', field: name, allowed: fields } };
     if (text) parts.push({ kind: 'text', text });
     text = '';
     parts.push({ kind: 'field', field: name });
@@ -96,19 +99,30 @@ export function slug(text: string, maxChars = 40): string {
   return [...cleaned].slice(0, maxChars).join('').replace(/[-.]+$/, '');
 }
 
+/** `{date}`: YYYYMMDD in this computer's time zone. */
+export function templateDate(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}`;
+}
+
+/** `{index}`: 1-based, zero-padded to the width of `total` so names sort in order. */
+export function templateIndex(index: number, total: number): string {
+  return pad(index, String(Math.max(1, total)).length);
+}
+
 /** The value of every field for the `index`-th (1-based) of `total` images; dates in this computer's time zone. */
 export function templateValues(image: TemplateImage, index: number, total: number): Record<TemplateField, string> {
   const d = new Date(image.createdAt);
   return {
     session: slug(image.sessionTitle) || 'session',
-    date: `${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}`,
+    date: templateDate(image.createdAt),
     time: `${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}`,
     model: slug(image.model),
     purpose: slug(image.purpose),
     // 3:4 → 3x4: a colon is not allowed in Windows file names (and means a folder on old macOS).
     ratio: image.ratio.replace(':', 'x'),
     resolution: slug(image.resolution),
-    index: pad(index, String(Math.max(1, total)).length),
+    index: templateIndex(index, total),
     id: image.id,
     rating: image.rating === null ? '0' : String(image.rating),
     prompt: slug(image.prompt, 32),
@@ -153,7 +167,7 @@ export function sanitizeFileStem(stem: string, maxBytes = MAX_STEM_BYTES): strin
 }
 
 /** The sanitized file stem of one image. */
-export function renderTemplate(parts: TemplatePart[], values: Record<TemplateField, string>): string {
+export function renderTemplate<F extends string>(parts: TemplatePart<F>[], values: Record<F, string>): string {
   return sanitizeFileStem(parts.map((p) => (p.kind === 'text' ? p.text : values[p.field])).join(''));
 }
 

@@ -25,6 +25,11 @@ export interface MarketplacePreset {
 
 const MB = 1_000_000;
 
+/** The fields of a marketplace export's file-name template (BatchExportSchema.template). */
+export const MARKETPLACE_TEMPLATE_FIELDS = ['sku', 'shot', 'index', 'product', 'model', 'purpose', 'date'] as const;
+export type MarketplaceTemplateField = (typeof MARKETPLACE_TEMPLATE_FIELDS)[number];
+export const DEFAULT_MARKETPLACE_TEMPLATE = '{sku}_{shot}_{index}';
+
 export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
   {
     id: 'amazon-main',

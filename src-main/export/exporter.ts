@@ -17,6 +17,7 @@ import {
   renderTemplate,
   templateImage,
   templateValues,
+  TEMPLATE_FIELDS,
   uniqueFileName,
   type TemplatePart,
 } from '../../src-shared/export-template.ts';
@@ -53,7 +54,7 @@ export interface Exporter {
   run(input: ExportInput): Promise<ExportSummary>;
 }
 
-const EXTENSIONS: Record<ExportFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
+export const EXTENSIONS: Record<ExportFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
 /** Error codes of a folder the app may not (or can no longer) write. ENOSPC and EDQUOT stay `disk_full`. */
 const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'ENOENT', 'EISDIR', 'EEXIST', 'ELOOP', 'ENAMETOOLONG', 'EINVAL']);
 
@@ -65,11 +66,12 @@ interface Ready {
   stem: string;
 }
 
-function errorCode(error: unknown): string | undefined {
+export function errorCode(error: unknown): string | undefined {
   return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
 }
 
-function notWritable(path: string, error: unknown, written: number): Error {
+/** `export_folder_not_writable` for the codes of a folder that cannot be written; anything else (a full disk) as it is. */
+export function notWritable(path: string, error: unknown, written: number): Error {
   const code = errorCode(error);
   if (code !== undefined && !NOT_WRITABLE.has(code)) return error as Error;
   return new StudioError('export_folder_not_writable', { path, cause: code ?? (error instanceof Error ? error.message : String(error)), written }, { details: { path, written } });
@@ -173,8 +175,39 @@ async function encode(format: ExportFormat, quality: number, png: Buffer, data: 
   return pipeline.webp({ quality }).withXmp(generationDataXmp(data)).toBuffer();
 }
 
+/** The parts of a file-name template, or the StudioError naming what is wrong with it (`field: 'template'`). */
+export function templatePartsOrThrow<F extends string>(template: string, fields: readonly F[]): TemplatePart<F>[] {
+  const parsed = parseTemplate(template, fields);
+  if (!parsed.ok) {
+    const { code, ...params } = parsed.problem;
+    throw new StudioError(code, params, { details: { ...params, field: 'template' } });
+  }
+  return parsed.parts;
+}
+
+/**
+ * Writes `content` as `stem.extension` in `folder`, or `stem_2.extension`… whichever `taken` (name keys of the
+ * folder) does not hold, creating the file exclusively: never replaces a file. `written` (files written so far)
+ * goes into the error when the folder cannot be written.
+ */
+export async function createExclusive(folder: string, stem: string, extension: string, content: Uint8Array | string, taken: Set<string>, written: number): Promise<string> {
+  for (;;) {
+    const name = uniqueFileName(stem, extension, taken);
+    const path = join(folder, name);
+    try {
+      await writeFile(path, content, { flag: 'wx' });
+      return name;
+    } catch (error) {
+      // Someone made that name since the folder was read: take the next one. Never replace a file.
+      if (errorCode(error) === 'EEXIST') continue;
+      await rm(path, { force: true }).catch(() => undefined);
+      throw notWritable(folder, error, written);
+    }
+  }
+}
+
 /** Creates the folder if needed and proves a file can be created in it (then removes the probe). */
-async function prepareFolder(folder: string): Promise<void> {
+export async function prepareFolder(folder: string): Promise<void> {
   try {
     await mkdir(folder, { recursive: true });
     if (!(await stat(folder)).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
@@ -238,12 +271,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
   async function run(input: ExportInput): Promise<ExportSummary> {
     const exportId = `exp_${randomBytes(6).toString('hex')}`;
     // 1. Everything that can be wrong with the request, before a folder is asked for or anything written.
-    const template = parseTemplate(input.template);
-    if (!template.ok) {
-      const { code, ...params } = template.problem;
-      throw new StudioError(code, params, { details: { ...params, field: 'template' } });
-    }
-    const parts: TemplatePart[] = template.parts;
+    const parts: TemplatePart[] = templatePartsOrThrow(input.template, TEMPLATE_FIELDS);
     const source = sourceImages(input.source);
     if (source.ids.length === 0) throw new StudioError('export_empty', { source: source.kind });
     const { ready: found, skipped } = classify(source.ids);
@@ -273,21 +301,7 @@ export function createExporter(deps: ExporterDeps): Exporter {
     const progress = (done: number, currentFile: string | null) => deps.emit('export:progress', { exportId, done, total, currentFile });
     progress(0, null);
 
-    const create = async (stem: string, extension: string, content: Uint8Array | string): Promise<string> => {
-      for (;;) {
-        const name = uniqueFileName(stem, extension, taken);
-        const path = join(folder, name);
-        try {
-          await writeFile(path, content, { flag: 'wx' });
-          return name;
-        } catch (error) {
-          // Someone made that name since the folder was read: take the next one. Never replace a file.
-          if (errorCode(error) === 'EEXIST') continue;
-          await rm(path, { force: true }).catch(() => undefined);
-          throw notWritable(folder, error, written.length);
-        }
-      }
-    };
+    const create = (stem: string, extension: string, content: Uint8Array | string) => createExclusive(folder, stem, extension, content, taken, written.length);
 
     for (const [i, r] of found.entries()) {
       const data = generationDataOf(r.image, r.turn);

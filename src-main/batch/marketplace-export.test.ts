@@ -1,0 +1,419 @@
+// The marketplace export over real files: PNGs of different shapes made with sharp in a temp cache folder,
+// exported, then read back with sharp (size, format, profile) and the manifest parsed back row by row.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { templateDate } from '../../src-shared/export-template.ts';
+import { DEFAULT_MARKETPLACE_TEMPLATE, MARKETPLACE_PRESETS, MARKETPLACE_TEMPLATE_FIELDS, marketplacePreset, presetInfo, type MarketplacePreset } from '../../src-shared/marketplace-presets.ts';
+import { StudioError } from '../domain/errors.ts';
+import { exportMarketplace, MANIFEST_HEADER, qualitySteps, QUALITY_FLOOR, type MarketplaceItem, type MarketplaceExportOptions } from './marketplace-export.ts';
+
+let root: string;
+let cache: string;
+const NOW = new Date(2026, 10, 22, 15, 30).getTime();
+const DARK = { r: 30, g: 40, b: 60 };
+const TAOBAO = marketplacePreset('taobao-tmall-main') as MarketplacePreset;
+
+/** A PNG: `backdrop` with a dark product of `w`×`h` at (left, top). */
+async function scene(width: number, height: number, backdrop: { r: number; g: number; b: number }, product: { left: number; top: number; w: number; h: number }): Promise<Buffer> {
+  const box = await sharp({ create: { width: product.w, height: product.h, channels: 3, background: DARK } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: backdrop } })
+    .composite([{ input: box, left: product.left, top: product.top }])
+    .png()
+    .toBuffer();
+}
+
+/** A PNG of seeded noise: hard to compress, so its size depends on the encoding. */
+async function noise(width: number, height: number, seed = 7): Promise<Buffer> {
+  const pixels = Buffer.alloc(width * height * 3);
+  let s = seed;
+  for (let i = 0; i < pixels.length; i++) {
+    s = (s * 1103515245 + 12345) % 2 ** 31;
+    pixels[i] = s >> 23;
+  }
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).png().toBuffer();
+}
+
+const WHITE = { r: 255, g: 255, b: 255 };
+const SOURCES: Record<string, () => Promise<Buffer>> = {
+  // Landscape 4:3, product centred on white.
+  img_MugHero1: () => scene(1200, 900, WHITE, { left: 400, top: 250, w: 400, h: 400 }),
+  // Portrait, a full-bleed coloured scene.
+  img_MugLife1: () => sharp({ create: { width: 600, height: 1000, channels: 3, background: { r: 180, g: 90, b: 40 } } }).png().toBuffer(),
+  // Square, product centred on white.
+  img_TeeHero1: () => scene(1000, 1000, WHITE, { left: 300, top: 300, w: 400, h: 400 }),
+  // Landscape 16:9, full bleed.
+  img_TeeLife1: () => sharp({ create: { width: 1600, height: 900, channels: 3, background: { r: 40, g: 140, b: 90 } } }).png().toBuffer(),
+  // A "white" shot on a grey (240) studio backdrop.
+  img_GreyHero: () => scene(1000, 1000, { r: 240, g: 240, b: 240 }, { left: 300, top: 300, w: 400, h: 400 }),
+  img_Noise001: () => noise(400, 400),
+};
+
+function item(imageId: string, over: Partial<MarketplaceItem> = {}): MarketplaceItem {
+  return {
+    imageId,
+    sku: 'MUG-001',
+    productName: 'Ceramic mug',
+    shotName: 'hero',
+    purpose: 'main_white',
+    model: 'nano-banana-2',
+    credits: 12,
+    turnId: 'lt_1',
+    index: 1,
+    createdAt: Date.UTC(2026, 0, 2, 3, 4, 5),
+    width: 1200,
+    height: 900,
+    downloaded: true,
+    ...over,
+  };
+}
+
+/** 2 products × 2 shots (a white hero and a lifestyle shot each), sources of four different shapes. */
+const CATALOG: MarketplaceItem[] = [
+  item('img_MugHero1'),
+  item('img_MugLife1', { shotName: 'lifestyle', purpose: 'buyer_show', width: 600, height: 1000, credits: 8, turnId: 'lt_2' }),
+  item('img_TeeHero1', { sku: 'TEE/02', productName: 'T恤 白色', width: 1000, height: 1000, turnId: 'lt_3' }),
+  item('img_TeeLife1', { sku: 'TEE/02', productName: 'T恤 白色', shotName: 'lifestyle', purpose: 'free', width: 1600, height: 900, turnId: 'lt_4' }),
+];
+
+const imagePath = (id: string) => join(cache, `${id}.png`);
+
+function options(folder: string, over: Partial<MarketplaceExportOptions> = {}): MarketplaceExportOptions {
+  return { folder: join(root, folder), preset: TAOBAO, template: DEFAULT_MARKETPLACE_TEMPLATE, includeFailedChecks: false, now: NOW, ...over };
+}
+
+/** Every file under `dir`, relative, with `/`, sorted. */
+function tree(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/'))
+    .sort();
+}
+
+/** RFC 4180 records of a CSV text (quotes, doubled quotes, CRLF after every record). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      field += '"';
+      i++;
+    } else if (c === '"') {
+      quoted = !quoted;
+    } else if (!quoted && c === ',') {
+      record.push(field);
+      field = '';
+    } else if (!quoted && c === '\r' && text[i + 1] === '\n') {
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+      i++;
+    } else {
+      field += c;
+    }
+  }
+  expect([field, record]).toEqual(['', []]);
+  return records;
+}
+
+/** The manifest as objects keyed by column, after checking its BOM and header. */
+function readManifest(file: string): Array<Record<string, string>> {
+  const text = readFileSync(file, 'utf8');
+  expect(text.startsWith('\uFEFF')).toBe(true);
+  const [header, ...rows] = parseCsv(text.slice(1));
+  expect(header).toEqual([...MANIFEST_HEADER]);
+  return rows.map((row) => {
+    expect(row).toHaveLength(MANIFEST_HEADER.length);
+    return Object.fromEntries(MANIFEST_HEADER.map((h, i) => [h, row[i] as string]));
+  });
+}
+
+/** The profile description of an ICC profile (`desc` tag, v2 text or v4 mluc). */
+function iccDescription(icc: Buffer): string {
+  const count = icc.readUInt32BE(128);
+  for (let i = 0; i < count; i++) {
+    const entry = 132 + i * 12;
+    if (icc.toString('latin1', entry, entry + 4) !== 'desc') continue;
+    const at = icc.readUInt32BE(entry + 4);
+    const type = icc.toString('latin1', at, at + 4);
+    if (type === 'desc') return icc.toString('latin1', at + 12, at + 12 + icc.readUInt32BE(at + 8) - 1);
+    if (type === 'mluc') {
+      const length = icc.readUInt32BE(at + 20);
+      const offset = icc.readUInt32BE(at + 24);
+      return icc.subarray(at + offset, at + offset + length).swap16().toString('utf16le');
+    }
+  }
+  return '';
+}
+
+async function pixel(file: string, x: number, y: number): Promise<number[]> {
+  const { data, info } = await sharp(file).raw().toBuffer({ resolveWithObject: true });
+  const at = (y * info.width + x) * info.channels;
+  return [...data.subarray(at, at + 3)];
+}
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'studio-marketplace-'));
+  cache = join(root, 'cache', 'full');
+  mkdirSync(cache, { recursive: true });
+  for (const [id, make] of Object.entries(SOURCES)) writeFileSync(imagePath(id), await make());
+  writeFileSync(imagePath('img_Broken01'), 'not a png');
+});
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe('exportMarketplace', () => {
+  it('writes one folder per SKU with files named from the template, each at the preset’s size, format and limit, in sRGB', async () => {
+    const progress: Array<[number, number, string | null]> = [];
+    const summary = await exportMarketplace(CATALOG, options('catalog'), { imagePath, onProgress: (...p) => progress.push(p) });
+    const out = join(root, 'catalog');
+
+    // `TEE/02` cannot be a folder name: the `/` becomes `_` in the folder and in the file names alike.
+    expect(tree(out)).toEqual(['MUG-001/MUG-001_hero_1.jpg', 'MUG-001/MUG-001_lifestyle_1.jpg', 'TEE_02/TEE_02_hero_1.jpg', 'TEE_02/TEE_02_lifestyle_1.jpg', 'manifest.csv']);
+    expect(summary.written.map((w) => w.file)).toEqual(['MUG-001/MUG-001_hero_1.jpg', 'MUG-001/MUG-001_lifestyle_1.jpg', 'TEE_02/TEE_02_hero_1.jpg', 'TEE_02/TEE_02_lifestyle_1.jpg']);
+    expect(summary.flagged).toEqual([]);
+    expect(summary).toMatchObject({ folder: out, presetId: 'taobao-tmall-main', manifestFile: 'manifest.csv' });
+
+    const srgb = iccDescription((await sharp(await sharp({ create: { width: 1, height: 1, channels: 3, background: WHITE } }).withIccProfile('srgb').png().toBuffer()).metadata()).icc as Buffer);
+    expect(srgb).toMatch(/sRGB/);
+    let total = 0;
+    for (const w of summary.written) {
+      const path = join(out, w.file);
+      const meta = await sharp(path).metadata();
+      expect(meta).toMatchObject({ format: 'jpeg', width: 800, height: 800, space: 'srgb', channels: 3 });
+      expect(iccDescription(meta.icc as Buffer)).toBe(srgb);
+      const size = statSync(path).size;
+      expect(w).toMatchObject({ width: 800, height: 800, bytes: size });
+      expect(size).toBeLessThanOrEqual(TAOBAO.maxBytes);
+      total += size;
+    }
+    expect(summary.bytes).toBe(total + statSync(join(out, 'manifest.csv')).size);
+
+    // White heroes were checked and passed; the others need no check.
+    expect(summary.written.map((w) => w.whiteCheck)).toEqual([{ whiteShare: 1, passed: true }, null, { whiteShare: 1, passed: true }, null]);
+    expect(progress).toEqual([
+      [0, 4, null],
+      [1, 4, 'MUG-001/MUG-001_hero_1.jpg'],
+      [2, 4, 'MUG-001/MUG-001_lifestyle_1.jpg'],
+      [3, 4, 'TEE_02/TEE_02_hero_1.jpg'],
+      [4, 4, 'TEE_02/TEE_02_lifestyle_1.jpg'],
+    ]);
+
+    const rows = readManifest(join(out, 'manifest.csv'));
+    expect(rows).toHaveLength(4);
+    for (const [i, row] of rows.entries()) {
+      const it = CATALOG[i] as MarketplaceItem;
+      const w = summary.written[i] as (typeof summary.written)[number];
+      expect(row).toEqual({
+        file: w.file,
+        sku: it.sku,
+        product: it.productName,
+        shot: it.shotName,
+        purpose: it.purpose,
+        model: 'nano-banana-2',
+        width: '800',
+        height: '800',
+        bytes: String(statSync(join(out, w.file)).size),
+        format: 'jpeg',
+        credits: String(it.credits),
+        turn_id: it.turnId,
+        image_id: it.imageId,
+        white_check: it.purpose === 'main_white' ? 'passed' : 'n/a',
+        white_share: it.purpose === 'main_white' ? '1' : '',
+        status: 'written',
+      });
+    }
+  });
+
+  it('pads with white and never crops under contain; fills the frame under cover', async () => {
+    const contain = await exportMarketplace([CATALOG[1] as MarketplaceItem, CATALOG[3] as MarketplaceItem], options('contain'), { imagePath });
+    const [portrait, wide] = contain.written.map((w) => join(root, 'contain', w.file)) as [string, string];
+    // 600×1000 in 800²: 480 px wide, centred; white at the left edge, the scene at the top of the middle column.
+    expect(await pixel(portrait, 10, 400)).toEqual([255, 255, 255]);
+    expect(await pixel(portrait, 400, 2)).not.toEqual([255, 255, 255]);
+    // 1600×900 in 800²: 450 px tall; white above and below.
+    expect(await pixel(wide, 400, 10)).toEqual([255, 255, 255]);
+    expect(await pixel(wide, 2, 400)).not.toEqual([255, 255, 255]);
+
+    const cover = await exportMarketplace([CATALOG[1] as MarketplaceItem], options('cover', { preset: { ...TAOBAO, id: 'test-cover', fit: 'cover' } }), { imagePath });
+    const filled = join(root, 'cover', (cover.written[0] as { file: string }).file);
+    expect(await sharp(filled).metadata()).toMatchObject({ width: 800, height: 800 });
+    for (const [x, y] of [[2, 2], [797, 400], [400, 797]] as const) {
+      const [r, g, b] = await pixel(filled, x, y);
+      expect(Math.abs((r ?? 0) - 180) + Math.abs((g ?? 0) - 90) + Math.abs((b ?? 0) - 40)).toBeLessThan(12);
+    }
+  });
+
+  it('leaves a white shot on a grey backdrop out and lists it as not_white; with includeFailedChecks writes it marked failed', async () => {
+    const grey = item('img_GreyHero', { shotName: 'hero', index: 2 });
+    const items = [CATALOG[0] as MarketplaceItem, grey];
+
+    const left = await exportMarketplace(items, options('grey-out'), { imagePath });
+    expect(tree(join(root, 'grey-out'))).toEqual(['MUG-001/MUG-001_hero_1.jpg', 'manifest.csv']);
+    expect(left.flagged).toEqual([{ imageId: 'img_GreyHero', sku: 'MUG-001', shotName: 'hero', reason: 'not_white', whiteCheck: { whiteShare: 0, passed: false } }]);
+    const flaggedRow = readManifest(join(root, 'grey-out', 'manifest.csv'))[1];
+    expect(flaggedRow).toMatchObject({ file: '', image_id: 'img_GreyHero', width: '', height: '', bytes: '', format: '', white_check: 'failed', white_share: '0', status: 'not_white' });
+
+    const included = await exportMarketplace(items, options('grey-in', { includeFailedChecks: true }), { imagePath });
+    expect(tree(join(root, 'grey-in'))).toEqual(['MUG-001/MUG-001_hero_1.jpg', 'MUG-001/MUG-001_hero_2.jpg', 'manifest.csv']);
+    expect(included.flagged).toEqual([]);
+    expect(included.written[1]).toMatchObject({ imageId: 'img_GreyHero', file: 'MUG-001/MUG-001_hero_2.jpg', whiteCheck: { whiteShare: 0, passed: false } });
+    expect(readManifest(join(root, 'grey-in', 'manifest.csv'))[1]).toMatchObject({ file: 'MUG-001/MUG-001_hero_2.jpg', white_check: 'failed', white_share: '0', status: 'written', width: '800' });
+  });
+
+  it('never replaces an existing file: images and the manifest get _2', async () => {
+    const out = join(root, 'again');
+    mkdirSync(join(out, 'MUG-001'), { recursive: true });
+    writeFileSync(join(out, 'MUG-001', 'MUG-001_hero_1.jpg'), 'keep me');
+    writeFileSync(join(out, 'manifest.csv'), 'old manifest');
+
+    const summary = await exportMarketplace([CATALOG[0] as MarketplaceItem], options('again'), { imagePath });
+    expect(summary.written.map((w) => w.file)).toEqual(['MUG-001/MUG-001_hero_1_2.jpg']);
+    expect(summary.manifestFile).toBe('manifest_2.csv');
+    expect(readFileSync(join(out, 'MUG-001', 'MUG-001_hero_1.jpg'), 'utf8')).toBe('keep me');
+    expect(readFileSync(join(out, 'manifest.csv'), 'utf8')).toBe('old manifest');
+    expect(readManifest(join(out, 'manifest_2.csv')).map((r) => r.file)).toEqual(['MUG-001/MUG-001_hero_1_2.jpg']);
+
+    // The same export into the same folder again: new names again, nothing replaced.
+    const second = await exportMarketplace([CATALOG[0] as MarketplaceItem], options('again'), { imagePath });
+    expect(second.written.map((w) => w.file)).toEqual(['MUG-001/MUG-001_hero_1_3.jpg']);
+    expect(second.manifestFile).toBe('manifest_3.csv');
+    expect(statSync(join(out, 'MUG-001', 'MUG-001_hero_1_2.jpg')).size).toBe(summary.written[0]?.bytes);
+  });
+
+  it('gives SKUs that differ only by case their own folders (Windows and macOS folders ignore case)', async () => {
+    const summary = await exportMarketplace([item('img_MugHero1', { sku: 'mug-1' }), item('img_TeeHero1', { sku: 'MUG-1' })], options('case'), { imagePath });
+    expect(summary.written.map((w) => w.file)).toEqual(['mug-1/mug-1_hero_1.jpg', 'MUG-1_2/MUG-1_hero_1.jpg']);
+    expect(tree(join(root, 'case'))).toEqual(['MUG-1_2/MUG-1_hero_1.jpg', 'manifest.csv', 'mug-1/mug-1_hero_1.jpg']);
+  });
+
+  it('flags too_large and writes nothing when even the quality floor does not fit', async () => {
+    const tiny = { ...TAOBAO, id: 'test-tiny', maxBytes: 500 };
+    const summary = await exportMarketplace([item('img_Noise001', { purpose: 'detail' })], options('tiny', { preset: tiny }), { imagePath });
+    expect(summary).toMatchObject({ written: [], manifestFile: null, bytes: 0 });
+    expect(summary.flagged).toEqual([{ imageId: 'img_Noise001', sku: 'MUG-001', shotName: 'hero', reason: 'too_large', whiteCheck: null }]);
+    expect(tree(join(root, 'tiny'))).toEqual([]);
+  });
+
+  it('lowers the JPEG quality until the file fits the limit', async () => {
+    const noisy = [item('img_Noise001', { purpose: 'detail' })];
+    const full = await exportMarketplace(noisy, options('quality-full'), { imagePath });
+    const first = full.written[0]?.bytes as number;
+    const limit = first - 1;
+    const squeezed = await exportMarketplace(noisy, options('quality-squeezed', { preset: { ...TAOBAO, id: 'test-squeeze', maxBytes: limit } }), { imagePath });
+    const bytes = squeezed.written[0]?.bytes as number;
+    expect(bytes).toBeLessThanOrEqual(limit);
+    expect(bytes).toBe(statSync(join(root, 'quality-squeezed', squeezed.written[0]?.file as string)).size);
+    expect(qualitySteps(90)).toEqual([90, 85, 80, 75, 70, 65, QUALITY_FLOOR]);
+    expect(qualitySteps(88)).toEqual([88, 83, 78, 73, 68, 63, QUALITY_FLOOR]);
+  });
+
+  it('falls back to a palette PNG when the lossless PNG is over the limit', async () => {
+    const png: MarketplacePreset = { ...TAOBAO, id: 'test-png', format: 'png', width: 400, height: 400, maxBytes: 50_000_000 };
+    const noisy = [item('img_Noise001', { purpose: 'detail' })];
+    const lossless = await exportMarketplace(noisy, options('png-lossless', { preset: png }), { imagePath });
+    const file = join(root, 'png-lossless', lossless.written[0]?.file as string);
+    expect(file.endsWith('.png')).toBe(true);
+    expect(await sharp(file).metadata()).toMatchObject({ format: 'png', isPalette: false, space: 'srgb' });
+
+    const limited = await exportMarketplace(noisy, options('png-palette', { preset: { ...png, maxBytes: (lossless.written[0]?.bytes as number) - 1 } }), { imagePath });
+    const paletted = join(root, 'png-palette', limited.written[0]?.file as string);
+    const meta = await sharp(paletted).metadata();
+    expect(meta).toMatchObject({ format: 'png', isPalette: true, width: 400, height: 400 });
+    expect(iccDescription(meta.icc as Buffer)).toMatch(/sRGB/);
+    expect(statSync(paletted).size).toBeLessThan(lossless.written[0]?.bytes as number);
+  });
+
+  it('flags images that are not downloaded, whose file is gone, or that cannot be decoded, and lists them in the manifest', async () => {
+    const items = [
+      CATALOG[0] as MarketplaceItem,
+      item('img_Pending1', { downloaded: false, shotName: 'side' }),
+      item('img_Missing1', { shotName: 'back' }),
+      item('img_NoPath01', { shotName: 'top' }),
+      item('img_Broken01', { shotName: 'detail', purpose: 'detail' }),
+    ];
+    const summary = await exportMarketplace(items, options('flags'), { imagePath: (id) => (id === 'img_NoPath01' ? null : imagePath(id)) });
+    expect(summary.flagged.map((f) => [f.imageId, f.reason])).toEqual([
+      ['img_Pending1', 'not_downloaded'],
+      ['img_Missing1', 'not_downloaded'],
+      ['img_NoPath01', 'not_downloaded'],
+      ['img_Broken01', 'unreadable'],
+    ]);
+    expect(tree(join(root, 'flags'))).toEqual(['MUG-001/MUG-001_hero_1.jpg', 'manifest.csv']);
+    expect(readManifest(join(root, 'flags', 'manifest.csv')).map((r) => [r.image_id, r.file, r.status, r.white_check])).toEqual([
+      ['img_MugHero1', 'MUG-001/MUG-001_hero_1.jpg', 'written', 'passed'],
+      ['img_Pending1', '', 'not_downloaded', 'n/a'],
+      ['img_Missing1', '', 'not_downloaded', 'n/a'],
+      ['img_NoPath01', '', 'not_downloaded', 'n/a'],
+      ['img_Broken01', '', 'unreadable', 'n/a'],
+    ]);
+  });
+
+  it('names files from every template field; text that looks like a formula is guarded in the manifest', async () => {
+    const it1 = item('img_TeeLife1', { sku: '=SUM(A1)', productName: 'T恤 白色', shotName: 'on model', purpose: 'free', model: 'gpt-image-2', index: 3 });
+    const template = '{product}_{shot}_{model}_{purpose}_{date}_{index}_{sku}';
+    const summary = await exportMarketplace([it1], options('fields', { template }), { imagePath });
+    expect(summary.written.map((w) => w.file)).toEqual([`=SUM(A1)/T恤-白色_on-model_gpt-image-2_free_${templateDate(NOW)}_3_=SUM(A1).jpg`]);
+    expect(templateDate(NOW)).toBe('20261122');
+    const [row] = readManifest(join(root, 'fields', 'manifest.csv'));
+    expect(row).toMatchObject({ file: `'=SUM(A1)/T恤-白色_on-model_gpt-image-2_free_20261122_3_=SUM(A1).jpg`, sku: "'=SUM(A1)", product: 'T恤 白色', shot: 'on model' });
+  });
+
+  it('converts a Display P3 source to sRGB instead of copying its numbers', async () => {
+    // sRGB (200,100,50) stored as P3 numbers with the P3 profile.
+    const p3 = await sharp({ create: { width: 300, height: 300, channels: 3, background: { r: 200, g: 100, b: 50 } } }).withIccProfile('p3').png().toBuffer();
+    writeFileSync(imagePath('img_DisplayP3'), p3);
+    const stored = [...(await sharp(p3).keepIccProfile().raw().toBuffer()).subarray(0, 3)];
+    expect(stored).not.toEqual([200, 100, 50]);
+    const summary = await exportMarketplace([item('img_DisplayP3', { purpose: 'free' })], options('p3'), { imagePath });
+    const [r, g, b] = await pixel(join(root, 'p3', summary.written[0]?.file as string), 400, 400);
+    expect(Math.abs((r ?? 0) - 200) + Math.abs((g ?? 0) - 100) + Math.abs((b ?? 0) - 50)).toBeLessThan(6);
+  });
+
+  it('refuses an unknown template field before touching the folder', async () => {
+    const folder = join(root, 'never-made');
+    const attempt = exportMarketplace(CATALOG, options('never-made', { template: '{sku}_{session}' }), { imagePath });
+    await expect(attempt).rejects.toBeInstanceOf(StudioError);
+    await expect(attempt).rejects.toMatchObject({ code: 'export_template_unknown_field', params: { field: 'session', allowed: MARKETPLACE_TEMPLATE_FIELDS }, details: { field: 'template' } });
+    expect(existsSync(folder)).toBe(false);
+  });
+
+  it('answers export_folder_not_writable when the folder is a file', async () => {
+    const file = join(root, 'a-file');
+    writeFileSync(file, 'x');
+    const attempt = exportMarketplace(CATALOG, { ...options('x'), folder: file }, { imagePath });
+    await expect(attempt).rejects.toMatchObject({ code: 'export_folder_not_writable', params: { path: file, written: 0 } });
+  });
+
+  it('exports within every shipped preset’s size and limit', async () => {
+    for (const preset of MARKETPLACE_PRESETS) {
+      const summary = await exportMarketplace([CATALOG[0] as MarketplaceItem], options(`preset-${preset.id}`, { preset }), { imagePath });
+      expect(summary.flagged).toEqual([]);
+      const w = summary.written[0] as (typeof summary.written)[number];
+      expect(w.file).toBe(`MUG-001/MUG-001_hero_1.${preset.format === 'jpeg' ? 'jpg' : preset.format}`);
+      const meta = await sharp(join(root, `preset-${preset.id}`, w.file)).metadata();
+      expect(meta).toMatchObject({ format: preset.format, width: preset.width, height: preset.height, space: 'srgb' });
+      expect(w.bytes).toBeLessThanOrEqual(preset.maxBytes);
+    }
+  });
+});
+
+describe('presetInfo', () => {
+  it('gives every preset one line with its size, format and limit in the UI language', () => {
+    const en = presetInfo('en');
+    expect(en.map((p) => p.id)).toEqual(['amazon-main', 'shopify', 'etsy', 'ebay', 'walmart-main', 'taobao-tmall-main', 'jd-main', 'web-2048']);
+    expect(en.find((p) => p.id === 'taobao-tmall-main')).toEqual({
+      id: 'taobao-tmall-main',
+      name: 'Taobao / Tmall main image',
+      summary: '800×800 px · padded with white, never cropped · JPEG q90 · ≤ 3 MB · sRGB',
+    });
+    expect(presetInfo('zh').find((p) => p.id === 'etsy')).toEqual({ id: 'etsy', name: 'Etsy 商品图', summary: '3000×2250 像素 · 白色留白、不裁切 · JPEG 质量 85 · 不超过 1 MB · sRGB' });
+    for (const p of MARKETPLACE_PRESETS) expect(p).toMatchObject({ background: '#ffffff', colourSpace: 'srgb' });
+  });
+});
