@@ -42,7 +42,7 @@ function Result({ summary }: { summary: MarketplaceExportSummary }) {
       {summary.written.length > 0 ? (
         <details className="export-files">
           <summary className="small">{t('exportFiles', { count: summary.written.length })}</summary>
-          <ul className="small">
+          <ul className="small" tabIndex={0}>
             {summary.written.map((w) => (
               <li key={w.imageId}>
                 <code>{w.file}</code> · {w.width}×{w.height} · {formatBytes(w.bytes)}
@@ -55,7 +55,7 @@ function Result({ summary }: { summary: MarketplaceExportSummary }) {
       {summary.flagged.length > 0 ? (
         <div className="export-skipped">
           <p className="small">{t('exportFlagged', { count: summary.flagged.length })}</p>
-          <ul className="small" data-testid="batch-export-flagged">
+          <ul className="small" data-testid="batch-export-flagged" tabIndex={0}>
             {summary.flagged.map((f) => (
               <li key={f.imageId} data-reason={f.reason}>
                 <span className="mono">{f.sku}</span> · {f.shotName} · <code>{f.imageId}</code> — {t(`flag.${f.reason}`, { share: f.whiteCheck ? percent(f.whiteCheck.whiteShare) : '?' })}

@@ -81,7 +81,7 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
           {data.problems.length > 0 ? (
             <div className="batch-problems batch-plan-problems" data-testid="batch-plan-problems">
               <p>{t('problems', { count: data.problems.length })}</p>
-              <ul>
+              <ul tabIndex={0} aria-label={t('problemsLabel')}>
                 {data.problems.map((p, i) => (
                   <li key={i} data-code={p.code}>
                     {t('problemLine', { sku: p.sku, shot: p.shotName, message: p.message })}

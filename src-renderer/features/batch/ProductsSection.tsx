@@ -85,7 +85,7 @@ function ImportResult({ error, fileName }: { error: unknown; fileName: string })
       <p>
         <strong>{t('importFailed', { count: problems.length, file: fileName })}</strong> {ipc.message}
       </p>
-      <ul data-testid="product-import-problems">
+      <ul data-testid="product-import-problems" tabIndex={0} aria-label={t('importProblems')}>
         {problems.map((p, i) => (
           <li key={i} data-line={p.line} data-column={p.column}>
             {csvProblemText(p, t)}
