@@ -7,7 +7,8 @@ import type { Shot } from './ipc/batch.ts';
 /** The models auto can pick (DESIGN.md §3 "auto"); a shot on auto must suit both. */
 const AUTO_CANDIDATES: readonly ConcreteModelId[] = ['nano-banana-2', 'gpt-image-2'];
 
-export interface ShotNotSupported {
+// A type, not an interface: it travels as an error's params (Record<string, unknown>).
+export type ShotNotSupported = {
   shot: string;
   /** The shot's model (`auto` when auto may pick a model that lacks the value). */
   model: string;
@@ -15,7 +16,7 @@ export interface ShotNotSupported {
   value: string;
   /** What the model offers (for auto: what every model it can pick offers); empty for quality on a model without it. */
   allowed: string[];
-}
+};
 
 export type ShotCheck = { ok: true } | { ok: false; code: 'shot_not_supported'; params: ShotNotSupported };
 
