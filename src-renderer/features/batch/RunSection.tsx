@@ -80,7 +80,7 @@ function PauseNotice({ batch }: { batch: BatchSummary }) {
   if (batch.state !== 'paused' || !batch.pause) return null;
   return (
     <div className="batch-paused" role="status" data-testid="batch-paused" data-reason={batch.pause.reason}>
-      <strong>{t('pausedTitle')}</strong> <span>{batch.pause.message}</span>
+      <span>{batch.pause.message}</span>
       {until !== null ? (
         <span className="batch-countdown" data-testid="batch-resumes-at" data-until={until}>
           {until > now ? t('resumesAt', { time: formatClock(until, i18n.language), left: formatSeconds(until - now) }) : t('resumesNow')}

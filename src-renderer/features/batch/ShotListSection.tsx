@@ -33,7 +33,9 @@ function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; i
   const language = useLanguage();
   const label = (field: string) => t('shotField', { field, index: index + 1 });
   const set = (patch: Partial<Shot>) => onChange({ ...shot, ...patch });
-  const gpt = shot.model === 'auto' || MODELS[shot.model].supportsQuality;
+  // Only GPT models take a quality; on auto or another model main refuses it (it would be ignored).
+  const takesQuality = (model: ModelId) => model !== 'auto' && MODELS[model].supportsQuality;
+  const gpt = takesQuality(shot.model);
   return (
     <tr data-testid="shot-row" data-shot={shot.name}>
       <td>
@@ -49,7 +51,10 @@ function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; i
         </select>
       </td>
       <td>
-        <select aria-label={label(t('model'))} data-testid="shot-model" value={shot.model} onChange={(e) => set({ model: e.target.value as ModelId })}>
+        <select aria-label={label(t('model'))} data-testid="shot-model" value={shot.model} onChange={(e) => {
+            const model = e.target.value as ModelId;
+            set(takesQuality(model) ? { model } : { model, quality: undefined });
+          }}>
           {MODEL_IDS.map((m) => (
             <option key={m} value={m}>
               {m === 'auto' ? t('auto') : m}
@@ -83,7 +88,7 @@ function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; i
         </select>
       </td>
       <td>
-        <select aria-label={label(t('quality'))} data-testid="shot-quality" value={shot.quality ?? ''} onChange={(e) => set({ quality: e.target.value === '' ? undefined : (e.target.value as Quality) })}>
+        <select aria-label={label(t('quality'))} data-testid="shot-quality" value={shot.quality ?? ''} disabled={!gpt && shot.quality === undefined} aria-invalid={!gpt && shot.quality !== undefined} onChange={(e) => set({ quality: e.target.value === '' ? undefined : (e.target.value as Quality) })}>
           <option value="">{gpt ? t('modelDefault') : t('qualityNone')}</option>
           {QUALITIES.map((q) => (
             <option key={q} value={q}>

@@ -7,19 +7,21 @@ import type { BatchDetail, BatchPlanInput } from '../../../src-shared/ipc/batch.
 import { call, onEvent } from '../../lib/desktop.ts';
 import type { IpcMethodName, MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
+import { useLanguage } from '../../ui/useLanguage.ts';
+import type { Language } from '../../../src-shared/language.ts';
 
+// Main writes names of built-in lists, problems, pause messages, errors and notes in the UI language, so the
+// language is part of every key that holds such text; prefixes without it refresh every language at once.
 export const batchKeys = {
   all: () => ['batch'] as const,
   products: () => ['batch', 'products'] as const,
-  shotLists: () => ['batch', 'shot-lists'] as const,
+  shotLists: (language?: Language) => (language ? (['batch', 'shot-lists', language] as const) : (['batch', 'shot-lists'] as const)),
   plans: () => ['batch', 'plan'] as const,
-  plan: (input: BatchPlanInput) => ['batch', 'plan', input] as const,
-  batches: () => ['batch', 'runs'] as const,
-  details: () => ['batch', 'detail'] as const,
-  detail: (batchId: string) => ['batch', 'detail', batchId] as const,
-  reports: () => ['batch', 'report'] as const,
-  report: (batchId: string) => ['batch', 'report', batchId] as const,
-  presets: () => ['batch', 'presets'] as const,
+  plan: (input: BatchPlanInput | null, language: Language) => ['batch', 'plan', input, language] as const,
+  batches: (language?: Language) => (language ? (['batch', 'runs', language] as const) : (['batch', 'runs'] as const)),
+  detail: (batchId: string, language?: Language) => (language ? (['batch', 'detail', batchId, language] as const) : (['batch', 'detail', batchId] as const)),
+  report: (batchId: string, language?: Language) => (language ? (['batch', 'report', batchId, language] as const) : (['batch', 'report', batchId] as const)),
+  presets: (language: Language) => ['batch', 'presets', language] as const,
 };
 
 export function useProducts() {
@@ -27,7 +29,8 @@ export function useProducts() {
 }
 
 export function useShotLists() {
-  return useQuery({ queryKey: batchKeys.shotLists(), queryFn: () => call('shotListList', {}) });
+  const language = useLanguage();
+  return useQuery({ queryKey: batchKeys.shotLists(language), queryFn: () => call('shotListList', {}) });
 }
 
 /** A mutation over one contract method; on success the listed caches (and every plan) are refreshed. */
@@ -62,8 +65,9 @@ export function useDebounced<T>(value: T, ms: number): T {
 
 /** The plan for these inputs (null = nothing to price); the previous plan stays on screen while the next is priced. */
 export function useBatchPlan(input: BatchPlanInput | null) {
+  const language = useLanguage();
   return useQuery({
-    queryKey: input ? batchKeys.plan(input) : [...batchKeys.plans(), null],
+    queryKey: batchKeys.plan(input, language),
     queryFn: () => call('batchPlan', input as BatchPlanInput),
     enabled: input !== null,
     placeholderData: keepPreviousData,
@@ -73,10 +77,11 @@ export function useBatchPlan(input: BatchPlanInput | null) {
 
 export function useCreateBatch() {
   const client = useQueryClient();
+  const language = useLanguage();
   return useMutation({
     mutationFn: (input: MethodInputOf<'batchCreate'>) => call('batchCreate', input),
     onSuccess: (detail: BatchDetail) => {
-      client.setQueryData(batchKeys.detail(detail.id), detail);
+      client.setQueryData(batchKeys.detail(detail.id, language), detail);
       void client.invalidateQueries({ queryKey: batchKeys.batches() });
       void client.invalidateQueries({ queryKey: batchKeys.plans() });
       void client.invalidateQueries({ queryKey: queryKeys.localStatus() });
@@ -85,12 +90,14 @@ export function useCreateBatch() {
 }
 
 export function useBatchList() {
-  return useQuery({ queryKey: batchKeys.batches(), queryFn: () => call('batchList', {}) });
+  const language = useLanguage();
+  return useQuery({ queryKey: batchKeys.batches(language), queryFn: () => call('batchList', {}) });
 }
 
 export function useBatchDetail(batchId: string | null) {
+  const language = useLanguage();
   return useQuery({
-    queryKey: batchKeys.detail(batchId ?? ''),
+    queryKey: batchKeys.detail(batchId ?? '', language),
     queryFn: () => call('batchGet', { batchId: batchId ?? '' }),
     enabled: batchId !== null,
     // Events carry the progress; this is only a safety net should one be missed while jobs are in flight.
@@ -111,14 +118,16 @@ export function useBatchControl<K extends 'batchPause' | 'batchResume' | 'batchC
 }
 
 export function useMarketplacePresets(enabled: boolean) {
-  return useQuery({ queryKey: batchKeys.presets(), queryFn: () => call('marketplacePresets', {}), enabled, staleTime: Infinity });
+  const language = useLanguage();
+  return useQuery({ queryKey: batchKeys.presets(language), queryFn: () => call('marketplacePresets', {}), enabled, staleTime: Infinity });
 }
 
 export const useBatchExport = () => useMutation({ mutationFn: (input: MethodInputOf<'batchExport'>) => call('batchExport', input) });
 
 export function useBatchReport(batchId: string | null, enabled: boolean) {
+  const language = useLanguage();
   return useQuery({
-    queryKey: batchKeys.report(batchId ?? ''),
+    queryKey: batchKeys.report(batchId ?? '', language),
     queryFn: () => call('batchReport', { batchId: batchId ?? '' }),
     enabled: enabled && batchId !== null,
   });
