@@ -55,7 +55,7 @@ export interface JobRow {
   error: StoredError | null;
 }
 
-export interface NewJob extends Omit<JobRow, 'status' | 'turnId' | 'earlierTurnIds' | 'retryOf' | 'decided' | 'error' | 'batchId'> {}
+export type NewJob = Omit<JobRow, 'status' | 'turnId' | 'earlierTurnIds' | 'retryOf' | 'decided' | 'error' | 'batchId'>;
 
 /** What the summary needs, from one grouped pass over the jobs and their turns. */
 export interface BatchTally {

@@ -166,27 +166,33 @@ describe('batch runs against the real local service', () => {
 
   it('a 500 is retried once; a second 500 fails that job only, with its code and request id; a partial run shows its refund', async () => {
     const ps = await c.products(1, 'ERR');
-    const l = await c.list('errors', [cheap('once'), cheap('twice'), cheap('partial', { model: 'nano-banana-2', n: 2 })]);
-    const created = await c.ok<BatchDetail>('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l.id, concurrency: 1, start: false });
-    // Job 1: one 500 then success. Job 2: two 500s. Job 3: a partial run (1 of 2 images).
-    await c.ok('localSetFaults', { generate: { fail: 1 } });
-    await c.ok('batchResume', { batchId: created.id });
-    await c.until('job 1 done', async () => (await c.batch(created.id)).jobs[0]!.status === 'succeeded');
-    await c.ok('localSetFaults', { generate: { fail: 2, partial: { count: 1, produce: 1 } } });
+    const l = await c.list('errors', [cheap('twice'), cheap('once')]);
+    // Three 500s in a row: job 1 gets two (fails after its one retry), job 2 one (its retry succeeds).
+    await c.ok('localSetFaults', { generate: { fail: 3 } });
+    const created = await c.ok<BatchDetail>('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l.id, concurrency: 1 });
     const done = await c.settled(created.id, 'done');
-    const [once, twice, partial] = done.jobs;
-    expect(once!.status).toBe('succeeded');
-    expect(once!.turnIds).toHaveLength(2);
+    const [twice, once] = done.jobs;
     expect(twice!.status).toBe('failed');
     expect(twice!.turnIds).toHaveLength(2);
     expect(twice!.error).toMatchObject({ code: 'internal_error' });
     expect(twice!.requestId).toMatch(/\S/);
+    expect(once!.status).toBe('succeeded');
+    expect(once!.turnIds).toHaveLength(2);
+    expect(done.spent).toBe(once!.estimate);
+    const report = await c.ok<BatchReport>('batchReport', { batchId: created.id });
+    expect(report.total).toMatchObject({ succeeded: 1, failed: 1, charged: once!.estimate, failures: 1 });
+    expect(report.products[0]!.failures[0]).toMatchObject({ code: 'internal_error', requestId: twice!.requestId });
+
+    // A partial run (1 of 2 images) is billed for what it produced; the report shows the refund.
+    const l2 = await c.list('partial', [cheap('partial', { model: 'nano-banana-2', n: 2 })]);
+    await c.ok('localSetFaults', { generate: { partial: { count: 1, produce: 1 } } });
+    const second = await c.ok<BatchDetail>('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l2.id });
+    const [partial] = (await c.settled(second.id, 'done')).jobs;
     expect(partial!.status).toBe('succeeded');
     expect(partial!.imageIds).toHaveLength(1);
     expect(partial!.creditsCharged).toBe(partial!.estimate / 2);
-    const report = await c.ok<BatchReport>('batchReport', { batchId: created.id });
-    expect(report.total).toMatchObject({ succeeded: 2, failed: 1, refunded: partial!.estimate / 2, failures: 1 });
-    expect(report.products[0]!.failures[0]).toMatchObject({ code: 'internal_error', requestId: twice!.requestId });
+    const report2 = await c.ok<BatchReport>('batchReport', { batchId: second.id });
+    expect(report2.total).toMatchObject({ succeeded: 1, images: 1, estimated: partial!.estimate, charged: partial!.estimate / 2, refunded: partial!.estimate / 2 });
   });
 
   it('insufficient credits pauses the batch before sending and says how much is needed; Resume after a top-up finishes it', async () => {

@@ -7,7 +7,7 @@ import type { PurposeId } from '../../src-shared/catalog.ts';
 import { jobsWithinBudget, planJobs } from '../../src-shared/batch-plan.ts';
 import { parseProductCsv, productsCsv } from '../../src-shared/product-csv.ts';
 import { checkShotList, presetById } from '../../src-shared/shot-lists.ts';
-import { MARKETPLACE_PRESETS, presetInfo } from '../../src-shared/marketplace-presets.ts';
+import { DEFAULT_MARKETPLACE_TEMPLATE, MARKETPLACE_PRESETS, marketplacePreset, presetInfo } from '../../src-shared/marketplace-presets.ts';
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { newLocalId } from '../core/generation.ts';
@@ -298,7 +298,7 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
 
     marketplacePresets: async () => presetInfo(deps.language()),
     batchExport: async (input) => {
-      const preset = MARKETPLACE_PRESETS.find((p) => p.id === input.presetId);
+      const preset = marketplacePreset(input.presetId);
       if (!preset) throw new StudioError('export_preset_unknown', { presetId: input.presetId, allowed: MARKETPLACE_PRESETS.map((p) => p.id) });
       const detail = deps.runner.detail(input.batchId);
       const items: MarketplaceItem[] = [];
@@ -334,7 +334,7 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
       if (folder === null) return { folder: null, presetId: preset.id, written: [], flagged: [], manifestFile: null, bytes: 0 };
       return exportMarketplace(
         items,
-        { folder, preset, template: input.template ?? '{sku}_{shot}_{index}', includeFailedChecks: input.includeFailedChecks, now: now() },
+        { folder, preset, template: input.template ?? DEFAULT_MARKETPLACE_TEMPLATE, includeFailedChecks: input.includeFailedChecks, now: now() },
         { imagePath: (imageId) => existingCachePath(deps.dirs, 'full', imageId) },
       );
     },
