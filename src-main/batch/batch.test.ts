@@ -1,12 +1,14 @@
 // Batch runs through the app core's IPC against the real local service (child process), real SQLite and files:
 // the plan's price is what the service charges, the budget cap, bounded concurrency under a latency fault,
 // 429 / 402 / 500 handling (spec §7), partial runs in the report, and a restart mid-batch that sends no job twice.
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { cacheDirs, existingCachePath } from '../files/image-cache.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
-import type { BatchDetail, BatchPlan, BatchReport, BatchSummary, IpcMethodName, LocalConsoleState, Product, ShotList, SessionSummary } from '../../src-shared/ipc/index.ts';
+import type { BatchDetail, BatchPlan, BatchReport, BatchSummary, IpcMethodName, LocalConsoleState, MarketplaceExportSummary, Product, ShotList, SessionSummary } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../desktop-shell.ts';
 import { createStudioApp } from '../core/create-app.ts';
 import { NodeLocalServiceHost } from '../core/node-service-host.ts';
@@ -15,13 +17,17 @@ import type { CoreStudioApp } from '../core/studio-app.ts';
 type Shot = ShotList['shots'][number];
 const cheap = (name: string, extra: Partial<Shot> = {}): Shot => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: name, ...extra });
 
-async function openApp(dataDir: string, now?: () => number): Promise<CoreStudioApp> {
+async function openApp(dataDir: string, options: { now?: () => number; downloads?: boolean } = {}): Promise<CoreStudioApp> {
   const app = await createStudioApp({
     dataDir,
     shell: new RecordingShell(() => join(dataDir, 'saved.png')),
     secretStore: 'memory',
     localService: new NodeLocalServiceHost({ dataDir: join(dataDir, 'local-service'), restartDelayMs: 100 }),
-    testing: { generation: { generateTimeoutMs: 20_000, authRetryDelaysMs: [50, 50, 50], rateLimitBaseMs: 1000 }, pauseDownloads: true, ...(now ? { now } : {}) },
+    testing: {
+      generation: { generateTimeoutMs: 20_000, authRetryDelaysMs: [50, 50, 50], rateLimitBaseMs: 1000 },
+      pauseDownloads: options.downloads !== true,
+      ...(options.now ? { now: options.now } : {}),
+    },
   });
   return app;
 }
@@ -223,7 +229,7 @@ describe('a 429 pauses the whole batch; nothing is sent during the wait', () => 
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-batch-429-'));
-    app = await openApp(dataDir, () => Date.now() + offset);
+    app = await openApp(dataDir, { now: () => Date.now() + offset });
     await c.ok('settingsSetLanguage', { language: 'en' });
   });
   afterAll(async () => {
@@ -254,5 +260,74 @@ describe('a 429 pauses the whole batch; nothing is sent during the wait', () => 
     const done = await c.settled(created.id, 'done');
     expect(done.counts.succeeded).toBe(4);
     expect(sends(done)).toBe(5);
+  });
+});
+
+describe('products from CSV, and a marketplace export of a finished batch', () => {
+  let app: CoreStudioApp;
+  let dataDir: string;
+  const c = client(() => app);
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'studio-batch-export-'));
+    app = await openApp(dataDir, { downloads: true });
+    await c.ok('settingsSetLanguage', { language: 'en' });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('a CSV with a bad row imports nothing and names the line; a clean one (BOM, quotes, Chinese) imports, and a known SKU updates', async () => {
+    const bad = 'sku,name,prompt\r\nMUG-1,Mug,"a mug, white"\r\n,No SKU,a plate\r\nMUG-3,Bowl,a bowl\r\n';
+    const refused = await c.call('productImport', { csv: bad });
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) {
+      expect(refused.error.code).toBe('product_csv_invalid');
+      expect(refused.error.message).toContain('line 3');
+      expect((refused.error.details?.problems as Array<{ line: number; field: string | null; reason: string }>)[0]).toMatchObject({ line: 3, field: 'sku', reason: 'empty' });
+    }
+    expect(await c.ok<Product[]>('productList', {})).toEqual([]);
+
+    const good = '\uFEFFsku,name,prompt,notes\r\nTEA-1,"青花瓷茶杯, 320ml","一只青花瓷茶杯，放在木桌上",""\r\nTEA-2,"Cup ""Classic""",a classic cup,\r\n';
+    const imported = await c.ok<{ created: number; updated: number; products: Product[] }>('productImport', { csv: good });
+    expect(imported).toMatchObject({ created: 2, updated: 0 });
+    expect(imported.products.map((p) => [p.sku, p.name, p.prompt])).toEqual([
+      ['TEA-1', '青花瓷茶杯, 320ml', '一只青花瓷茶杯，放在木桌上'],
+      ['TEA-2', 'Cup "Classic"', 'a classic cup'],
+    ]);
+    const again = await c.ok<{ created: number; updated: number }>('productImport', { csv: 'sku,name,prompt\nTEA-2,Cup Classic II,"a classic cup, blue"\n' });
+    expect(again).toMatchObject({ created: 0, updated: 1 });
+    expect((await c.ok<Product[]>('productList', {})).find((p) => p.sku === 'TEA-2')?.name).toBe('Cup Classic II');
+  });
+
+  it('exports a folder per product with the preset size and format and a manifest, and flags a white-background shot whose border is not white', async () => {
+    const ps = (await c.ok<Product[]>('productList', {})).filter((p) => p.sku.startsWith('TEA-'));
+    const l = await c.list('export', [cheap('hero', { purpose: 'main_white' }), cheap('life', { ratio: '16:9' })]);
+    const created = await c.ok<BatchDetail>('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l.id, concurrency: 2 });
+    const done = await c.settled(created.id, 'done');
+    expect(done.counts.succeeded).toBe(4);
+    await app.whenDownloadsIdle();
+    // One hero image gets a grey backdrop in the cache (as a generator that ignored the purpose would give).
+    const spoiled = done.jobs.find((j) => j.sku === 'TEA-2' && j.shotName === 'hero')!.imageIds[0]!;
+    const path = existingCachePath(cacheDirs(dataDir), 'full', spoiled)!;
+    writeFileSync(path, await sharp({ create: { width: 1024, height: 1024, channels: 3, background: { r: 200, g: 200, b: 200 } } }).png().toBuffer());
+
+    const folder = join(dataDir, 'export-out');
+    const summary = await c.ok<MarketplaceExportSummary>('batchExport', { batchId: created.id, presetId: 'taobao-tmall-main', folder });
+    expect(summary.written.map((w) => w.file).sort()).toEqual(['TEA-1/TEA-1_hero_1.jpg', 'TEA-1/TEA-1_life_1.jpg', 'TEA-2/TEA-2_life_1.jpg']);
+    expect(summary.flagged).toEqual([expect.objectContaining({ imageId: spoiled, reason: 'not_white', sku: 'TEA-2', shotName: 'hero' })]);
+    expect(readdirSync(folder).sort()).toEqual(['TEA-1', 'TEA-2', 'manifest.csv']);
+    for (const w of summary.written) {
+      const file = join(folder, w.file);
+      const meta = await sharp(file).metadata();
+      expect([meta.format, meta.width, meta.height, meta.space]).toEqual(['jpeg', 800, 800, 'srgb']);
+      expect(statSync(file).size).toBe(w.bytes);
+      expect(w.bytes).toBeLessThanOrEqual(3_000_000);
+    }
+    expect(summary.written.find((w) => w.file.endsWith('hero_1.jpg'))!.whiteCheck?.passed).toBe(true);
+    const manifest = readFileSync(join(folder, 'manifest.csv'), 'utf8').trim().split(/\r?\n/);
+    expect(manifest).toHaveLength(1 + 4);
+    expect(manifest.filter((line) => line.includes('not_white'))).toHaveLength(1);
+    expect(existsSync(join(folder, 'TEA-2', 'TEA-2_hero_1.jpg'))).toBe(false);
   });
 });
