@@ -19,7 +19,7 @@ export type AutoReason =
 export type AutoChoice = { ok: true; model: ConcreteModelId; reason: AutoReason } | { ok: false; count: number; limit: number };
 
 /** Order in which auto falls back when the preferred model cannot take the references (DESIGN.md §3). */
-const AUTO_FALLBACK_ORDER: readonly ConcreteModelId[] = ['nano-banana-2', 'gpt-image-2'];
+export const AUTO_FALLBACK_ORDER: readonly ConcreteModelId[] = ['nano-banana-2', 'gpt-image-2'];
 
 export function chooseAutoModel(prompt: string | undefined | null, referenceCount: number): AutoChoice {
   const cue = findTextIntent(prompt);

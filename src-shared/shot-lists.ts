@@ -3,9 +3,10 @@
 // degraded requests.
 import { MODELS, QUALITIES, type ConcreteModelId, type ModelId, type Quality, type Ratio, type Resolution } from './catalog.ts';
 import type { Shot } from './ipc/batch.ts';
+import { AUTO_FALLBACK_ORDER } from './pricing.ts';
 
 /** The models auto can pick (DESIGN.md §3 "auto"); a shot on auto must suit both. */
-const AUTO_CANDIDATES: readonly ConcreteModelId[] = ['nano-banana-2', 'gpt-image-2'];
+const AUTO_CANDIDATES: readonly ConcreteModelId[] = AUTO_FALLBACK_ORDER;
 
 // A type, not an interface: it travels as an error's params (Record<string, unknown>).
 export type ShotNotSupported = {
