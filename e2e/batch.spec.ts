@@ -363,3 +363,58 @@ test('catalog: pause, resume and cancel a running batch from its controls', asyn
   await expect(page.getByTestId('batch-resume')).toHaveCount(0);
   await ipc(harness, 'local:set-faults', { generate: { latency_ms: 0 } });
 });
+
+test('catalog: a short balance is warned in the plan and pauses the batch until a top-up; a rate limit pauses it with a live countdown', async ({ page, harness }) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize(SIZES[0]);
+  await openStudio(page, harness.url);
+  await chooseLook(page, 'en', 'light');
+  await ipc(harness, 'local:update-account', { credits: 40 });
+  await openCatalog(page);
+  await importCsv(page, 'products.csv', GOOD_CSV);
+  await expect(page.getByTestId('product-row')).toHaveCount(3);
+  const preset = await smallestPreset(harness);
+  await page.getByTestId('shot-list-select').selectOption({ label: preset.name });
+  const total = await planTotal(page);
+  expect(total).toBeGreaterThan(40);
+  const balance = page.getByTestId('batch-plan-balance');
+  await expect(balance).toHaveAttribute('data-after', String(40 - total));
+  await expect(balance).toContainText(`Short by ${total - 40} credits`);
+
+  // The batch pauses before a job the balance cannot cover, and says what the next job needs.
+  await page.getByTestId('batch-concurrency').fill('1');
+  await page.getByTestId('batch-start').click();
+  const progress = page.getByTestId('batch-progress');
+  const paused = page.getByTestId('batch-paused');
+  await expect(paused).toHaveAttribute('data-reason', 'insufficient_credits', { timeout: 60_000 });
+  await expect(progress).toHaveAttribute('data-state', 'paused');
+  await expect(paused).toContainText('Not enough credits');
+  await expect(page.getByTestId('batch-resume')).toBeEnabled();
+  await screenshot(page, 'batch-paused-credits-1440x900-light');
+  await ipc(harness, 'local:top-up', { credits: 1000 });
+  await page.getByTestId('batch-resume').click();
+  await expect(progress).toHaveAttribute('data-remaining', '0', { timeout: 120_000 });
+  await expect(progress).toHaveAttribute('data-state', 'done');
+  await expect(progress).toHaveAttribute('data-spent', String(total));
+
+  // A rate limit (the app's key allows one request a day now): the batch waits, with the time it goes on by itself
+  // and a countdown; Resume waits for that time (main refuses an earlier one).
+  const status = await ipc<{ keys: Array<{ id: string; usedByApp: boolean }> }>(harness, 'local:status');
+  const appKey = status.keys.find((k) => k.usedByApp);
+  expect(appKey).toBeTruthy();
+  await ipc(harness, 'local:set-key-rate-limit', { keyId: appKey!.id, ratePer24h: 1 });
+  const firstBatch = await progress.getAttribute('data-planned');
+  await page.getByTestId('batch-start').click();
+  await expect(paused).toHaveAttribute('data-reason', 'rate_limited', { timeout: 60_000 });
+  expect(await progress.getAttribute('data-planned')).toBe(firstBatch);
+  const countdown = page.getByTestId('batch-resumes-at');
+  await expect(countdown).toHaveText(/Resumes at .+ \(in [\d:]+\)/);
+  const before = await countdown.textContent();
+  await expect(countdown).not.toHaveText(before ?? '', { timeout: 5_000 });
+  await expect(page.getByTestId('batch-resume')).toBeDisabled();
+  await screenshot(page, 'batch-paused-rate-limited-1440x900-light');
+  await page.getByTestId('batch-cancel').click();
+  await page.getByTestId('batch-cancel-confirm').click();
+  await expect(progress).toHaveAttribute('data-state', 'cancelled');
+  await ipc(harness, 'local:set-key-rate-limit', { keyId: appKey!.id, ratePer24h: 1000 });
+});

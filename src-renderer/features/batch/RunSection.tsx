@@ -83,7 +83,7 @@ function PauseNotice({ batch }: { batch: BatchSummary }) {
       <span>{batch.pause.message}</span>
       {until !== null ? (
         <span className="batch-countdown" data-testid="batch-resumes-at" data-until={until}>
-          {until > now ? t('resumesAt', { time: formatClock(until, i18n.language), left: formatSeconds(until - now) }) : t('resumesNow')}
+          {until > now ? t('resumesAt', { time: formatClock(until, i18n.language, now), left: formatSeconds(until - now) }) : t('resumesNow')}
         </span>
       ) : null}
     </div>
@@ -100,6 +100,9 @@ function Controls({ batch }: { batch: BatchSummary }) {
   const [confirming, setConfirming] = useState(false);
   const live = batch.state === 'running' || batch.state === 'paused';
   const busy = pause.isPending || resume.isPending || cancel.isPending;
+  // spec §7: after a 429 or the daily limit the batch goes on by itself at `until`; main refuses an earlier Resume.
+  const until = batch.state === 'paused' ? (batch.pause?.until ?? null) : null;
+  const waiting = useNow(until !== null, 1000) < (until ?? 0);
   if (!live) return null;
   return (
     <div className="stack">
@@ -109,7 +112,14 @@ function Controls({ batch }: { batch: BatchSummary }) {
             {t('pause')}
           </button>
         ) : (
-          <button type="button" className="btn btn-sm btn-primary" data-testid="batch-resume" disabled={busy} onClick={() => resume.mutate({ batchId: batch.id })}>
+          <button
+            type="button"
+            className="btn btn-sm btn-primary"
+            data-testid="batch-resume"
+            disabled={busy || waiting}
+            title={waiting ? t('resumeWaits') : undefined}
+            onClick={() => resume.mutate({ batchId: batch.id })}
+          >
             {t('resume')}
           </button>
         )}

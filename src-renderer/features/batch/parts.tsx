@@ -93,7 +93,10 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-/** 14:05, in the UI language's clock. */
-export function formatClock(ms: number, language: string): string {
-  return new Date(ms).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
+/** 14:05 in the UI language's clock, with the date when it is not today (a daily limit waits into tomorrow). */
+export function formatClock(ms: number, language: string, now = Date.now()): string {
+  const at = new Date(ms);
+  const time = at.toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
+  if (at.toDateString() === new Date(now).toDateString()) return time;
+  return `${at.toLocaleDateString(language, { month: 'short', day: 'numeric' })} ${time}`;
 }
