@@ -10,9 +10,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { expect, startHarness, test, type Harness } from './fixtures/harness.ts';
+import { expect, startHarness, test } from './fixtures/harness.ts';
 import { contrastOf, seriousViolations } from './support/axe.ts';
 import { compose, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
+import { ipc } from './support/ipc.ts';
 
 // Real (non-overlay) scrollbars, as on a desktop: Chromium headless hides them unless told otherwise.
 test.use({
@@ -30,16 +31,6 @@ const SIZES = [
   { width: 960, height: 600 },
 ] as const;
 
-async function ipc<T>(harness: Harness, channel: string, input: unknown = {}): Promise<T> {
-  const res = await fetch(`${harness.origin}/ipc/${channel}`, {
-    method: 'POST',
-    headers: { 'x-studio-token': harness.token, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const reply = (await res.json()) as { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-  if (!reply.ok) throw new Error(`${channel}: ${reply.error.code}: ${reply.error.message}`);
-  return reply.value;
-}
 
 /** Sets the Local balance through the local console (the studio's balance follows it), back on the studio. */
 async function setCredits(page: Page, credits: number): Promise<void> {

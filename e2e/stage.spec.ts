@@ -8,6 +8,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test, type Harness } from './fixtures/harness.ts';
 import { compose, estimateTotal, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
 import { contrastOf, seriousViolations } from './support/axe.ts';
+import { ipc } from './support/ipc.ts';
 
 // Real (non-overlay) scrollbars, as on a desktop: Chromium headless hides them unless told otherwise, and
 // they take room from the columns this spec measures.
@@ -19,16 +20,6 @@ test.use({
   },
 });
 
-async function ipc<T>(harness: Harness, channel: string, input: unknown = {}): Promise<T> {
-  const res = await fetch(`${harness.origin}/ipc/${channel}`, {
-    method: 'POST',
-    headers: { 'x-studio-token': harness.token, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const reply = (await res.json()) as { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-  if (!reply.ok) throw new Error(`${channel}: ${reply.error.code}: ${reply.error.message}`);
-  return reply.value;
-}
 
 async function localCredits(harness: Harness): Promise<number> {
   return (await ipc<{ account: { credits: number } }>(harness, 'local:status')).account.credits;

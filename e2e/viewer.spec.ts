@@ -7,17 +7,8 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test, type Harness } from './fixtures/harness.ts';
 import { compose, generateAndWait, openStudio, screenshot } from './support/studio.ts';
 import { seriousViolations } from './support/axe.ts';
+import { ipc } from './support/ipc.ts';
 
-async function ipc<T>(harness: Harness, channel: string, input: unknown = {}): Promise<T> {
-  const res = await fetch(`${harness.origin}/ipc/${channel}`, {
-    method: 'POST',
-    headers: { 'x-studio-token': harness.token, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const reply = (await res.json()) as { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-  if (!reply.ok) throw new Error(`${channel}: ${reply.error.code}: ${reply.error.message}`);
-  return reply.value;
-}
 
 interface Image {
   id: string;
