@@ -2,6 +2,7 @@
 // only what the queue needs (queued, sent, never sent and why), so a turn settled later (reconciled after a
 // crash) shows in the batch without anything copied.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { preparedOnce } from '../library/database.ts';
 import type { GenerateRequest } from '../../src-shared/api.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
 import type { BatchCounts, BatchPauseReason, BatchState } from '../../src-shared/ipc/batch.ts';
@@ -74,20 +75,11 @@ function numOrNull(v: SQLInputValue | undefined): number | null {
 }
 
 export class BatchRepo {
-  private readonly db: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
+
+  private readonly sql: (text: string) => StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.db = db;
-  }
-
-  private sql(text: string): StatementSync {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    this.sql = preparedOnce(db);
   }
 
   createBatch(batch: BatchRow, jobs: NewJob[]): void {

@@ -1,6 +1,7 @@
 // SQL for products and shot lists (migration 0400). Built-in presets live in code (src-shared/shot-lists.ts);
 // a preset the user edits is stored under the preset's own id, and deleting that row brings the preset back.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import { preparedOnce } from '../library/database.ts';
 import type { Product, Shot, ShotList } from '../../src-shared/ipc/batch.ts';
 import { randomAlphanumeric } from '../../src-shared/ids.ts';
 import type { Language } from '../../src-shared/language.ts';
@@ -25,20 +26,11 @@ export function newCatalogId(prefix: 'pr_' | 'sl_' | 'bt_' | 'bj_'): string {
 }
 
 export class CatalogRepo {
-  private readonly db: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
+
+  private readonly sql: (text: string) => StatementSync;
 
   constructor(db: DatabaseSync) {
-    this.db = db;
-  }
-
-  private sql(text: string): StatementSync {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    this.sql = preparedOnce(db);
   }
 
   // ---- products ----
