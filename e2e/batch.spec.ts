@@ -125,6 +125,33 @@ async function screenshots(page: Page, name: string, show?: Locator): Promise<vo
   await page.setViewportSize(SIZES[0]);
 }
 
+/**
+ * Presses Tab from `start` until every control in `targets` (data-testids) has had the focus; one line per target
+ * that Tab never reached or that showed no focus indicator (computed outline or box-shadow, on :focus-visible).
+ */
+async function focusProblems(page: Page, start: Locator, targets: string[], max = 150): Promise<string[]> {
+  await start.focus();
+  const seen = new Map<string, { visible: boolean; indicator: boolean }>();
+  for (let i = 0; i < max && targets.some((t) => !seen.has(t)); i++) {
+    await page.keyboard.press('Tab');
+    const f = await page.evaluate(() => {
+      type El = { matches(s: string): boolean; getAttribute(n: string): string | null };
+      const g = globalThis as unknown as { document: { activeElement: El | null }; getComputedStyle(e: unknown): { outlineStyle: string; outlineWidth: string; boxShadow: string } };
+      const el = g.document.activeElement;
+      if (!el) return null;
+      const style = g.getComputedStyle(el);
+      return { testId: el.getAttribute('data-testid'), visible: el.matches(':focus-visible'), indicator: (style.outlineStyle !== 'none' && style.outlineWidth !== '0px') || style.boxShadow !== 'none' };
+    });
+    if (f?.testId && targets.includes(f.testId) && !seen.has(f.testId)) seen.set(f.testId, f);
+  }
+  return targets.flatMap((t) => {
+    const f = seen.get(t);
+    if (!f) return [`${t}: not reached by Tab within ${max} presses`];
+    if (!f.visible) return [`${t}: focused by Tab but not :focus-visible`];
+    return f.indicator ? [] : [`${t}: no focus indicator`];
+  });
+}
+
 /** Nothing sticks out of the page sideways at this size (tables scroll inside their own regions). */
 async function horizontalOverflow(page: Page): Promise<number> {
   return page.getByTestId('batch-page').evaluate((el) => {
@@ -296,6 +323,31 @@ test('catalog: import a CSV, plan a preset, run it at concurrency 2, export for 
   await page.getByTestId('shot-list-delete').click();
   await page.getByTestId('shot-list-delete-confirm').click();
   await expect(page.getByTestId('shot-list-select').locator('option', { hasText: 'My white set' })).toHaveCount(0);
+
+  // The keyboard reaches the screen's primary controls, each with a visible focus indicator.
+  expect(
+    await focusProblems(page, page.getByTestId('open-batch'), [
+      'product-import',
+      'product-add',
+      'product-include',
+      'shot-list-select',
+      'shot-add',
+      'batch-budget',
+      'batch-concurrency',
+      'batch-start',
+      'batch-select',
+      'batch-export',
+      'batch-jobs',
+      'batch-report-toggle',
+      'batch-report-csv',
+    ]),
+  ).toEqual([]);
+  // The file picker's focus shows on the button-like label around it.
+  await page.getByTestId('product-import').focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  const labelShadow = await page.locator('label.batch-file').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { boxShadow: string } }).getComputedStyle(el).boxShadow);
+  expect(labelShadow).not.toBe('none');
 
   // Looks: every language and theme; axe with the finished batch (report open) in each.
   const violations: string[] = [];

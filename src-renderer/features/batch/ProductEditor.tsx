@@ -2,7 +2,7 @@
 // from the library pane beside the form (the gallery's own drag type, features/gallery/drag.ts), or selected
 // there and added with a button (the keyboard's way). The count is shown against the tightest model limit of
 // the chosen shot list. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes.
-import { useId, useState, type DragEvent, type FormEvent } from 'react';
+import { useEffect, useId, useState, type DragEvent, type FormEvent } from 'react';
 import { MAX_REFERENCE_IMAGES } from '../../../src-shared/catalog.ts';
 import { PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX, type Product, type ShotList } from '../../../src-shared/ipc/batch.ts';
 import { imageUrl } from '../../lib/desktop.ts';
@@ -57,6 +57,17 @@ function EditorForm({ product, shotList, close }: { product: Product | null; sho
   const [over, setOver] = useState(false);
   const [libraryShown, setLibraryShown] = useState(true);
 
+  // Esc closes from anywhere (focus may be on the page when a button it was on got disabled), unless a control
+  // inside used it first (the library grid clears its selection with Esc).
+  const saving = save.isPending;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !saving && !e.defaultPrevented) close();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [close, saving]);
+
   const limit = referenceLimit(prompt, refs.length, shotList?.shots ?? null);
   const overLimit = isOverLimit(refs.length, limit);
 
@@ -101,10 +112,7 @@ function EditorForm({ product, shotList, close }: { product: Product | null; sho
         data-testid="product-editor"
         ref={dialogRef}
         tabIndex={-1}
-        onKeyDown={(e) => {
-          trapTab(e);
-          if (e.key === 'Escape' && !save.isPending && !e.defaultPrevented) close();
-        }}
+        onKeyDown={trapTab}
       >
         <div className="export-head">
           <h2 className="export-title" id={`${id}-title`}>
