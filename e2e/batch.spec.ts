@@ -4,7 +4,7 @@
 // preset into the folder the recording shell's chooser answers, read the report; a CSV with a bad row is refused
 // by line and imports nothing. Pause, resume and cancel from the run's controls. Screenshots at 1440×900 and
 // 960×600 in both themes and languages, and axe on the screen with a finished batch.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import type { ShotList } from '../src-shared/ipc/index.ts';
@@ -260,6 +260,16 @@ test('catalog: import a CSV, plan a preset, run it at concurrency 2, export for 
   await expect(totalRow).toHaveAttribute('data-failures', '0');
   await expect(page.getByTestId('batch-report-row')).toHaveCount(3);
   await expect(totalRow).toContainText('Total');
+  // The report and the product list as CSV, into the folder the chooser answers.
+  const csvDir = join(harness.dataDir, 'csv-out');
+  mkdirSync(csvDir);
+  await harness.setShellAnswers({ chooseFolder: csvDir });
+  await page.getByTestId('batch-report-csv').click();
+  await expect(page.getByTestId('batch-report-csv-result')).toContainText(csvDir);
+  expect(readdirSync(csvDir).some((f) => /^batch-report-.+\.csv$/.test(f))).toBe(true);
+  await page.getByTestId('product-export').click();
+  await expect(page.getByTestId('product-export-result')).toContainText('3 products written');
+  expect(readFileSync(join(csvDir, 'products.csv'), 'utf8')).toContain('"Jasmine tea tin, 100 g"');
 
   // A CSV with bad rows: each problem by line and column, nothing imported (not even the good line).
   await importCsv(page, 'bad.csv', BAD_CSV);
