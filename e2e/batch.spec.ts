@@ -248,6 +248,7 @@ test('catalog: import a CSV, plan a preset, run it at concurrency 2, export for 
   const manifest = readFileSync(join(out, 'manifest.csv'), 'utf8');
   for (const sku of ['MUG-001', 'TEA-002', 'BAG-003']) expect(manifest).toContain(sku);
   await screenshot(page, 'batch-export-dialog');
+  expect(await axeProblems(page, 'export dialog')).toEqual([]);
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
 
@@ -295,6 +296,7 @@ test('catalog: import a CSV, plan a preset, run it at concurrency 2, export for 
   await expect(page.getByTestId('product-reference')).toHaveCount(1);
   await expect(page.getByTestId('product-refs-limit')).toContainText('1 /');
   await screenshot(page, 'batch-product-editor');
+  expect(await axeProblems(page, 'product editor')).toEqual([]);
   await page.getByTestId('product-save').click();
   await expect(editor).toHaveCount(0);
   await expect(rows).toHaveCount(4);

@@ -33,7 +33,9 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
   const create = useCreateBatch();
   const [planChanged, setPlanChanged] = useState(false);
   const data = wanted && plan.data ? plan.data : null;
-  const fresh = settled && !plan.isPlaceholderData && !plan.isFetching;
+  // Priced for exactly these inputs (a background refresh of the same plan, for the balance, does not count).
+  const fresh = settled && !plan.isPlaceholderData;
+  const pricing = !settled || (plan.isFetching && (plan.isPlaceholderData || !plan.data));
 
   const start = () => {
     if (!input || !data) return;
@@ -58,7 +60,11 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
         <h2 className="card-title" id={`${id}-title`}>
           {t('plan')}
         </h2>
-        {plan.isFetching ? <span className="small muted">{t('planLoading')}</span> : null}
+        {wanted && pricing ? (
+          <span className="small muted" role="status">
+            {t('planLoading')}
+          </span>
+        ) : null}
       </div>
       {!wanted ? <p className="muted small">{t('planNeeds')}</p> : null}
       {wanted ? <ErrorLine error={plan.error} testId="batch-plan-error" /> : null}
@@ -138,7 +144,7 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
             onChange={(e) => setBudget(e.target.value)}
           />
           <span className="field-hint" id={`${id}-budget-hint`} data-testid="batch-budget-fit">
-            {budget === null ? t('budgetHint') : data && data.budget === budget ? (data.jobsWithinBudget >= data.jobs.length ? t('budgetAll') : t('budgetFits', { fit: data.jobsWithinBudget, count: data.jobs.length })) : t('budgetHint')}
+            {budgetInvalid ? <span className="hint-danger">{t('budgetInvalid')}</span> : budget === null ? t('budgetHint') : data && data.budget === budget ? (data.jobsWithinBudget >= data.jobs.length ? t('budgetAll') : t('budgetFits', { fit: data.jobsWithinBudget, count: data.jobs.length })) : t('budgetHint')}
           </span>
         </div>
         <div className="field">
