@@ -219,7 +219,12 @@ test('catalog: import a CSV, plan a preset, run it at concurrency 2, export for 
   const statuses = await jobStatuses(page);
   expect(statuses.size).toBe(jobCount);
   expect([...statuses.values()].every((s) => s === 'succeeded'), JSON.stringify([...statuses.values()])).toBe(true);
-  await expect(page.getByTestId('batch-job').first().getByRole('button', { name: /Open result 1/ })).toBeVisible();
+  // A result's thumbnail opens it in the viewer.
+  const firstResult = page.getByTestId('batch-job').first().getByRole('button', { name: /Open result 1/ });
+  await firstResult.click();
+  await expect(page.getByTestId('viewer')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('viewer')).toHaveCount(0);
 
   // Marketplace export into a chosen folder: one folder per product with its files, and manifest.csv.
   const out = join(harness.dataDir, 'marketplace-export');
