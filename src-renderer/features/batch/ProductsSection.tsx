@@ -3,7 +3,8 @@
 // (confirmed in the row), CSV import (all or nothing; problems listed by line and column) and export.
 import { useId, useState, type ChangeEvent } from 'react';
 import type { CsvProblem, Product, ShotList } from '../../../src-shared/ipc/batch.ts';
-import { ErrorLine, csvProblemText, ipcErrorOf } from './parts.tsx';
+import { csvProblemText } from './csv-problems.ts';
+import { ErrorLine, ipcErrorOf } from './parts.tsx';
 import { useBatchT } from './i18n.ts';
 import { useDeleteProduct, useExportProducts, useImportProducts, useProducts } from './queries.ts';
 import { isOverLimit, referenceLimit } from './references.ts';

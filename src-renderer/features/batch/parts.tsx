@@ -1,10 +1,10 @@
 // Small pieces the catalog screen's sections share: the inline error (main's message, already in the UI
-// language), the readable line of a CSV problem, a job's status badge, byte and clock formatting.
-import type { BatchJobStatus, CsvProblem } from '../../../src-shared/ipc/batch.ts';
+// language), a job's status badge, byte and clock formatting.
+import type { BatchJobStatus } from '../../../src-shared/ipc/batch.ts';
 import type { DesktopError } from '../../lib/desktop.ts';
 import type { IpcError } from '../../lib/ipc-types.ts';
 import { Badge, type BadgeTone } from '../../ui/Badge.tsx';
-import { useBatchT, type BatchKey, type BatchT } from './i18n.ts';
+import { useBatchT } from './i18n.ts';
 
 /** The IpcError behind a failed call (a DesktopError), or a plain one for anything else thrown. */
 export function ipcErrorOf(error: unknown): IpcError | null {
@@ -23,53 +23,6 @@ export function ErrorLine({ error, testId }: { error: unknown; testId?: string }
       {ipc.message} <code className="batch-error-code">{ipc.code}</code>
     </p>
   );
-}
-
-const CSV_REASONS = [
-  'missing_header',
-  'unknown_column',
-  'duplicate_column',
-  'missing_column',
-  'unclosed_quote',
-  'stray_quote',
-  'empty',
-  'too_long',
-  'duplicate_sku',
-  'wrong_field_count',
-  'invalid_utf8',
-] as const;
-
-function param(params: Record<string, unknown> | undefined, ...names: string[]): string | null {
-  for (const name of names) {
-    const v = params?.[name];
-    if (typeof v === 'string' || typeof v === 'number') return String(v);
-  }
-  return null;
-}
-
-/** "line 3, column 2 (name): empty; this column needs a value", from the problem's reason and facts. */
-export function csvProblemText(p: CsvProblem, t: BatchT): string {
-  const params = p.params;
-  const reason = (CSV_REASONS as readonly string[]).includes(p.reason) ? p.reason : null;
-  let message: string;
-  if (reason === 'wrong_field_count') {
-    const got = param(params, 'got');
-    const expected = param(params, 'expected');
-    message = got !== null && expected !== null ? t('csv.wrong_field_count', { got, expected }) : t('csv.wrong_field_count_plain');
-  } else if (reason === 'empty' && p.field === null) {
-    message = t('csv.empty_file');
-  } else if (reason) {
-    message = t(`csv.${reason}` as BatchKey, {
-      name: param(params, 'name') ?? p.field ?? '',
-      first: param(params, 'firstColumn') ?? '?',
-      limit: param(params, 'limit') ?? '?',
-      length: param(params, 'length') ?? '?',
-      other: param(params, 'firstLine') ?? '?',
-    });
-  } else {
-    message = t('csv.other', { reason: p.reason });
-  }
-  return p.field ? t('csvProblem', { line: p.line, column: p.column, field: p.field, message }) : t('csvProblemNoField', { line: p.line, column: p.column, message });
 }
 
 const STATUS_TONE: Record<BatchJobStatus, BadgeTone> = {
