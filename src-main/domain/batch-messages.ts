@@ -10,13 +10,12 @@ function s(value: unknown): string {
   return value === undefined || value === null ? '' : String(value);
 }
 
-/** A time today as HH:MM on this computer (main runs on the user's machine), with the date when not today. */
+/** A time as the UI shows it (main runs on the user's machine, so its clock is theirs): the date too when not today. */
 function clock(value: unknown, language: 'zh' | 'en'): string {
   const at = new Date(Number(value));
   const sameDay = at.toDateString() === new Date().toDateString();
-  const locale = language === 'zh' ? 'zh-CN' : 'en-GB';
-  const time = at.toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
-  return sameDay ? time : `${at.toLocaleDateString(locale)} ${time}`;
+  const locale = language === 'zh' ? 'zh-CN' : 'en-US';
+  return at.toLocaleString(locale, { ...(sameDay ? {} : { month: 'short', day: 'numeric' }), hour: '2-digit', minute: '2-digit' });
 }
 
 /** What stopped every job, in the reader's language (the code's own message). */
