@@ -7,6 +7,9 @@ import type { GenerateRequest } from '../../src-shared/api.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
 import type { BatchCounts, BatchPauseReason, BatchState } from '../../src-shared/ipc/batch.ts';
 import type { StoredError } from '../domain/errors.ts';
+import type { StoredNote } from '../domain/messages.ts';
+import type { TurnStatus } from '../../src-shared/ipc/generation.ts';
+import { storedError, storedNote } from '../library/library-repo.ts';
 
 type Row = Record<string, SQLInputValue>;
 
@@ -58,11 +61,25 @@ export interface JobRow {
 
 export type NewJob = Omit<JobRow, 'status' | 'turnId' | 'earlierTurnIds' | 'retryOf' | 'decided' | 'error' | 'batchId'>;
 
+/** What a batch shows of a job's turn. */
+export interface JobTurn {
+  status: TurnStatus;
+  creditsCharged: number | null;
+  error: StoredError | null;
+  requestId: string | null;
+  outcome: StoredNote | null;
+  startedAt: number;
+  finishedAt: number | null;
+  imageIds: string[];
+}
+
 /** What the summary needs, from one grouped pass over the jobs and their turns. */
 export interface BatchTally {
   counts: BatchCounts;
   spent: number;
   reserved: number;
+  /** Estimates of jobs whose outcome is unknown (they may have been charged). */
+  unknownEstimates: number;
   /** Mean ms of the batch's succeeded sends, or null before the first. */
   meanMs: number | null;
 }
@@ -122,6 +139,41 @@ export class BatchRepo {
 
   jobs(batchId: string): JobRow[] {
     return (this.sql('SELECT * FROM batch_jobs WHERE batch_id = ? ORDER BY position').all(batchId) as Row[]).map(toJob);
+  }
+
+  /** Every job with what the batch shows of its turn, in two statements (not one turn read per job). */
+  jobViews(batchId: string): Array<{ job: JobRow; turn: JobTurn | null }> {
+    const images = new Map<string, string[]>();
+    for (const row of this.sql(
+      `SELECT i.id AS id, i.turn_id AS turn_id FROM batch_jobs j JOIN images i ON i.turn_id = j.turn_id WHERE j.batch_id = ? ORDER BY j.position, i.position`,
+    ).all(batchId) as Row[]) {
+      const turnId = str(row.turn_id);
+      const list = images.get(turnId) ?? [];
+      list.push(str(row.id));
+      images.set(turnId, list);
+    }
+    const rows = this.sql(
+      `SELECT j.*, t.status AS t_status, t.credits_charged AS t_charged, t.error_json AS t_error, t.request_id AS t_request_id,
+              t.outcome_note AS t_outcome, t.started_at AS t_started_at, t.finished_at AS t_finished_at
+       FROM batch_jobs j LEFT JOIN turns t ON t.id = j.turn_id WHERE j.batch_id = ? ORDER BY j.position`,
+    ).all(batchId) as Row[];
+    return rows.map((row) => {
+      const job = toJob(row);
+      const turn: JobTurn | null =
+        job.turnId !== null && row.t_status !== null && row.t_status !== undefined
+          ? {
+              status: str(row.t_status) as TurnStatus,
+              creditsCharged: numOrNull(row.t_charged),
+              error: storedError(row.t_error),
+              requestId: row.t_request_id === null || row.t_request_id === undefined ? null : str(row.t_request_id),
+              outcome: storedNote(row.t_outcome),
+              startedAt: Number(row.t_started_at),
+              finishedAt: numOrNull(row.t_finished_at),
+              imageIds: images.get(job.turnId) ?? [],
+            }
+          : null;
+      return { job, turn };
+    });
   }
 
   getJob(id: string): JobRow | null {
@@ -190,6 +242,7 @@ export class BatchRepo {
     const counts: BatchCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, unknown: 0, overBudget: 0, cancelled: 0 };
     let spent = 0;
     let reserved = 0;
+    let unknownEstimates = 0;
     let meanMs: number | null = null;
     for (const row of rows) {
       const n = Number(row.n);
@@ -197,6 +250,7 @@ export class BatchRepo {
       counts[status === 'over_budget' ? 'overBudget' : status] += n;
       spent += Number(row.charged ?? 0);
       if (status === 'running') reserved += Number(row.estimate ?? 0);
+      if (status === 'unknown') unknownEstimates += Number(row.estimate ?? 0);
       if (status === 'succeeded' && row.mean_ms !== null) meanMs = Number(row.mean_ms);
     }
     // Earlier sends of requeued jobs are failures the service refunded, except where it charged (kept honest).
@@ -204,7 +258,7 @@ export class BatchRepo {
       `SELECT COALESCE(SUM(t.credits_charged), 0) AS charged FROM batch_jobs j, json_each(j.earlier_turn_ids) e JOIN turns t ON t.id = e.value WHERE j.batch_id = ?`,
     ).get(batchId) as Row;
     spent += Number(earlier.charged ?? 0);
-    return { counts, spent, reserved, meanMs };
+    return { counts, spent, reserved, unknownEstimates, meanMs };
   }
 }
 

@@ -146,8 +146,7 @@ export class BatchRunner {
   detail(batchId: string): BatchDetail {
     const batch = this.require(batchId);
     const language = this.deps.language();
-    const jobs: BatchJob[] = this.deps.batches.jobs(batchId).map((job) => {
-      const turn = job.turnId ? this.deps.repo.getTurn(job.turnId) : null;
+    const jobs: BatchJob[] = this.deps.batches.jobViews(batchId).map(({ job, turn }) => {
       const status = visibleStatus(job.status, turn ? turn.status : job.status === 'sent' ? null : job.status);
       const error = turn?.error ?? job.error;
       return {
@@ -165,7 +164,7 @@ export class BatchRunner {
         status,
         turnId: job.turnId,
         turnIds: [...job.earlierTurnIds, ...(job.turnId ? [job.turnId] : [])],
-        imageIds: turn?.images.map((i) => i.id) ?? [],
+        imageIds: turn?.imageIds ?? [],
         creditsCharged: turn?.creditsCharged ?? null,
         error: error && (status === 'failed' || status === 'unknown') ? renderError(error, language) : null,
         requestId: turn?.requestId ?? error?.requestId ?? null,
@@ -310,8 +309,7 @@ export class BatchRunner {
       }
       if (batch.budget !== null) {
         const tally = this.deps.batches.tally(batchId);
-        const unknownEstimates = this.unknownEstimates(batchId);
-        if (tally.spent + tally.reserved + unknownEstimates + job.estimate > batch.budget) {
+        if (tally.spent + tally.reserved + tally.unknownEstimates + job.estimate > batch.budget) {
           // A job in flight may still cost less than reserved (a partial run): wait for it before giving up.
           if (flying.size > 0) return;
           this.deps.batches.markNotSent(job.id, 'over_budget', null);
@@ -349,16 +347,6 @@ export class BatchRunner {
       const follow = this.follow(batchId, job.id, turnId).finally(() => this.follows.delete(follow));
       this.follows.add(follow);
     }
-  }
-
-  private unknownEstimates(batchId: string): number {
-    let sum = 0;
-    for (const job of this.deps.batches.jobs(batchId)) {
-      if (job.status !== 'sent' || !job.turnId) continue;
-      const turn = this.deps.repo.getTurn(job.turnId);
-      if (turn && (turn.status === 'outcome_unknown' || turn.status === 'cancelled')) sum += job.estimate;
-    }
-    return sum;
   }
 
   private async follow(batchId: string, jobId: string, turnId: string): Promise<void> {

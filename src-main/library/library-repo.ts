@@ -83,7 +83,7 @@ export interface Marks {
 }
 
 /** Errors are stored as codes and facts; rows an earlier version wrote carry a baked `message` instead. */
-function storedError(v: SQLInputValue | undefined): StoredError | null {
+export function storedError(v: SQLInputValue | undefined): StoredError | null {
   if (typeof v !== 'string') return null;
   const parsed = JSON.parse(v) as StoredError & { message?: string };
   const { message, ...error } = parsed;
@@ -91,7 +91,7 @@ function storedError(v: SQLInputValue | undefined): StoredError | null {
 }
 
 /** Notes are stored as a catalog code; an earlier version stored the sentence itself. */
-function storedNote(v: SQLInputValue | undefined): StoredNote | null {
+export function storedNote(v: SQLInputValue | undefined): StoredNote | null {
   if (typeof v !== 'string' || v === '') return null;
   if (v.startsWith('{')) return JSON.parse(v) as StoredNote;
   return { code: 'legacy_note', params: { text: v } };
