@@ -17,7 +17,10 @@ export type JobRowStatus = 'queued' | 'sent' | 'failed' | 'over_budget' | 'cance
 
 export interface StoredPause {
   reason: BatchPauseReason;
+  /** When the batch goes on by itself (a timed wait that nothing stronger, like the user's pause, overrides). */
   until: number | null;
+  /** Nothing may be sent before this (a 429 or daily-limit wait), whatever the reason shown; kept across pauses. */
+  notBefore?: number | null;
   needed: number | null;
   /** Facts for the message (an error code, the balance). */
   params?: Record<string, unknown>;
@@ -206,8 +209,8 @@ export class BatchRepo {
   }
 
   /** Links a job to the turn that sends it (inside the transaction that records the turn). */
-  markSent(jobId: string, turnId: string): void {
-    this.sql("UPDATE batch_jobs SET status = 'sent', turn_id = ?, decided = 0 WHERE id = ? AND status = 'queued'").run(turnId, jobId);
+  markSent(jobId: string, turnId: string): boolean {
+    return this.sql("UPDATE batch_jobs SET status = 'sent', turn_id = ?, decided = 0 WHERE id = ? AND status = 'queued'").run(turnId, jobId).changes === 1;
   }
 
   markDecided(jobId: string): void {

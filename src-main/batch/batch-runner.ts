@@ -32,12 +32,19 @@ export interface BatchRunnerDeps {
   onTrouble?: (message: string, error: unknown) => void;
 }
 
-/** Errors thrown before anything is sent that stop every job alike: the batch pauses instead of failing them all. */
-const STOPS_EVERY_JOB = new Set(['no_api_key', 'environment_mismatch', 'key_origin_mismatch', 'service_not_running', 'no_base_url', 'remote_url_not_https', 'key_needs_base_url']);
 /** Service answers about the key or the account: every job would get the same, and nothing was charged (auth comes first). */
 const KEY_PROBLEMS = new Set(['invalid_api_key', 'unauthorized', 'insufficient_scope', 'banned']);
+/** How long a batch waits after the service stopped answering before it tries again by itself. */
+const SERVICE_WAIT_MS = 60_000;
 /** Longest single timer (setTimeout overflows past 2^31 ms); a longer wait re-arms. */
 const MAX_TIMER_MS = 6 * 3600_000;
+
+/** The end of a wait the service asked for (429, daily limit) that a pause carries, or 0. */
+function specWait(pause: StoredPause | null | undefined): number {
+  if (!pause) return 0;
+  const timed = pause.reason === 'rate_limited' || pause.reason === 'daily_limit' ? (pause.until ?? 0) : 0;
+  return Math.max(timed, pause.notBefore ?? 0);
+}
 
 export class BatchRunner {
   private readonly deps: BatchRunnerDeps;
@@ -59,11 +66,10 @@ export class BatchRunner {
   recover(): void {
     // Jobs in flight when the app stopped are never resent, even when reconciliation finds them refunded.
     this.deps.batches.settleStale();
-    for (const batch of this.deps.batches.batchesInState('running')) {
-      this.deps.batches.setState(batch.id, 'paused', { reason: 'restarted', until: null, needed: null }, this.now());
-    }
-    for (const batch of this.deps.batches.batchesInState('paused')) {
-      if (batch.pause?.until) this.armTimer(batch.id, batch.pause.until);
+    // After a restart every batch that was running, or waiting to go on by itself, waits for Resume (a wait
+    // the service asked for still holds: Resume is refused until it is over).
+    for (const batch of [...this.deps.batches.batchesInState('running'), ...this.deps.batches.batchesInState('paused').filter((b) => b.pause?.until)]) {
+      this.deps.batches.setState(batch.id, 'paused', { reason: 'restarted', until: null, needed: null, notBefore: specWait(batch.pause) || null }, this.now());
     }
   }
 
@@ -76,8 +82,10 @@ export class BatchRunner {
 
   pause(batchId: string): BatchRow {
     const batch = this.require(batchId);
-    if (batch.state === 'running') {
-      this.deps.batches.setState(batchId, 'paused', { reason: 'user', until: null, needed: null }, this.now());
+    if (batch.state === 'running' || (batch.state === 'paused' && batch.pause?.reason !== 'user')) {
+      // A user's pause holds even over a timed wait (which then no longer resumes the batch by itself).
+      this.clearTimer(batchId);
+      this.deps.batches.setState(batchId, 'paused', { reason: 'user', until: null, needed: null, notBefore: specWait(batch.pause) || null }, this.now());
       this.deps.changed(batchId);
     } else if (batch.state !== 'paused') {
       throw new StudioError('batch_not_running', { state: batch.state });
@@ -88,9 +96,10 @@ export class BatchRunner {
   resume(batchId: string): BatchRow {
     const batch = this.require(batchId);
     if (batch.state === 'done' || batch.state === 'cancelled') throw new StudioError('batch_finished', { state: batch.state });
-    if (batch.state === 'paused' && batch.pause?.until && batch.pause.until > this.now()) {
-      // spec §7: after a 429 or the daily limit, never at once; the batch goes on by itself at `until`.
-      throw new StudioError('batch_waiting', { reason: batch.pause.reason, until: batch.pause.until });
+    const waitEnds = specWait(batch.pause);
+    if (batch.state === 'paused' && waitEnds > this.now()) {
+      // spec §7: after a 429 or the daily limit, never at once.
+      throw new StudioError('batch_waiting', { until: waitEnds });
     }
     if (batch.state === 'paused') {
       this.clearTimer(batchId);
@@ -233,9 +242,12 @@ export class BatchRunner {
   private pausedFor(batchId: string, pause: StoredPause): void {
     const batch = this.deps.batches.getBatch(batchId);
     if (!batch || batch.state === 'cancelled' || batch.state === 'done') return;
-    // Several jobs in flight can meet the same wait: the latest time wins.
-    const until = pause.until !== null && batch.pause?.until ? Math.max(pause.until, batch.pause.until) : pause.until;
-    this.deps.batches.setState(batchId, 'paused', { ...pause, until }, this.now());
+    // A wait the service asked for (429, daily limit) holds whatever pause comes after it; the latest time wins.
+    const notBefore = Math.max(specWait(pause), specWait(batch.pause)) || null;
+    // The user's own pause is the strongest: a wait met meanwhile is kept but does not resume the batch by itself.
+    const shown: StoredPause = batch.state === 'paused' && batch.pause?.reason === 'user' ? { ...batch.pause, until: null } : pause;
+    const until = shown.until !== null ? Math.max(shown.until, notBefore ?? 0) : null;
+    this.deps.batches.setState(batchId, 'paused', { ...shown, until, notBefore }, this.now());
     if (until !== null) this.armTimer(batchId, until);
     this.deps.changed(batchId);
   }
@@ -323,22 +335,37 @@ export class BatchRunner {
         this.pausedFor(batchId, { reason: 'insufficient_credits', until: null, needed: job.estimate, params: { balance } });
         return;
       }
+      // A job back in the queue after a 429 is never resent before its wait is over (spec §7), even when the
+      // pause that held it was replaced (a crash between the two writes, another pause after it).
+      const previous = job.retryOf ? this.deps.repo.getTurn(job.retryOf) : null;
+      if (previous?.retryAt && previous.retryAt > this.now()) {
+        this.pausedFor(batchId, { reason: previous.error?.code === 'new_user_daily_limit' ? 'daily_limit' : 'rate_limited', until: previous.retryAt, needed: null });
+        return;
+      }
       const again = this.deps.batches.getBatch(batchId);
       if (!again || again.state !== 'running') return;
       flying.add(job.id);
       let turnId: string;
       try {
         ({ turnId } = await this.deps.runner.start({ request: job.request, sessionId: job.sessionId }, job.retryOf, {
-          inTransaction: (id) => this.deps.batches.markSent(job.id, id),
+          // In the turn's own transaction: a job cancelled, or a batch paused, while the key was read is not sent
+          // (throwing rolls the turn back, so nothing goes out).
+          inTransaction: (id) => {
+            const current = this.deps.batches.getBatch(batchId);
+            if (current?.state !== 'running' || !this.deps.batches.markSent(job.id, id)) throw new StudioError('batch_job_withdrawn', { jobId: job.id });
+          },
         }));
       } catch (thrown) {
         flying.delete(job.id);
         const error = asStudioError(thrown);
-        if (STOPS_EVERY_JOB.has(error.code)) {
+        if (error.code === 'batch_job_withdrawn') return;
+        if (error.status !== 400) {
+          // Anything but a request that breaks a rule (no key, another environment, a full disk, the keychain)
+          // would stop every job alike: the batch pauses and says why.
           this.pausedFor(batchId, { reason: 'problem', until: null, needed: null, params: { code: error.code, message: error.message } });
           return;
         }
-        // Refused before sending (the request breaks a rule): this job only; nothing was sent or charged.
+        // Refused before sending (the request breaks a spec §4.1 rule): this job only; nothing was sent or charged.
         this.deps.batches.markNotSent(job.id, 'failed', error.toStored());
         this.deps.changed(batchId, job.id);
         continue;
@@ -386,14 +413,17 @@ export class BatchRunner {
         return;
       case 'auth_unavailable':
       case 'service_unreachable':
-        // Nothing ran (the runner already resent a 503 as spec §7 says); the service is not answering now.
-        this.deps.batches.requeue(job.id, turn.id);
-        this.pausedFor(job.batchId, { reason: 'service_unreachable', until: null, needed: null, params: { code } });
+        // Nothing ran (the runner already resent a 503 after a few seconds, as spec §7 says); the service is not
+        // answering now: the batch waits a minute and goes on by itself (Resume tries sooner).
+        this.deps.batches.requeue(job.id, null);
+        this.pausedFor(job.batchId, { reason: 'service_unreachable', until: this.now() + SERVICE_WAIT_MS, needed: null, params: { code } });
         return;
-      case 'internal_error':
-        // spec §7: retry once as is (the service refunded); a second 500 stays failed with its request id.
-        if (turn.retryOfCode !== 'internal_error') this.deps.batches.requeue(job.id, turn.id);
+      case 'internal_error': {
+        // spec §7: retry once as is (the service refunded); a second 500 for the same job stays failed.
+        const earlier500 = job.earlierTurnIds.some((id) => this.deps.repo.getTurn(id)?.error?.code === 'internal_error');
+        if (!earlier500) this.deps.batches.requeue(job.id, turn.id);
         return;
+      }
       default:
         if (KEY_PROBLEMS.has(code)) {
           this.deps.batches.requeue(job.id, null);

@@ -1,6 +1,7 @@
 // Batch runs through the app core's IPC against the real local service (child process), real SQLite and files:
 // the plan's price is what the service charges, the budget cap, bounded concurrency under a latency fault,
-// 429 / 402 / 500 handling (spec §7), partial runs in the report, and a restart mid-batch that sends no job twice.
+// 429 / 402 / 500 handling (spec §7), partial runs in the report, CSV import and the marketplace export.
+// (kill -9 mid-batch is e2e/batch-crash.spec.ts: it needs the app as a process.)
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { cacheDirs, existingCachePath } from '../files/image-cache.ts';
@@ -251,6 +252,11 @@ describe('a 429 pauses the whole batch; nothing is sent during the wait', () => 
     expect(sends(paused)).toBe(3);
     const early = await c.call('batchResume', { batchId: created.id });
     expect(early.ok ? null : early.error.code).toBe('batch_waiting');
+    // The user's pause is stronger than the wait (it no longer goes on by itself), and the wait still holds.
+    const held = await c.ok<BatchSummary>('batchPause', { batchId: created.id });
+    expect(held.pause).toMatchObject({ reason: 'user', until: null });
+    const stillEarly = await c.call('batchResume', { batchId: created.id });
+    expect(stillEarly.ok ? null : stillEarly.error.code).toBe('batch_waiting');
     await new Promise((r) => setTimeout(r, 1500));
     expect(sends(await c.batch(created.id))).toBe(3);
     // The wait passes (both clocks), then Resume sends the rest; the 429'd job was resent once.

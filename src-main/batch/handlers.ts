@@ -1,6 +1,5 @@
 // IPC handlers of catalog production (src-shared/ipc/batch.ts): products, shot lists, the plan, batch runs,
 // marketplace export and the report. Rules live in src-shared (CSV, shot checks, the plan) and in the runner.
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BatchPlan, BatchReport, BatchReportRow, PlanJob, Product } from '../../src-shared/ipc/batch.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
@@ -15,6 +14,7 @@ import type { DesktopShell } from '../desktop-shell.ts';
 import { StudioError, renderError } from '../domain/errors.ts';
 import { mainMessage } from '../domain/messages.ts';
 import { csvDocument } from '../export/csv.ts';
+import { createExclusive } from '../export/exporter.ts';
 import { existingCachePath, type CacheDirs } from '../files/image-cache.ts';
 import { transaction, type LibraryDatabase } from '../library/database.ts';
 import type { LibraryRepo } from '../library/library-repo.ts';
@@ -77,8 +77,14 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
     const list = catalog.getShotList(input.shotListId, language);
     if (!list) throw new StudioError('shot_list_not_found', { id: input.shotListId });
     const products = [...new Set(input.productIds)].map(requireProduct);
-    // A reference the library no longer has (deleted on the service) would fail every shot of its product.
-    const usable = products.filter((p) => p.referenceImageIds.every((id) => deps.repo.getImage(id)?.missing === false));
+    const environment = deps.environment();
+    // A reference the library no longer has (deleted on the service), or one of the other environment's account,
+    // would fail every shot of its product (spec §4.1 rule 3: only this account's images).
+    const usableRef = (id: string): boolean => {
+      const image = deps.repo.getImage(id);
+      return image !== null && !image.missing && image.environment === environment;
+    };
+    const usable = products.filter((p) => p.referenceImageIds.every(usableRef));
     const planned = planJobs(usable, list.shots);
     const problems: BatchPlan['problems'] = planned.problems.map((p) => ({
       productId: p.productId,
@@ -89,7 +95,7 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
     }));
     for (const product of products) {
       if (usable.includes(product)) continue;
-      const missing = product.referenceImageIds.filter((id) => deps.repo.getImage(id)?.missing !== false);
+      const missing = product.referenceImageIds.filter((id) => !usableRef(id));
       const message = renderError({ code: 'product_reference_unknown', params: { imageIds: missing } }, language).message;
       for (const shot of list.shots) problems.push({ productId: product.id, sku: product.sku, shotName: shot.name, code: 'product_reference_unknown', message });
     }
@@ -98,7 +104,6 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
       const jobs = planned.jobs.filter((j) => j.productId === p.id);
       return { productId: p.id, sku: p.sku, name: p.name, jobs: jobs.length, total: jobs.reduce((sum, j) => sum + j.estimate, 0) };
     });
-    const environment = deps.environment();
     const balance = environment === 'local' ? await deps.balance().catch(() => null) : null;
     const budget = input.budget ?? null;
     return {
@@ -170,6 +175,9 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
     productDelete: async ({ id }) => ({ deleted: catalog.deleteProduct(id) }),
     productImport: async ({ csv }) => {
       const parsed = parseProductCsv(csv);
+      // A file without a notes column leaves the notes of products it updates as they are.
+      const header = csv.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/).find((line) => line.trim() !== '') ?? '';
+      const hasNotes = header.split(',').some((cell) => cell.trim().replace(/^"|"$/g, '').trim().toLowerCase() === 'notes');
       if (!parsed.ok) {
         const first = parsed.problems[0];
         throw new StudioError('product_csv_invalid', { count: parsed.problems.length, line: first?.line ?? 1, column: first?.column ?? 1 }, { details: { problems: parsed.problems } });
@@ -180,13 +188,13 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
       const products = transaction(deps.db, () =>
         parsed.rows.map((row) => {
           const known = catalog.productBySku(row.sku);
-          const fields = { sku: row.sku, name: row.name, prompt: row.prompt, notes: row.notes };
+          const fields = { sku: row.sku, name: row.name, prompt: row.prompt, ...(hasNotes ? { notes: row.notes } : {}) };
           if (known) {
             updated++;
             return catalog.updateProduct(known.id, fields, at) as Product;
           }
           created++;
-          return catalog.createProduct({ ...fields, referenceImageIds: [] }, at);
+          return catalog.createProduct({ notes: '', ...fields, referenceImageIds: [] }, at);
         }),
       );
       return { created, updated, products };
@@ -195,9 +203,9 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
       const products = catalog.listProducts();
       const target = await askFolder(folder, 'export_folder_title');
       if (target === null) return { file: null, count: products.length };
-      const file = join(target, 'products.csv');
-      await writeFile(file, productsCsv(products), { flag: 'w' });
-      return { file, count: products.length };
+      // Never over an existing file: products_2.csv, … (as every export).
+      const name = await createExclusive(target, 'products', 'csv', productsCsv(products), new Set(), 0);
+      return { file: join(target, name), count: products.length };
     },
 
     shotListList: async () => catalog.listShotLists(deps.language()),
@@ -353,9 +361,8 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
       const t = theReport.total;
       rows.push(['total', null, null, null, null, t.estimated, t.charged, t.refunded, t.images, t.failures > 0 ? `${t.failures} failed` : null, null, null]);
       const csv = csvDocument(['row', 'sku', 'product', 'shot', 'status', 'estimated', 'charged', 'refunded', 'images', 'error', 'request_id', 'turn_id'], rows, new Set([1, 2, 3]));
-      const file = join(target, `batch-report-${batchId}.csv`);
-      await writeFile(file, csv);
-      return { file };
+      const name = await createExclusive(target, `batch-report-${batchId}`, 'csv', csv, new Set(), 0);
+      return { file: join(target, name) };
     },
   };
 }

@@ -87,8 +87,12 @@ export const BATCH_MESSAGES = {
     en: (p) => (p.state === 'cancelled' ? 'This batch was cancelled; it cannot go on.' : 'This batch has finished.'),
   },
   batch_waiting: {
-    zh: (p) => `服务要求等待（${p.reason === 'rate_limited' ? '请求频率上限' : '新账户每日上限'}）；批次将于 ${clock(p.until, 'zh')} 自动继续。`,
-    en: (p) => `The service asked us to wait (${p.reason === 'rate_limited' ? 'request rate limit' : 'new-account daily limit'}); the batch goes on by itself at ${clock(p.until, 'en')}.`,
+    zh: (p) => `服务要求等待（429）：${clock(p.until, 'zh')} 之前不会发送任何任务。`,
+    en: (p) => `The service asked us to wait (429): no job is sent before ${clock(p.until, 'en')}.`,
+  },
+  batch_job_withdrawn: {
+    zh: () => '该任务在发送前被取消或暂停，没有发送。',
+    en: () => 'The job was cancelled or paused before it was sent; nothing was sent.',
   },
   batch_other_environment: {
     zh: (p) => `该批次是在“${p.environment === 'local' ? '本地' : '远程'}”环境创建的；请切换回该环境后再继续。`,
