@@ -461,15 +461,11 @@ would show as 10 KiB per job or more; less is the noise of sampling mid-run. The
 | \`batch:get\` of the finished ${bigJobs}-job batch (p50 of ${TIMED_CALLS}; ${((first?.getBytes ?? 0) / 1024).toFixed(0)} KiB as JSON) | ${m((s) => s.get).toFixed(1)} ms | ${each((s) => s.get)} | |
 | with a budget: gap between turns, jobs 1–${SAMPLE_EVERY} / ${bigJobs - SAMPLE_EVERY + 1}–${bigJobs} / all (mean; ${bigJobs} jobs, concurrency 1) | ${m((s) => s.budgetGapEarly).toFixed(1)} / ${budgetLate.toFixed(1)} / ${m((s) => s.budgetGapMean).toFixed(1)} ms | late: ${each((s) => s.budgetGapLate)} | see below |
 
-**Two costs that grow with the batch** (not in the exit code; both in src-main/batch):
-- \`batch:get\` reads every job's whole library turn (\`LibraryRepo.getTurn\`: the turn, its session, its images and its
-  references, four statements, and the request and estimate JSON) and then passes the reply through the secret screen,
-  so one call on ${bigJobs} jobs takes ${m((s) => s.get).toFixed(0)} ms of main's thread. The Catalog screen refetches it up to 4 times a second
-  while a batch runs (and the report, built from the same detail, as often when it is open).
-- With a budget, every send first adds up the estimates of jobs whose outcome is unknown (\`BatchRunner.unknownEstimates\`,
-  called from \`fill\`), reading all the batch's jobs and the whole turn of every sent one (besides a \`tally\` of the batch),
-  so the queue's gap grows with the jobs already sent:
-  ${m((s) => s.budgetGapEarly).toFixed(0)} ms per job at the start, ${budgetLate.toFixed(0)} ms at the end of ${bigJobs} jobs${budgetLate >= TARGET_OVERHEAD_MS ? `, over the ${TARGET_OVERHEAD_MS} ms target` : ''}.
+**What grows with the batch.** \`batch:get\` reads the jobs with their turns and images in two statements
+(src-main/batch/batch-repo.ts \`jobViews\`) and passes the reply through the secret screen: ${m((s) => s.get).toFixed(0)} ms for ${bigJobs} jobs,
+refetched up to 4 times a second by the Catalog screen while a batch runs. With a budget, each send reads one grouped
+tally of the batch (charged, in flight, unknown outcomes): the gap between turns goes from ${m((s) => s.budgetGapEarly).toFixed(0)} ms at the start to
+${budgetLate.toFixed(0)} ms at the end of ${bigJobs} jobs${budgetLate >= TARGET_OVERHEAD_MS ? `, over the ${TARGET_OVERHEAD_MS} ms target` : ''}.
 `,
   );
   if (!overheadOk || !growthOk) {
