@@ -20,7 +20,9 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
   const setConcurrency = useBatchStore((s) => s.setConcurrency);
   const setBatchId = useBatchStore((s) => s.setBatchId);
   const budget = parseBudget(budgetText);
-  const budgetInvalid = budgetText.trim() !== '' && budget === null;
+  // Text a number field cannot read (`1,000`, `1e`) reaches us as '' with validity.badInput: never "no cap".
+  const [budgetUnreadable, setBudgetUnreadable] = useState(false);
+  const budgetInvalid = budgetUnreadable || (budgetText.trim() !== '' && budget === null);
   const concurrencyValid = Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= BATCH_CONCURRENCY_MAX;
 
   const wanted = useMemo<BatchPlanInput | null>(
@@ -141,7 +143,10 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
             value={budgetText}
             aria-invalid={budgetInvalid}
             aria-describedby={`${id}-budget-hint`}
-            onChange={(e) => setBudget(e.target.value)}
+            onChange={(e) => {
+              setBudgetUnreadable(e.target.validity.badInput);
+              setBudget(e.target.value);
+            }}
           />
           <span className="field-hint" id={`${id}-budget-hint`} data-testid="batch-budget-fit">
             {budgetInvalid ? <span className="hint-danger">{t('budgetInvalid')}</span> : budget === null ? t('budgetHint') : data && data.budget === budget ? (data.jobsWithinBudget >= data.jobs.length ? t('budgetAll') : t('budgetFits', { fit: data.jobsWithinBudget, count: data.jobs.length })) : t('budgetHint')}
