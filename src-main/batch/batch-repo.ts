@@ -5,7 +5,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { preparedOnce } from '../library/database.ts';
 import type { GenerateRequest } from '../../src-shared/api.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
-import type { BatchCounts, BatchPauseReason, BatchState } from '../../src-shared/ipc/batch.ts';
+import type { BatchCounts, BatchJob, BatchPauseReason, BatchState } from '../../src-shared/ipc/batch.ts';
 import type { StoredError } from '../domain/errors.ts';
 import type { StoredNote } from '../domain/messages.ts';
 import type { TurnStatus } from '../../src-shared/ipc/generation.ts';
@@ -41,21 +41,11 @@ export interface BatchRow {
   updatedAt: number;
 }
 
-export interface JobRow {
-  id: string;
+/** The job as the queue keeps it: what the plan fixed (as the batch shows it), and the queue's own state. */
+export interface JobRow
+  extends Pick<BatchJob, 'id' | 'position' | 'productId' | 'sku' | 'productName' | 'shotIndex' | 'shotName' | 'purpose' | 'sessionId' | 'request' | 'estimate' | 'turnId'> {
   batchId: string;
-  position: number;
-  productId: string;
-  sku: string;
-  productName: string;
-  shotIndex: number;
-  shotName: string;
-  purpose: PurposeId;
-  sessionId: string;
-  request: GenerateRequest;
-  estimate: number;
   status: JobRowStatus;
-  turnId: string | null;
   earlierTurnIds: string[];
   retryOf: string | null;
   decided: boolean;

@@ -1,7 +1,7 @@
 // IPC handlers of catalog production (src-shared/ipc/batch.ts): products, shot lists, the plan, batch runs,
 // marketplace export and the report. Rules live in src-shared (CSV, shot checks, the plan) and in the runner.
 import { join } from 'node:path';
-import type { BatchPlan, BatchReport, BatchReportRow, PlanJob, Product } from '../../src-shared/ipc/batch.ts';
+import type { BatchDetail, BatchJob, BatchPlan, BatchReport, BatchReportRow, PlanJob, Product } from '../../src-shared/ipc/batch.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
 import { jobsWithinBudget, planJobs } from '../../src-shared/batch-plan.ts';
 import { parseProductCsv, productsCsv } from '../../src-shared/product-csv.ts';
@@ -119,8 +119,8 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
     };
   }
 
-  function report(batchId: string): BatchReport {
-    const detail = deps.runner.detail(batchId);
+  function report(detail: BatchDetail): BatchReport {
+    const batchId = detail.id;
     const rows = new Map<string, BatchReportRow>();
     for (const job of detail.jobs) {
       let row = rows.get(job.productId);
@@ -134,8 +134,7 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
       if (job.status === 'succeeded') {
         row.succeeded++;
         row.images += job.imageIds.length;
-        // spec §4.1: a partial run is billed for what it produced; the rest of the reservation came back.
-        row.refunded += Math.max(0, job.estimate - (job.creditsCharged ?? job.estimate));
+        row.refunded += refunded(job);
       } else if (job.status === 'failed') row.failed++;
       else if (job.status === 'unknown') row.unknown++;
       else if (job.status === 'over_budget' || job.status === 'cancelled' || job.status === 'queued') row.notSent++;
@@ -346,15 +345,15 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
         { imagePath: (imageId) => existingCachePath(deps.dirs, 'full', imageId) },
       );
     },
-    batchReport: async ({ batchId }) => report(batchId),
+    batchReport: async ({ batchId }) => report(deps.runner.detail(batchId)),
     batchReportCsv: async ({ batchId, folder }) => {
       const detail = deps.runner.detail(batchId);
-      const theReport = report(batchId);
+      const theReport = report(detail);
       const target = await askFolder(folder, 'export_folder_title');
       if (target === null) return { file: null };
       const rows: Array<Array<string | number | null>> = detail.jobs.map((job) => [
         'job', job.sku, job.productName, job.shotName, job.status, job.estimate, job.creditsCharged,
-        job.status === 'succeeded' ? Math.max(0, job.estimate - (job.creditsCharged ?? job.estimate)) : null,
+        job.status === 'succeeded' ? refunded(job) : null,
         job.imageIds.length, job.error?.code ?? (job.status === 'unknown' ? 'outcome_unknown' : null), job.requestId, job.turnId,
       ]);
       for (const p of theReport.products) rows.push(['product', p.sku, p.name, null, null, p.estimated, p.charged, p.refunded, p.images, p.failures.length > 0 ? `${p.failures.length} failed` : null, null, null]);
@@ -365,4 +364,9 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
       return { file: join(target, name) };
     },
   };
+}
+
+/** spec §4.1: a partial run is billed for what it produced; the rest of a succeeded job's reservation came back. */
+function refunded(job: Pick<BatchJob, 'estimate' | 'creditsCharged'>): number {
+  return Math.max(0, job.estimate - (job.creditsCharged ?? job.estimate));
 }

@@ -2,7 +2,7 @@
 // the same functions as the compose form), a batch run (a persisted queue in the library database), marketplace
 // export and the batch report. Progress arrives as `batch:changed` events; the batch's rows are the truth.
 import { z } from 'zod';
-import { IMAGE_COUNTS, MODEL_IDS, PURPOSE_IDS, QUALITIES, RATIOS, RESOLUTIONS, type ConcreteModelId, type ModelId, type PurposeId, type Quality, type Ratio, type Resolution } from '../catalog.ts';
+import { IMAGE_COUNTS, MODEL_IDS, PURPOSE_IDS, QUALITIES, RATIOS, RESOLUTIONS, type ConcreteModelId, type PurposeId } from '../catalog.ts';
 import type { GenerateRequest } from '../api.ts';
 import { method, type IpcError } from './contract.ts';
 import { isAbsolutePath } from './export.ts';
@@ -58,21 +58,6 @@ export const SHOT_NAME_MAX = 40;
 export const SHOT_ADDITION_MAX = 1000;
 export const SHOTS_MAX = 20;
 
-export interface Shot {
-  /** Short name, unique in its list; `{shot}` in export names (e.g. `hero`, `detail-1`). */
-  name: string;
-  purpose: PurposeId;
-  model: ModelId;
-  ratio: Ratio;
-  /** Omitted = the model's default (DESIGN.md §3). */
-  resolution?: Resolution | undefined;
-  /** GPT models only; omitted = medium. */
-  quality?: Quality | undefined;
-  n: 1 | 2 | 4;
-  /** Appended to the product's prompt. */
-  promptAddition: string;
-}
-
 export const ShotSchema = z.strictObject({
   name: z.string().trim().min(1).max(SHOT_NAME_MAX),
   purpose: z.enum(PURPOSE_IDS),
@@ -83,6 +68,12 @@ export const ShotSchema = z.strictObject({
   n: z.union(IMAGE_COUNTS.map((n) => z.literal(n)) as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<4>]),
   promptAddition: z.string().max(SHOT_ADDITION_MAX).default(''),
 });
+/**
+ * A shot: short name (unique in its list; `{shot}` in export names), purpose, model, ratio, resolution (omitted =
+ * the model's default), quality (GPT models; omitted = medium), n, and the prompt addition (appended to the
+ * product's prompt).
+ */
+export type Shot = z.output<typeof ShotSchema>;
 
 export interface ShotList {
   /** Local id (sl_…); built-in presets have fixed ids (`sl_preset_…`). */
