@@ -16,6 +16,9 @@ export default defineConfig({
     launchOptions: {
       executablePath: process.env.STUDIO_CHROMIUM ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      // Real scrollbars, as a designer sees them: headless Chromium hides them by default, and a scrollbar that
+      // takes room changes layouts (and screenshots) on every spec.
+      ignoreDefaultArgs: ['--hide-scrollbars'],
     },
   },
 });

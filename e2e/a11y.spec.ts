@@ -15,15 +15,6 @@ import { contrastOf, seriousViolations } from './support/axe.ts';
 import { compose, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
 import { ipc } from './support/ipc.ts';
 
-// Real (non-overlay) scrollbars, as on a desktop: Chromium headless hides them unless told otherwise.
-test.use({
-  launchOptions: {
-    executablePath: process.env.STUDIO_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    ignoreDefaultArgs: ['--hide-scrollbars'],
-  },
-});
-
 const THEMES = ['light', 'dark'] as const;
 const LANGUAGES = ['zh', 'en'] as const;
 const SIZES = [

@@ -8,15 +8,8 @@ import { expect, test } from './fixtures/harness.ts';
 import { openStudio, openTab, screenshot } from './support/studio.ts';
 import { seriousViolations } from './support/axe.ts';
 
-// Real (non-overlay) scrollbars, as on a desktop: Chromium headless hides them unless told otherwise, and a
-// scrollbar that takes room is what made the old gallery's layout oscillate.
-test.use({
-  launchOptions: {
-    executablePath: process.env.STUDIO_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    ignoreDefaultArgs: ['--hide-scrollbars'],
-  },
-});
+// Every spec runs with real scrollbars (playwright.config.ts): a scrollbar that takes room is what made the old
+// gallery's layout oscillate.
 
 /** The e2e tsconfig has no DOM lib: the few element members this spec reads inside the page. */
 interface PageElement {

@@ -10,17 +10,6 @@ import { compose, estimateTotal, generateAndWait, openStudio, openTab, screensho
 import { contrastOf, seriousViolations } from './support/axe.ts';
 import { ipc } from './support/ipc.ts';
 
-// Real (non-overlay) scrollbars, as on a desktop: Chromium headless hides them unless told otherwise, and
-// they take room from the columns this spec measures.
-test.use({
-  launchOptions: {
-    executablePath: process.env.STUDIO_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    ignoreDefaultArgs: ['--hide-scrollbars'],
-  },
-});
-
-
 async function localCredits(harness: Harness): Promise<number> {
   return (await ipc<{ account: { credits: number } }>(harness, 'local:status')).account.credits;
 }
