@@ -9,6 +9,7 @@ import { templateDate } from '../../src-shared/export-template.ts';
 import { DEFAULT_MARKETPLACE_TEMPLATE, MARKETPLACE_PRESETS, MARKETPLACE_TEMPLATE_FIELDS, marketplacePreset, presetInfo, type MarketplacePreset } from '../../src-shared/marketplace-presets.ts';
 import { StudioError } from '../domain/errors.ts';
 import { exportMarketplace, MANIFEST_HEADER, qualitySteps, QUALITY_FLOOR, type MarketplaceItem, type MarketplaceExportOptions } from './marketplace-export.ts';
+import { parseCsv } from '../export/csv-reader.test-support.ts';
 
 let root: string;
 let cache: string;
@@ -92,35 +93,6 @@ function tree(dir: string): string[] {
     .sort();
 }
 
-/** RFC 4180 records of a CSV text (quotes, doubled quotes, CRLF after every record). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted && c === '"' && text[i + 1] === '"') {
-      field += '"';
-      i++;
-    } else if (c === '"') {
-      quoted = !quoted;
-    } else if (!quoted && c === ',') {
-      record.push(field);
-      field = '';
-    } else if (!quoted && c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else {
-      field += c;
-    }
-  }
-  expect([field, record]).toEqual(['', []]);
-  return records;
-}
 
 /** The manifest as objects keyed by column, after checking its BOM and header. */
 function readManifest(file: string): Array<Record<string, string>> {

@@ -1,36 +1,8 @@
 // The CSV sidecar: RFC 4180 quoting, CRLF, UTF-8 with BOM, and formulas kept out of spreadsheets.
 import { describe, expect, it } from 'vitest';
 import { csvDocument, csvField, CSV_BOM } from './csv.ts';
+import { parseCsv } from './csv-reader.test-support.ts';
 
-/** A small RFC 4180 reader, independent of the writer, to prove what Excel or any conforming reader gets back. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) throw new Error('the document does not end with CRLF');
-  return rows;
-}
 
 describe('CSV sidecar', () => {
   it('quotes only fields that need it and doubles quotes', () => {

@@ -17,6 +17,7 @@ import { NodeLocalServiceHost } from '../core/node-service-host.ts';
 import type { CoreStudioApp } from '../core/studio-app.ts';
 import { RecordingShell } from '../desktop-shell.ts';
 import { APP_VERSION } from './app-version.ts';
+import { parseCsv } from './csv-reader.test-support.ts';
 
 let app: CoreStudioApp;
 let shell: RecordingShell;
@@ -41,34 +42,6 @@ function folder(name: string): string {
   return join(root, 'exports', name);
 }
 
-/** The RFC 4180 reader of csv.test.ts, in short: enough to read our sidecar back. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  return rows;
-}
 
 let first: TurnRecord;
 let second: TurnRecord;
