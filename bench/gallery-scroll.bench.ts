@@ -9,7 +9,7 @@
 // trace) the renderer main thread's work per frame. Medians of RUNS runs; a missed target fails the bench.
 // The browser-side functions type the few DOM globals they use themselves (this tsconfig has no DOM lib).
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -290,11 +290,22 @@ async function oneRun(browser: Browser, url: string, total: number): Promise<Run
 
 // ---------- main ----------
 
-const dataDir = mkdtempSync(join(tmpdir(), 'studio-bench-gallery-scroll-'));
+// BENCH_GALLERY_DATA=<folder> keeps the seeded library there and reuses it on the next run (seeding takes ~2 min),
+// for iterating on the renderer; without it every run seeds a fresh temporary folder and removes it.
+const keptDir = process.env.BENCH_GALLERY_DATA;
+const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'studio-bench-gallery-scroll-'));
+const seededMarker = join(dataDir, 'bench-seeded.json');
 let seeded: Seeded | undefined;
 const runs: RunResult[] = [];
 try {
-  seeded = await seed(dataDir);
+  if (keptDir && existsSync(seededMarker)) {
+    seeded = JSON.parse(readFileSync(seededMarker, 'utf8')) as Seeded;
+    console.log(`reusing the library seeded in ${dataDir}`);
+  } else {
+    if (keptDir) mkdirSync(keptDir, { recursive: true });
+    seeded = await seed(dataDir);
+    if (keptDir) writeFileSync(seededMarker, JSON.stringify(seeded));
+  }
   console.log(
     `seeded ${seeded.library.images} images in ${seeded.library.sessions} sessions in ${(seeded.seedMs / 1000).toFixed(1)} s; ${DISTINCT_THUMBS} thumbnails made and linked in ${(seeded.thumbsMs / 1000).toFixed(1)} s (mean ${(seeded.thumbBytes / 1024).toFixed(1)} KiB)`,
   );
@@ -321,7 +332,7 @@ try {
     await started.stop();
   }
 } finally {
-  rmSync(dataDir, { recursive: true, force: true });
+  if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
 }
 
 if (!seeded || runs.length === 0) throw new Error('no runs');

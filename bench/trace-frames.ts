@@ -1,9 +1,14 @@
-// Main-thread time per frame from a Chromium trace (the gallery benches). The renderer main thread's
-// (CrRendererMain's) top-level tasks (RunTask, nested ones not counted twice) that start between one
-// FireAnimationFrame and the next (each window opened 2 ms early, since a frame's rAF callback runs inside a task
-// that starts just before it), summed: all the work the page's main thread did for that frame (input and scroll
-// handling, rAF callbacks, React renders, style, layout, paint, image-load and IPC callbacks, GC). As thread CPU
-// time (the work itself) and as wall time (also counts waiting for a core on a shared machine).
+// Main-thread time per frame from a Chromium trace (the gallery benches). A frame is the renderer main thread's
+// (CrRendererMain's) top-level task (RunTask; nested ones not counted twice) that runs the frame's animation
+// callbacks (the one holding FireAnimationFrame: BeginMainFrame, which first dispatches the scroll event, then
+// runs rAF callbacks, then style, layout and paint), plus every top-level task after it until the next frame's:
+// all the work the page's main thread did for that frame (input and scroll handling, rAF callbacks, React
+// renders, style, layout, paint, image-load and IPC callbacks, GC). As thread CPU time (the work itself) and as
+// wall time (also counts waiting for a core on a shared machine).
+//
+// (Until 2026-11-22 a frame began 2 ms before its FireAnimationFrame. A scroll event that forces style and
+// layout runs before rAF in the same task, often more than 2 ms before it, so that task was counted with the
+// previous frame: frames where rows entered were counted as two frames' work.)
 
 interface TraceEvent {
   name: string;
@@ -23,7 +28,7 @@ export function frameTimesFromTrace(buffer: Buffer): { wall: number[]; cpu: numb
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && withFrames.has(`${e.pid}:${e.tid}`));
   if (!main) throw new Error('no renderer main thread with animation frames in the trace');
   const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
-  const frameStarts = onMain.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts).sort((a, b) => a - b);
+  const animationFrames = onMain.filter((e) => e.name === 'FireAnimationFrame').map((e) => e.ts).sort((a, b) => a - b);
   const top: TraceEvent[] = [];
   let busyUntil = -Infinity;
   for (const task of onMain.filter((e) => e.name === 'RunTask').sort((a, b) => a.ts - b.ts)) {
@@ -32,12 +37,21 @@ export function frameTimesFromTrace(buffer: Buffer): { wall: number[]; cpu: numb
       busyUntil = task.ts + (task.dur ?? 0);
     }
   }
+  // Each frame starts where its top-level task starts (the task that holds its FireAnimationFrame).
+  const frameStarts: number[] = [];
+  let k = 0;
+  for (const at of animationFrames) {
+    while (k + 1 < top.length && (top[k + 1]?.ts ?? Infinity) <= at) k++;
+    const task = top[k];
+    const start = task && task.ts <= at && at <= task.ts + (task.dur ?? 0) ? task.ts : at;
+    if (frameStarts.at(-1) !== start) frameStarts.push(start);
+  }
   const wall: number[] = [];
   const cpu: number[] = [];
   let i = 0;
   for (let f = 0; f + 1 < frameStarts.length; f++) {
-    const from = (frameStarts[f] ?? 0) - 2000;
-    const to = (frameStarts[f + 1] ?? 0) - 2000;
+    const from = frameStarts[f] ?? 0;
+    const to = frameStarts[f + 1] ?? 0;
     let w = 0;
     let c = 0;
     while (i < top.length && (top[i]?.ts ?? 0) < from) i++;

@@ -14,7 +14,7 @@ import { BalanceBadge } from './features/money/balance.tsx';
 import { StartupNotices } from './features/notices/StartupNotices.tsx';
 import { RunStage } from './features/runs/RunStage.tsx';
 import { EnvironmentBadge } from './features/settings/EnvironmentBadge.tsx';
-import { useSettings } from './features/settings/queries.ts';
+import { useSettings, useSettingsSync } from './features/settings/queries.ts';
 import { SettingsPage } from './features/settings/SettingsPage.tsx';
 
 const TABS: AppTab[] = ['studio', 'batch', 'webhooks', 'local', 'settings'];
@@ -39,6 +39,7 @@ export function App() {
   const bt = useBatchT();
   const tab = useAppStore((s) => s.tab);
   const setTab = useAppStore((s) => s.setTab);
+  useSettingsSync();
   const settings = useSettings();
   const tabs = TABS.filter((name) => name !== 'local' || settings.data?.environment !== 'remote');
   return (

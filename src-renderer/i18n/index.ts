@@ -22,7 +22,8 @@ void i18next.use(initReactI18next).init({
 export function setUiLanguage(language: Language): void {
   const lng = I18N_LANG[language];
   if (i18next.language !== lng) void i18next.changeLanguage(lng);
-  document.documentElement.lang = lng;
+  // Setting the attribute, even to the same value, invalidates every :lang() match: the whole document restyles.
+  if (document.documentElement.lang !== lng) document.documentElement.lang = lng;
 }
 
 export { i18next };

@@ -11,10 +11,12 @@ function isTheme(value: unknown): value is Theme {
 
 export function applyTheme(theme: Theme): void {
   const root = document.documentElement;
-  if (theme === 'system') delete root.dataset.theme;
-  else root.dataset.theme = theme;
+  // Only a change touches <html>: any write to its attributes restyles the whole document.
+  if (theme === 'system') {
+    if (root.dataset.theme !== undefined) delete root.dataset.theme;
+  } else if (root.dataset.theme !== theme) root.dataset.theme = theme;
   try {
-    localStorage.setItem(STORAGE_KEY, theme);
+    if (localStorage.getItem(STORAGE_KEY) !== theme) localStorage.setItem(STORAGE_KEY, theme);
   } catch {
     // Storage may be unavailable (private mode, a sandboxed page): the theme still applies for this page.
   }

@@ -12,12 +12,16 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { GalleryPage } from '../../../src-shared/ipc/library.ts';
+import type { EnvironmentName } from '../../../src-shared/ipc/settings.ts';
+import type { Language } from '../../../src-shared/language.ts';
+import { languageOfI18n } from '../../i18n/index.ts';
 import { call } from '../../lib/desktop.ts';
-import { useLibraryT, type LibraryT } from '../library/i18n.ts';
+import { useSettings } from '../settings/queries.ts';
+import { useLibraryT } from '../library/i18n.ts';
 import { BoardPicker } from '../boards/BoardPicker.tsx';
 import { marksForKey, useMark } from './cull.ts';
 import { installDragOut } from './drag-out.ts';
-import { GalleryThumb, tileId } from './GalleryThumb.tsx';
+import { GalleryThumb, tileId, tileText, type TileText } from './GalleryThumb.tsx';
 import { galleryLayout, isNavKey, navigate, tileCenter, GAP, type LayoutItem, type RowItem } from './layout.ts';
 import { SessionHeader } from './SessionHeader.tsx';
 import { useGalleryStore } from './store.ts';
@@ -37,11 +41,13 @@ interface GroupProps {
   onReject: (id: string) => void;
   dragIds: (id: string) => string[];
   t: TFunction;
-  lt: LibraryT;
+  text: TileText;
+  language: Language;
+  environment: EnvironmentName | undefined;
 }
 
 /** The visible part of one session: its header (when in view) and its rows in view, one rowgroup. */
-const SessionGroup = memo(function SessionGroup({ items, top, height, selectedSet, focusedId, onSelect, onOpen, onReject, dragIds, t, lt }: GroupProps) {
+const SessionGroup = memo(function SessionGroup({ items, top, height, selectedSet, focusedId, onSelect, onOpen, onReject, dragIds, t, text, language, environment }: GroupProps) {
   const session = items[0]?.item.session;
   if (!session) return null;
   return (
@@ -56,7 +62,7 @@ const SessionGroup = memo(function SessionGroup({ items, top, height, selectedSe
         item.kind === 'header' ? (
           <div key={item.key} role="row" className="grid-header-row" style={{ top: start - top, height: item.size }}>
             <div role="gridcell" className="grid-header-cell">
-              <SessionHeader session={item.session} total={item.total} />
+              <SessionHeader session={item.session} total={item.total} environment={environment} t={t} language={language} />
             </div>
           </div>
         ) : (
@@ -74,8 +80,7 @@ const SessionGroup = memo(function SessionGroup({ items, top, height, selectedSe
                 onOpen={onOpen}
                 onReject={onReject}
                 dragIds={dragIds}
-                t={t}
-                lt={lt}
+                text={text}
               />
             ))}
           </div>
@@ -95,8 +100,11 @@ export interface ImageGridProps {
 }
 
 export function GalleryList(props: ImageGridProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = languageOfI18n(i18n.language);
+  const environment = useSettings().data?.environment;
   const lt = useLibraryT();
+  const text = useMemo(() => tileText(t, lt), [t, lt]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
   const selected = useGalleryStore((s) => s.selected);
@@ -171,22 +179,22 @@ export function GalleryList(props: ImageGridProps) {
     if (hasMore && !loadingMore && lastIndex >= items.length - 8) loadMore();
   }, [lastIndex, items.length, hasMore, loadingMore, loadMore]);
 
-  // Group the visible items by session: one rowgroup per session in view.
+  // Group the visible items by session: one rowgroup per session in view. A group's box spans its whole session
+  // (layout.spans), so neither it nor its rows move or resize while rows scroll in and out: only entering rows
+  // are styled and laid out.
+  const { spans } = layout;
   const visibleGroups = useMemo(() => {
     const out: Array<{ key: string; top: number; height: number; items: Array<{ item: LayoutItem; start: number }> }> = [];
     for (const v of virtualItems) {
       const item = items[v.index];
-      if (!item) continue;
+      const span = spans[v.index];
+      if (!item || !span) continue;
       const last = out.at(-1);
-      if (last && last.items[0]?.item.session.id === item.session.id) {
-        last.items.push({ item, start: v.start });
-        last.height = v.end - last.top;
-      } else {
-        out.push({ key: `g:${item.session.id}`, top: v.start, height: v.size, items: [{ item, start: v.start }] });
-      }
+      if (last && last.items[0]?.item.session.id === item.session.id) last.items.push({ item, start: v.start });
+      else out.push({ key: `g:${item.session.id}`, top: span.start, height: span.end - span.start, items: [{ item, start: v.start }] });
     }
     return out;
-  }, [virtualItems, items]);
+  }, [virtualItems, items, spans]);
   const rendered = useMemo(() => {
     const set = new Set<string>();
     for (const g of visibleGroups) for (const { item } of g.items) if (item.kind === 'row') for (const tile of item.tiles) set.add(tile.image.id);
@@ -337,6 +345,8 @@ export function GalleryList(props: ImageGridProps) {
   };
 
   const focusedId = keyboardFocus ? currentActive : null;
+  // Translated when the count or language changes, not on every scroll frame.
+  const gridLabel = useMemo(() => lt('gridLabel', { count: order.length }), [lt, order.length]);
   const activeDescendant = currentActive && rendered.has(currentActive) ? tileId(currentActive) : undefined;
 
   return (
@@ -349,7 +359,7 @@ export function GalleryList(props: ImageGridProps) {
         // Empty, it is still a named Tab stop: a group (an aria-label needs a role; a grid needs rows).
         role={order.length > 0 ? 'grid' : 'group'}
         aria-multiselectable={order.length > 0 ? true : undefined}
-        aria-label={lt('gridLabel', { count: order.length })}
+        aria-label={gridLabel}
         aria-activedescendant={activeDescendant}
         tabIndex={0}
         onKeyDown={onKeyDown}
@@ -378,7 +388,9 @@ export function GalleryList(props: ImageGridProps) {
               onReject={onReject}
               dragIds={dragIds}
               t={t}
-              lt={lt}
+              text={text}
+              language={language}
+              environment={environment}
             />
           ))}
         </div>

@@ -17,9 +17,42 @@ export interface ThumbProps {
   onOpen: (id: string) => void;
   onReject: (id: string) => void;
   dragIds: (id: string) => string[];
-  /** Passed down by the grid, so thousands of tiles do not each subscribe to language changes. */
-  t: TFunction;
-  lt: LibraryT;
+  /** Made once per language by the grid (tileText): tiles neither subscribe to language changes nor translate. */
+  text: TileText;
+}
+
+/** A tile's words, translated once per language: mounting a tile while scrolling runs no i18next lookups. */
+export interface TileText {
+  /** The tile's accessible name: prompt and model, as `gallery.imageLabel` words it. */
+  label: (prompt: string, model: string) => string;
+  rated: (n: number) => string;
+  starred: string;
+  rejected: string;
+  missing: string;
+  keysHint: string;
+  reject: string;
+  unreject: string;
+  downloading: string;
+  downloadFailed: string;
+}
+
+export function tileText(t: TFunction, lt: LibraryT): TileText {
+  // The label's template with markers where the values go, filled in per tile (the values may hold anything,
+  // so they are inserted by a function, never read as a replacement pattern).
+  const template = t('gallery.imageLabel', { prompt: '\u0001', model: '\u0002' });
+  const rated = [0, 1, 2, 3, 4, 5].map((n) => lt('rated', { n }));
+  return {
+    label: (prompt, model) => template.replace('\u0001', () => prompt).replace('\u0002', () => model),
+    rated: (n) => rated[n] ?? lt('rated', { n }),
+    starred: lt('starred'),
+    rejected: lt('rejected'),
+    missing: t('tray.missing'),
+    keysHint: lt('tileKeys'),
+    reject: lt('reject'),
+    unreject: lt('unreject'),
+    downloading: t('turn.downloading'),
+    downloadFailed: t('turn.downloadFailed'),
+  };
 }
 
 /** The element id a tile carries, for the grid's aria-activedescendant. */
@@ -32,16 +65,16 @@ export function tileId(imageId: string): string {
  * (never the full image), its rating, star and reject marks. Click selects, Ctrl/Cmd or Shift extend,
  * double-click opens; keys are handled by the grid.
  */
-export const GalleryThumb = memo(function GalleryThumb({ image, left, width, height, selected, focused, onSelect, onOpen, onReject, dragIds, t, lt }: ThumbProps) {
+export const GalleryThumb = memo(function GalleryThumb({ image, left, width, height, selected, focused, onSelect, onOpen, onReject, dragIds, text }: ThumbProps) {
   const onClick = (e: MouseEvent) => onSelect(image.id, e.shiftKey ? 'range' : e.ctrlKey || e.metaKey ? 'toggle' : 'single');
   const onDragStart = (e: DragEvent) => beginImageDrag(e.dataTransfer, dragIds(image.id));
   const states = [
-    image.rating > 0 ? lt('rated', { n: image.rating }) : null,
-    image.starred ? lt('starred') : null,
-    image.rejected ? lt('rejected') : null,
-    image.missing ? t('tray.missing') : null,
+    image.rating > 0 ? text.rated(image.rating) : null,
+    image.starred ? text.starred : null,
+    image.rejected ? text.rejected : null,
+    image.missing ? text.missing : null,
   ].filter(Boolean);
-  const label = t('gallery.imageLabel', { prompt: image.prompt.slice(0, 80) || image.id, model: image.model }) + (states.length > 0 ? ` · ${states.join(' · ')}` : '');
+  const label = text.label(image.prompt.slice(0, 80) || image.id, image.model) + (states.length > 0 ? ` · ${states.join(' · ')}` : '');
   return (
     <div
       role="gridcell"
@@ -55,7 +88,7 @@ export const GalleryThumb = memo(function GalleryThumb({ image, left, width, hei
       data-starred={image.starred ? 'true' : 'false'}
       aria-selected={selected}
       aria-label={label}
-      title={`${image.prompt.slice(0, 300)}\n${lt('tileKeys')}`}
+      title={`${image.prompt.slice(0, 300)}\n${text.keysHint}`}
       draggable
       onDragStart={onDragStart}
       onClick={onClick}
@@ -64,7 +97,7 @@ export const GalleryThumb = memo(function GalleryThumb({ image, left, width, hei
       {image.download === 'done' ? (
         <img src={imageUrl('thumb', image.id)} alt="" decoding="async" draggable={false} />
       ) : (
-        <span className="thumb-pending">{image.download === 'failed' ? t('turn.downloadFailed') : t('turn.downloading')}</span>
+        <span className="thumb-pending">{image.download === 'failed' ? text.downloadFailed : text.downloading}</span>
       )}
       {image.starred ? (
         <span className="thumb-star" aria-hidden="true">
@@ -82,8 +115,8 @@ export const GalleryThumb = memo(function GalleryThumb({ image, left, width, hei
         data-testid="reject"
         tabIndex={-1}
         aria-pressed={image.rejected}
-        aria-label={image.rejected ? lt('unreject') : lt('reject')}
-        title={image.rejected ? lt('unreject') : lt('reject')}
+        aria-label={image.rejected ? text.unreject : text.reject}
+        title={image.rejected ? text.unreject : text.reject}
         // The grid keeps the focus (its keys go on working); the button only takes the click.
         onMouseDown={(e) => e.preventDefault()}
         onDoubleClick={(e) => e.stopPropagation()}
@@ -94,7 +127,7 @@ export const GalleryThumb = memo(function GalleryThumb({ image, left, width, hei
       >
         ✕
       </button>
-      {image.missing ? <span className="thumb-flag">{t('tray.missing')}</span> : null}
+      {image.missing ? <span className="thumb-flag">{text.missing}</span> : null}
     </div>
   );
 });

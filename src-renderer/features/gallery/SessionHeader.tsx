@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { EnvironmentName } from '../../../src-shared/ipc/settings.ts';
 import type { SessionSummary } from '../../../src-shared/ipc/library.ts';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import type { Language } from '../../../src-shared/language.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useExportStore } from '../export/store.ts';
-import { useSettings } from '../settings/queries.ts';
 import { useRenameSession } from './queries.ts';
 
 // One formatter per language: creating Intl formatters per header would cost every scroll frame.
@@ -49,14 +50,21 @@ function RenameInput({ session, done }: { session: SessionSummary; done: () => v
   );
 }
 
-export function SessionHeader({ session, total }: { session: SessionSummary; total: number }) {
-  const { t } = useTranslation();
-  const language = useLanguage();
+interface HeaderProps {
+  session: SessionSummary;
+  total: number;
+  /** The current environment (undefined until settings load). */
+  environment: EnvironmentName | undefined;
+  /** Passed down by the grid, as to the tiles: headers scroll in and out, so they subscribe to as little as they can. */
+  t: TFunction;
+  language: Language;
+}
+
+export const SessionHeader = memo(function SessionHeader({ session, total, environment, t, language }: HeaderProps) {
   const continuing = useComposeStore((s) => s.session?.id === session.id);
   const setSession = useComposeStore((s) => s.setSession);
   const [editing, setEditing] = useState(false);
   const openExport = useExportStore((s) => s.open);
-  const environment = useSettings().data?.environment;
   // Sessions of the other environment stay browsable but cannot be continued here (their ids live there).
   const elsewhere = environment !== undefined && session.environment !== environment;
   return (
@@ -100,4 +108,4 @@ export function SessionHeader({ session, total }: { session: SessionSummary; tot
       </button>
     </div>
   );
-}
+});

@@ -90,8 +90,16 @@ describe('justified layout', () => {
     });
     expect(layout.totalHeight).toBe(top);
     expect(layout.items[0]?.size).toBe(HEADER_HEIGHT);
-    const lastRowOfA = layout.items[layout.items.findIndex((i) => i.session.id === 'b') - 1] as RowItem;
+    const firstOfB = layout.items.findIndex((i) => i.session.id === 'b');
+    const lastRowOfA = layout.items[firstOfB - 1] as RowItem;
     expect(lastRowOfA.size).toBe(lastRowOfA.height + GROUP_PADDING);
+    // Each item knows its whole session's extent: from its header's start to the end of its last row.
+    layout.items.forEach((item, index) => {
+      const span = layout.spans[index];
+      const ofA = item.session.id === 'a';
+      expect(span).toEqual(ofA ? { start: 0, end: layout.starts[firstOfB] } : { start: layout.starts[firstOfB], end: layout.totalHeight });
+    });
+    expect(layout.spans[0]).toBe(layout.spans[firstOfB - 1]);
   });
 
   it('does not depend on anything but width and target: the same input gives the same layout', () => {

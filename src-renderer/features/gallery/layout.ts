@@ -54,6 +54,11 @@ export interface GalleryLayout {
   where: Map<string, { item: number; tile: number }>;
   /** Where each item starts (px from the top of the list). */
   starts: number[];
+  /**
+   * For each item, its session's whole extent (header to last row; one shared object per session), so the grid
+   * can place a session's box once and its rows inside it at fixed offsets while rows scroll in and out.
+   */
+  spans: Array<{ start: number; end: number }>;
   totalHeight: number;
 }
 
@@ -109,11 +114,14 @@ export function galleryLayout(
   const order: string[] = [];
   const where = new Map<string, { item: number; tile: number }>();
   const starts: number[] = [];
+  const spans: Array<{ start: number; end: number }> = [];
   const seen = new Set<string>();
   let totalHeight = 0;
   for (const g of groups) {
     if (seen.has(g.session.id)) continue;
     seen.add(g.session.id);
+    const span = { start: totalHeight, end: totalHeight };
+    const first = items.length;
     items.push({ kind: 'header', key: `h:${g.session.id}`, session: g.session, total: g.images.length, size: HEADER_HEIGHT });
     starts.push(totalHeight);
     totalHeight += HEADER_HEIGHT;
@@ -138,8 +146,10 @@ export function galleryLayout(
       starts.push(totalHeight);
       totalHeight += size;
     });
+    span.end = totalHeight;
+    for (let i = first; i < items.length; i++) spans.push(span);
   }
-  return { items, rows, order, where, starts, totalHeight };
+  return { items, rows, order, where, starts, spans, totalHeight };
 }
 
 function centerOf(tile: Tile): number {

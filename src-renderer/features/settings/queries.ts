@@ -7,9 +7,19 @@ import type { MethodInputOf } from '../../lib/ipc-types.ts';
 import { setUiLanguage } from '../../i18n/index.ts';
 import { applyTheme } from '../../lib/theme.ts';
 
+/** The settings (one shared query). Cheap to call from many components: it subscribes to nothing else. */
 export function useSettings() {
+  return useQuery({ queryKey: queryKeys.settings(), queryFn: () => call('settingsGet', {}), staleTime: Infinity });
+}
+
+/**
+ * Keeps the settings query fresh (main's settings and service events) and applies the language and theme to the
+ * document. Mounted once, by App: run per component, every session header scrolling into view re-set
+ * `<html lang>`, which restyles the whole document (~10 ms a frame in the gallery-scroll bench).
+ */
+export function useSettingsSync(): void {
   const client = useQueryClient();
-  const query = useQuery({ queryKey: queryKeys.settings(), queryFn: () => call('settingsGet', {}), staleTime: Infinity });
+  const query = useSettings();
   useEffect(() => onEvent('settings:changed', () => void client.invalidateQueries({ queryKey: queryKeys.settings() })), [client]);
   useEffect(
     () =>
@@ -26,7 +36,6 @@ export function useSettings() {
   useEffect(() => {
     if (theme) applyTheme(theme);
   }, [theme]);
-  return query;
 }
 
 function useSettingsMutation<K extends 'settingsSetLanguage' | 'settingsSetTheme' | 'environmentSelect' | 'environmentSetRemote' | 'keySet' | 'keyClear'>(name: K) {
