@@ -5,6 +5,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
+import { galleryQuery } from './features/gallery/queries.ts';
+import { settingsQuery } from './features/settings/queries.ts';
 import './i18n/index.ts';
 import './styles/theme.css';
 import './styles/app.css';
@@ -19,6 +21,10 @@ const queryClient = new QueryClient({
 
 const root = document.getElementById('root');
 if (root) {
+  // The settings and the gallery's first page (the studio opens on them) are asked for before React's first
+  // render, so their answers are in by the time it has committed, instead of being asked for by its effects.
+  void queryClient.prefetchQuery(settingsQuery);
+  void queryClient.prefetchInfiniteQuery(galleryQuery({}));
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

@@ -124,9 +124,7 @@ export const GalleryThumb = memo(function GalleryThumb({ image, left, width, hei
           e.stopPropagation();
           onReject(image.id);
         }}
-      >
-        ✕
-      </button>
+      />
       {image.missing ? <span className="thumb-flag">{text.missing}</span> : null}
     </div>
   );

@@ -1,5 +1,5 @@
 // The gallery from the library: pages of sessions (react-query infinite query), image details, star, rename.
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
 import { call } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -7,13 +7,18 @@ import { queryKeys } from '../../lib/query-keys.ts';
 /** Sessions per page; the library returns each session with all its matching images. */
 export const GALLERY_PAGE_SESSIONS = 25;
 
-export function useGallery(filters: GalleryFilters) {
-  return useInfiniteQuery({
+/** The gallery's pages for some filters (shared by the hook and the start-up prefetch in main.tsx). */
+export function galleryQuery(filters: GalleryFilters) {
+  return infiniteQueryOptions({
     queryKey: queryKeys.gallery(filters),
     queryFn: ({ pageParam }) => call('libraryGallery', { filters, cursor: pageParam, limit: GALLERY_PAGE_SESSIONS }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
+}
+
+export function useGallery(filters: GalleryFilters) {
+  return useInfiniteQuery(galleryQuery(filters));
 }
 
 export function useImageDetail(imageId: string | null) {

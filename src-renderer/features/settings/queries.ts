@@ -1,5 +1,5 @@
 // Settings from main (environment, key state, keychain, language) and the mutations that change them.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { call, onEvent } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -8,8 +8,10 @@ import { setUiLanguage } from '../../i18n/index.ts';
 import { applyTheme } from '../../lib/theme.ts';
 
 /** The settings (one shared query). Cheap to call from many components: it subscribes to nothing else. */
+export const settingsQuery = queryOptions({ queryKey: queryKeys.settings(), queryFn: () => call('settingsGet', {}), staleTime: Infinity });
+
 export function useSettings() {
-  return useQuery({ queryKey: queryKeys.settings(), queryFn: () => call('settingsGet', {}), staleTime: Infinity });
+  return useQuery(settingsQuery);
 }
 
 /**
