@@ -54,6 +54,15 @@ export interface JobRow
 
 export type NewJob = Omit<JobRow, 'status' | 'turnId' | 'earlierTurnIds' | 'retryOf' | 'decided' | 'error' | 'batchId'>;
 
+/** What a job keeps of its plan: copied from the plan into the queue, and from the queue into what a batch shows. */
+export type PlanFields = Pick<BatchJob, 'productId' | 'sku' | 'productName' | 'shotIndex' | 'shotName' | 'purpose' | 'request' | 'estimate'>;
+
+/** The plan fields of a plan job or a job row alone (neither may carry its other fields into the other's shape). */
+export function planFields(job: PlanFields): PlanFields {
+  const { productId, sku, productName, shotIndex, shotName, purpose, request, estimate } = job;
+  return { productId, sku, productName, shotIndex, shotName, purpose, request, estimate };
+}
+
 /** What a batch shows of a job's turn. */
 export interface JobTurn {
   status: TurnStatus;

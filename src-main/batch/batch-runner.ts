@@ -17,7 +17,7 @@ import type { GenerationRunner } from '../core/generation.ts';
 import { StudioError, asStudioError, renderError, type StoredError } from '../domain/errors.ts';
 import { mainMessage, renderNote, type MainCode } from '../domain/messages.ts';
 import type { LibraryRepo } from '../library/library-repo.ts';
-import { visibleStatus, type BatchRepo, type BatchRow, type JobRow, type StoredPause } from './batch-repo.ts';
+import { planFields, visibleStatus, type BatchRepo, type BatchRow, type JobRow, type StoredPause } from './batch-repo.ts';
 
 export interface BatchRunnerDeps {
   repo: LibraryRepo;
@@ -161,15 +161,8 @@ export class BatchRunner {
       return {
         id: job.id,
         position: job.position,
-        productId: job.productId,
-        sku: job.sku,
-        productName: job.productName,
-        shotIndex: job.shotIndex,
-        shotName: job.shotName,
-        purpose: job.purpose,
+        ...planFields(job),
         sessionId: job.sessionId,
-        request: job.request,
-        estimate: job.estimate,
         status,
         turnId: job.turnId,
         turnIds: [...job.earlierTurnIds, ...(job.turnId ? [job.turnId] : [])],

@@ -19,7 +19,7 @@ import { existingCachePath, type CacheDirs } from '../files/image-cache.ts';
 import { transaction, type LibraryDatabase } from '../library/database.ts';
 import type { LibraryRepo } from '../library/library-repo.ts';
 import type { IpcHandlers } from '../ipc/dispatch.ts';
-import type { BatchRepo, NewJob } from './batch-repo.ts';
+import { planFields, type BatchRepo, type NewJob } from './batch-repo.ts';
 import type { BatchRunner } from './batch-runner.ts';
 import { newCatalogId, type CatalogRepo } from './catalog-repo.ts';
 import { exportMarketplace, type MarketplaceItem } from './marketplace-export.ts';
@@ -251,15 +251,8 @@ export function createBatchHandlers(deps: BatchHandlerDeps): Pick<IpcHandlers, B
         const jobs: NewJob[] = thePlan.jobs.map((job: PlanJob, position) => ({
           id: newCatalogId('bj_'),
           position,
-          productId: job.productId,
-          sku: job.sku,
-          productName: job.productName,
-          shotIndex: job.shotIndex,
-          shotName: job.shotName,
-          purpose: job.purpose,
+          ...planFields(job),
           sessionId: sessions.get(job.productId) as string,
-          request: job.request,
-          estimate: job.estimate,
         }));
         const products = new Set(thePlan.jobs.map((j) => j.productId)).size;
         deps.batches.createBatch(

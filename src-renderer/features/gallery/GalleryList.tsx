@@ -14,8 +14,8 @@ import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { GalleryPage } from '../../../src-shared/ipc/library.ts';
 import type { EnvironmentName } from '../../../src-shared/ipc/settings.ts';
 import type { Language } from '../../../src-shared/language.ts';
-import { languageOfI18n } from '../../i18n/index.ts';
 import { call } from '../../lib/desktop.ts';
+import { useLanguage } from '../../ui/useLanguage.ts';
 import { useSettings } from '../settings/queries.ts';
 import { useLibraryT } from '../library/i18n.ts';
 import { BoardPicker } from '../boards/BoardPicker.tsx';
@@ -100,8 +100,8 @@ export interface ImageGridProps {
 }
 
 export function GalleryList(props: ImageGridProps) {
-  const { t, i18n } = useTranslation();
-  const language = languageOfI18n(i18n.language);
+  const { t } = useTranslation();
+  const language = useLanguage();
   const environment = useSettings().data?.environment;
   const lt = useLibraryT();
   const text = useMemo(() => tileText(t, lt), [t, lt]);
