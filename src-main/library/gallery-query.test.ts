@@ -59,6 +59,8 @@ function seed(repo: LibraryRepo, db: DatabaseSync): void {
   let turnNo = 0;
   let imageNo = 0;
   const ids: string[] = [];
+  const turnImages = new Map<string, string[]>();
+  let late: { turn: Parameters<LibraryRepo['insertImages']>[0]; at: number } | null = null;
   transaction(db, () => {
     for (let s = 0; s < 60; s++) {
       const sessionId = `ls_${String(s).padStart(3, '0')}`;
@@ -75,7 +77,7 @@ function seed(repo: LibraryRepo, db: DatabaseSync): void {
         if (s === 7 && t === turns - 1) at = 1_000_000 + 45 * 10_000 + 500;
         if ((s === 20 || s === 21) && t === turns - 1) at = 1_000_000 + 21 * 10_000 + 5000;
         if (s === 33 && t === turns - 1) at = 1_000_000 + 50 * 10_000 + 2500;
-        repo.createTurn({ id: turnId, sessionId, environment: 'local', request: { prompt, model, n: 4 }, estimate: estimateCredits({ model, referenceCount: 0, n: 4 }), startedAt: at, retryOf: null, referenceImageIds: [] });
+        repo.createTurn({ id: turnId, sessionId, environment: 'local', request: { prompt, model, purpose_id: purpose, n: 4 }, estimate: estimateCredits({ model, referenceCount: 0, n: 4 }), startedAt: at, retryOf: null, referenceImageIds: [] });
         const n = 1 + Math.floor(rand() * 4);
         const images = Array.from({ length: n }, () => {
           const id = `img_${String(imageNo++).padStart(4, '0')}${String.fromCharCode(97 + Math.floor(rand() * 26))}`;
@@ -83,13 +85,19 @@ function seed(repo: LibraryRepo, db: DatabaseSync): void {
           return { id, filename: `${id}.png`, width: 1, height: 1 };
         });
         repo.insertImages({ id: turnId, sessionId, environment: 'local', model, purpose, prompt }, images, at);
+        turnImages.set(turnId, images.map((i) => i.id));
+        if (s === 12 && t === 0) late = { turn: { id: turnId, sessionId, environment: 'local', model, purpose, prompt }, at };
       }
     }
+    // One turn's images arrived at two times (a download recovered later); its late image is rejected below.
+    if (late) repo.insertImages(late.turn, [{ id: 'img_late', filename: 'img_late.png', width: 1, height: 1 }], late.at + 700);
   });
   for (const id of ids) {
     const r = rand();
     if (r < 0.5) repo.mark([id], { rating: Math.floor(rand() * 6), rejected: rand() < 0.2, starred: rand() < 0.2 });
   }
+  // The late image rejected, and every image of one turn rejected (a turn that counts for nothing with rejects hidden).
+  repo.mark(['img_late', ...(turnImages.get('lt_9') ?? [])], { rejected: true });
   const a = repo.boards.create('Picks', 1);
   const b = repo.boards.create('Spring', 2);
   repo.boards.add(a.id, ids.filter((_, i) => i % 3 === 0), 3, (x) => repo.requireImages(x));
@@ -166,6 +174,11 @@ function filterCases(boardIds: string[]): Array<[string, GalleryFilters]> {
     ['unknown board', { boardId: 'bd_none' }],
     ['session', { sessionId: 'ls_007' }],
     ['query + starred', { query: 'marble', starred: true }],
+    ['query + hide', { query: 'on', rejected: 'hide' }],
+    ['query + model', { query: 'on', model: 'gpt-image-2' }],
+    ['query + purpose + hide', { query: 'light', purpose: 'detail', rejected: 'hide' }],
+    ['query + session + hide', { query: 'on', sessionId: 'ls_012', rejected: 'hide' }],
+    ['query + rejected only', { query: 'on', rejected: 'only' }],
     ['model + rating + hide', { model: 'nano-banana-2', minRating: 2, rejected: 'hide' }],
     ['board + hide', { boardId: spring, rejected: 'hide' }],
     ['board + query', { boardId: picks, query: 'mug' }],
@@ -267,6 +280,38 @@ describe(`the gallery order under filters, against a model (${label})`, () => {
     expect(repo.neighbors({}, 'img_nothere')).toBeNull();
   });
 
+  it("keeps each turn's count and newest time of images not rejected exact through marks and deletes", () => {
+    const recount = () =>
+      db.prepare(
+        `SELECT t.id, t.kept_count AS kept, t.kept_at AS keptAt,
+                (SELECT COUNT(*) FROM images i WHERE i.turn_id = t.id AND i.rejected = 0) AS wantKept,
+                (SELECT MAX(created_at) FROM images i WHERE i.turn_id = t.id AND i.rejected = 0) AS wantAt
+         FROM turns t`,
+      ).all() as Array<{ id: string; kept: number; keptAt: number | null; wantKept: number; wantAt: number | null }>;
+    const check = () => {
+      // What the counts rely on: a turn's images have its model and purpose.
+      expect(db.prepare('SELECT COUNT(*) AS n FROM images i JOIN turns t ON t.id = i.turn_id WHERE i.model <> t.model OR i.purpose <> t.purpose').get()).toEqual({ n: 0 });
+      const turns = recount();
+      expect(turns.length).toBeGreaterThan(50);
+      for (const t of turns) expect({ id: t.id, kept: t.kept, at: t.keptAt }).toEqual({ id: t.id, kept: t.wantKept, at: t.wantAt });
+    };
+    // The seed rejected the late image of a turn whose others arrived earlier, and every image of lt_9.
+    const late = recount().find((t) => t.id === (db.prepare("SELECT turn_id FROM images WHERE id = 'img_late'").get() as { turn_id: string }).turn_id);
+    expect(late && late.keptAt !== null && late.keptAt < (db.prepare("SELECT created_at FROM images WHERE id = 'img_late'").get() as { created_at: number }).created_at).toBe(true);
+    expect(recount().find((t) => t.id === 'lt_9')).toMatchObject({ kept: 0, keptAt: null });
+    check();
+    const [a, b] = repo.imageIds({ rejected: 'hide' }, 2).ids as [string, string];
+    repo.mark([a, b], { rejected: true });
+    check();
+    repo.mark([a], { rejected: false });
+    check();
+    db.exec(`SAVEPOINT gone; DELETE FROM images WHERE id IN ('${a}', 'img_late'); `);
+    check();
+    db.exec('ROLLBACK TO gone; RELEASE gone');
+    repo.mark([b], { rejected: false });
+    check();
+  });
+
   it('keeps up with marks and new images (totals are not served stale)', () => {
     const f: GalleryFilters = { rejected: 'hide', minRating: 1 };
     const before = repo.gallery(f, null, 100).totals;
@@ -299,7 +344,7 @@ describe(`every gallery statement uses an index (${label})`, () => {
       if (first.nextCursor) r.gallery(f, first.nextCursor, 2);
       const some = r.imageIds(f, 50).ids;
       for (const id of [some[0], some.at(-1), rows[0]?.id]) if (id) r.neighbors(f, id);
-      const statements = [...traced.sql].filter((s) => /\b(images|board_images|search_hits|session_stats)\b/.test(s));
+      const statements = [...traced.sql].filter((s) => /\b(images|board_images|search_hits|search_turns|turns|session_stats)\b/.test(s));
       expect(statements.length, name).toBeGreaterThan(3);
       for (const sql of statements) {
         const holes = (sql.match(/\?/g) ?? []).length;

@@ -187,19 +187,36 @@ export class GalleryQuery {
     }
     if (hits && found) {
       // Most prompts match: walking the images' own order and asking each image's turn stops soonest. Counting
-      // adds up the matching turns (each knows its images' number and newest time); with other filters it goes
-      // from those turns to their images (images_turn carries what a count needs), session by session.
+      // adds up turns (migration 0500: each knows its images' number and newest time, also of those not rejected):
+      // the matching turns, or with a model or purpose that model's or purpose's turns that match (a turn's images
+      // share them); other filters go from the matching turns to their images (images_turn carries what a count
+      // needs), session by session.
+      const perTurn = filters.from === undefined && filters.to === undefined && !filters.starred && filters.minRating === undefined && filters.rejected !== 'only';
+      const hide = filters.rejected === 'hide';
       const rest = joinSql(columns);
-      const count: Source =
-        rest.where === '1'
-          ? { sql: 'FROM temp.search_turns st WHERE st.search = ?', params: [hits.id], session: 'st.session_id', time: 'st.newest', n: 'st.images' }
-          : {
-              sql: `FROM temp.search_turns st CROSS JOIN images INDEXED BY images_turn ON images.turn_id = st.turn_id WHERE st.search = ? AND ${rest.where}`,
-              params: [hits.id, ...rest.params],
-              session: 'st.session_id',
-              time: 'images.created_at',
-              n: '1',
-            };
+      let count: Source;
+      if (perTurn && !filters.model && !filters.purpose) {
+        const where = joinSql([['st.search = ?', [hits.id]], ...(filters.sessionId !== undefined ? [['st.session_id = ?', [filters.sessionId]] as Part] : []), ...(hide ? [['st.kept > 0', []] as Part] : [])]);
+        count = { sql: `FROM temp.search_turns st WHERE ${where.where}`, params: where.params, session: 'st.session_id', time: hide ? 'st.kept_at' : 'st.newest', n: hide ? 'st.kept' : 'st.images' };
+      } else if (perTurn) {
+        const where = joinSql([
+          ...(filters.model ? [['t.model = ?', [filters.model]] as Part] : []),
+          ...(filters.purpose ? [['t.purpose = ?', [filters.purpose]] as Part] : []),
+          ...(filters.sessionId !== undefined ? [['t.session_id = ?', [filters.sessionId]] as Part] : []),
+          [hide ? 't.kept_count > 0' : 't.image_count > 0', []],
+          ['EXISTS (SELECT 1 FROM temp.search_turns st WHERE st.search = ? AND st.session_id = t.session_id AND st.turn_id = t.id)', [hits.id]],
+        ]);
+        const index = filters.model ? 'turns_model' : 'turns_purpose';
+        count = { sql: `FROM turns t INDEXED BY ${index} WHERE ${where.where}`, params: where.params, session: 't.session_id', time: hide ? 't.kept_at' : 't.images_at', n: hide ? 't.kept_count' : 't.image_count' };
+      } else {
+        count = {
+          sql: `FROM temp.search_turns st CROSS JOIN images INDEXED BY images_turn ON images.turn_id = st.turn_id WHERE st.search = ? AND ${rest.where}`,
+          params: [hits.id, ...rest.params],
+          session: 'st.session_id',
+          time: 'images.created_at',
+          n: '1',
+        };
+      }
       return { stats: null, walk: plain(joinSql([found, ...columns])), count, all };
     }
     const markOnly = !filters.model && !filters.purpose && filters.from === undefined && filters.to === undefined;
@@ -218,6 +235,7 @@ export class GalleryQuery {
       CREATE TEMP TABLE IF NOT EXISTS searches (id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, used INTEGER NOT NULL, dense INTEGER NOT NULL);
       CREATE TEMP TABLE IF NOT EXISTS search_turns (
         search INTEGER NOT NULL, session_id TEXT NOT NULL, turn_id TEXT NOT NULL, images INTEGER NOT NULL, newest INTEGER NOT NULL,
+        kept INTEGER NOT NULL, kept_at INTEGER,
         PRIMARY KEY (search, session_id, turn_id)
       ) WITHOUT ROWID;
       CREATE TEMP TABLE IF NOT EXISTS search_hits (
@@ -249,8 +267,8 @@ export class GalleryQuery {
     }
     const turns = Number(
       this.statement(
-        `INSERT INTO temp.search_turns (search, session_id, turn_id, images, newest)
-         SELECT ?, session_id, id, image_count, images_at FROM turns INDEXED BY turns_search WHERE image_count > 0 AND ${sets.join(' AND ')}`,
+        `INSERT INTO temp.search_turns (search, session_id, turn_id, images, newest, kept, kept_at)
+         SELECT ?, session_id, id, image_count, images_at, kept_count, kept_at FROM turns INDEXED BY turns_search WHERE image_count > 0 AND ${sets.join(' AND ')}`,
       ).run(...params).changes,
     );
     const dense = turns > this.sparseTurns;

@@ -8,6 +8,7 @@ import { migration as m0200 } from './0200-app-meta.ts';
 import { migration as m0201 } from './0201-turn-client-id.ts';
 import { migration as m0300 } from './0300-library-at-scale.ts';
 import { migration as m0400 } from './0400-catalog.ts';
+import { migration as m0500 } from './0500-search-turn-counts.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -17,6 +18,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0201,
   m0300,
   m0400,
+  m0500,
 ];
 
 export type { Migration };
