@@ -89,8 +89,9 @@ function seed(repo: LibraryRepo, db: DatabaseSync): void {
         if (s === 12 && t === 0) late = { turn: { id: turnId, sessionId, environment: 'local', model, purpose, prompt }, at };
       }
     }
-    // One turn's images arrived at two times (a download recovered later); its late image is rejected below.
-    if (late) repo.insertImages(late.turn, [{ id: 'img_late', filename: 'img_late.png', width: 1, height: 1 }], late.at + 700);
+    // One turn's images arrived at two times (a download recovered later), the late one after the session's last
+    // turn: rejected below, so with rejects hidden the session's newest image is older than its turn's newest.
+    if (late) repo.insertImages(late.turn, [{ id: 'img_late', filename: 'img_late.png', width: 1, height: 1 }], late.at + 5_000);
   });
   for (const id of ids) {
     const r = rand();
@@ -305,9 +306,34 @@ describe(`the gallery order under filters, against a model (${label})`, () => {
     check();
     repo.mark([a], { rejected: false });
     check();
-    db.exec(`SAVEPOINT gone; DELETE FROM images WHERE id IN ('${a}', 'img_late'); `);
+    // A search's kept turns follow marks and deletes too (its totals are asked again after each).
+    const dense: GalleryFilters = { query: 'on', rejected: 'hide' };
+    const checkSearch = () => {
+      const want = modelOrder(modelRows(db), (i) => passes(i, dense));
+      expect(repo.gallery(dense, null, 100).totals).toEqual({ sessions: want.sessions.length, images: want.ids.length });
+      const pivot = want.ids[Math.floor(want.ids.length / 2)] as string;
+      expect(repo.neighbors(dense, pivot)).toMatchObject({ index: want.ids.indexOf(pivot), total: want.ids.length });
+    };
+    checkSearch();
+    // The newest image the search shows (its session's newest), then a whole turn of it.
+    const [x] = repo.imageIds(dense, 1).ids as [string];
+    const turnOf = (id: string) => (db.prepare('SELECT turn_id FROM images WHERE id = ?').get(id) as { turn_id: string }).turn_id;
+    const wholeTurn = (db.prepare('SELECT id FROM images WHERE turn_id = ?').all(turnOf(x)) as Array<{ id: string }>).map((r) => r.id);
+    repo.mark([x], { rejected: true });
+    checkSearch();
+    repo.mark(wholeTurn, { rejected: true });
+    checkSearch();
+    repo.mark(wholeTurn, { rejected: false });
+    checkSearch();
+    // Deleting images other than the newest keeps the search (its key has the newest rowid): its turns follow.
+    db.exec(`SAVEPOINT gone; DELETE FROM images WHERE id IN ('${a}', '${x}'); `);
     check();
+    checkSearch();
+    db.exec("DELETE FROM images WHERE id = 'img_late'");
+    check();
+    checkSearch();
     db.exec('ROLLBACK TO gone; RELEASE gone');
+    checkSearch();
     repo.mark([b], { rejected: false });
     check();
   });

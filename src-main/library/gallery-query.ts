@@ -226,9 +226,11 @@ export class GalleryQuery {
 
   /**
    * A prompt search's matches, looked up through FTS5 once and kept in TEMP tables of this connection (so every
-   * GalleryQuery on it shares them) while no image is added (the key has the newest image's rowid); the
-   * SEARCHES_KEPT used last are kept. The matching turns always; when they are few, also their images with the
-   * gallery's order index (then a search is walked like a board).
+   * GalleryQuery on it shares them) while no image is added (the key has the newest image's rowid) and no other
+   * connection writes (the key has `PRAGMA data_version`); the SEARCHES_KEPT used last are kept. The matching turns
+   * always; when they are few, also their images with the gallery's order index (then a search is walked like a
+   * board). A kept turn's counts follow this connection's marks and deletes through TEMP triggers, so totals and
+   * positions counted from them are never stale.
    */
   private searchHits(search: { trigrams: string | null; words: string | null }): { id: number; dense: boolean } {
     this.db.exec(`
@@ -243,9 +245,27 @@ export class GalleryQuery {
         PRIMARY KEY (search, image_id)
       ) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS temp.search_hits_order ON search_hits (search, created_at DESC, session_id DESC);
+      CREATE TEMP TRIGGER IF NOT EXISTS search_turns_rejected AFTER UPDATE OF rejected ON main.images WHEN new.rejected <> old.rejected BEGIN
+        UPDATE temp.search_turns SET
+          kept = (SELECT COUNT(*) FROM main.images INDEXED BY images_turn WHERE images.turn_id = new.turn_id AND images.rejected = 0),
+          kept_at = (SELECT MAX(created_at) FROM main.images INDEXED BY images_turn WHERE images.turn_id = new.turn_id AND images.rejected = 0)
+        WHERE search IN (SELECT id FROM temp.searches) AND session_id = new.session_id AND turn_id = new.turn_id;
+      END;
+      CREATE TEMP TRIGGER IF NOT EXISTS search_turns_delete AFTER DELETE ON main.images BEGIN
+        UPDATE temp.search_turns SET
+          images = images - 1,
+          newest = COALESCE((SELECT MAX(created_at) FROM main.images INDEXED BY images_turn WHERE images.turn_id = old.turn_id), newest),
+          kept = (SELECT COUNT(*) FROM main.images INDEXED BY images_turn WHERE images.turn_id = old.turn_id AND images.rejected = 0),
+          kept_at = (SELECT MAX(created_at) FROM main.images INDEXED BY images_turn WHERE images.turn_id = old.turn_id AND images.rejected = 0)
+        WHERE search IN (SELECT id FROM temp.searches) AND session_id = old.session_id AND turn_id = old.turn_id;
+        DELETE FROM temp.search_turns WHERE search IN (SELECT id FROM temp.searches) AND session_id = old.session_id AND turn_id = old.turn_id AND images = 0;
+        DELETE FROM temp.search_hits WHERE search IN (SELECT id FROM temp.searches) AND image_id = old.id;
+      END;
     `);
     const newest = num((this.statement('SELECT MAX(rowid) AS m FROM images').get() as Row).m);
-    const key = `${search.trigrams ?? ''}\u0000${search.words ?? ''}\u0000${newest}`;
+    // data_version changes when another connection has written the library since this one last read it.
+    const version = num((this.statement('PRAGMA data_version').get() as Row).data_version);
+    const key = `${search.trigrams ?? ''}\u0000${search.words ?? ''}\u0000${newest}\u0000${version}`;
     const known = this.statement('SELECT id, dense FROM temp.searches WHERE key = ?').get(key) as Row | undefined;
     if (known) {
       // Most recent first; no write when it already is (a write would count as a change of the library's rows).
@@ -415,9 +435,16 @@ export class GalleryQuery {
 
   /** How many sessions and images pass; remembered per filters while the library does not change. */
   totals(filters: GalleryFilters, compiled = this.compile(filters)): { sessions: number; images: number } {
-    // total_changes() counts every row this connection changed: any write (a mark, a new image) is a new key.
+    // Inside a transaction the answer may yet be rolled back (total_changes() would not go back with it).
+    if (this.db.isTransaction) {
+      const { sessions, images } = this.counts(compiled, TOP);
+      return { sessions, images };
+    }
+    // total_changes() counts every row this connection changed: any write (a mark, a new image) is a new key;
+    // data_version, any write another connection made.
     const changes = num((this.statement('SELECT total_changes() AS n').get() as Row).n);
-    const key = `${changes}\u0000${JSON.stringify(filters)}`;
+    const version = num((this.statement('PRAGMA data_version').get() as Row).data_version);
+    const key = `${changes}\u0000${version}\u0000${JSON.stringify(filters)}`;
     const known = this.totalsCache.get(key);
     if (known) return known;
     const { sessions, images } = this.counts(compiled, TOP);

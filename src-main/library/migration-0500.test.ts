@@ -51,6 +51,13 @@ describe('migration 0500 on an existing library', () => {
     // Session 3's newest kept image is now in its second turn: its position counts from there.
     const first = byTurns.gallery({ query: 'oak', rejected: 'hide' }, null, 20).groups.find((g) => g.session.id === 'ls_3');
     expect(first?.images[0]?.id).toBe('img_3_1_0');
+    // A mark written by another connection: the kept search and the remembered totals are not reused.
+    expect(byTurns.gallery({ rejected: 'hide' }, null, 5).totals).toEqual({ sessions: 20, images: kept });
+    const other = openLibraryDatabase(file);
+    new LibraryRepo(other).mark(['img_0_0_0', 'img_0_0_1'], { rejected: true });
+    other.close();
+    expect(byTurns.gallery({ rejected: 'hide' }, null, 5).totals).toEqual({ sessions: 20, images: kept - 2 });
+    expect(byTurns.gallery({ query: 'oak', rejected: 'hide' }, null, 5).totals).toEqual({ sessions: 20, images: kept - 2 });
     db.close();
   });
 });
