@@ -6,7 +6,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { jobsWithinBudget, planJobs, type PlannedProduct } from '../src-shared/batch-plan.ts';
 import { presetById } from '../src-shared/shot-lists.ts';
-import { machineLine, median, writeSection } from './report.ts';
+import { machineLine, median, percentile, writeSection } from './report.ts';
 
 const PRODUCTS = 250;
 const WARMUP = 3;
@@ -47,11 +47,6 @@ function products(): PlannedProduct[] {
     prompt: productPrompt(i),
     referenceImageIds: Array.from({ length: i % 4 }, (_, k) => `img_${String(i * 4 + k).padStart(8, '0')}`),
   }));
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] ?? 0;
 }
 
 function main(): void {

@@ -20,12 +20,12 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { GenerateRequest } from '../src-shared/api.ts';
-import type { BatchDetail, BatchPlan, BatchSummary, IpcMethodName, LocalConsoleState, Product, ShotList, TurnRecord } from '../src-shared/ipc/index.ts';
+import type { BatchDetail, BatchPlan, BatchSummary, LocalConsoleState, Product, ShotList, TurnRecord } from '../src-shared/ipc/index.ts';
 import { createStudioApp } from '../src-main/core/create-app.ts';
 import { NodeLocalServiceHost } from '../src-main/core/node-service-host.ts';
 import type { CoreStudioApp } from '../src-main/core/studio-app.ts';
 import { RecordingShell } from '../src-main/desktop-shell.ts';
-import { machineLine, median, writeSection } from './report.ts';
+import { invokeOk, machineLine, median, percentile, writeSection } from './report.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const QUEUE_PRODUCTS = 10; // × 4 shots = 40 jobs, and 40 single generations of the same requests
@@ -48,17 +48,6 @@ type Shot = ShotList['shots'][number];
 /** A cheap request: seedream-5-0-pro, 1K, one image, 1:1 (6 credits). */
 const cheap = (name: string): Shot => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: `${name} view` });
 const SHOTS: Shot[] = [cheap('front'), cheap('side'), cheap('top'), cheap('detail')];
-
-async function must<T>(app: CoreStudioApp, method: IpcMethodName, input: unknown): Promise<T> {
-  const r = await app.invoke(method, input);
-  if (!r.ok) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-  return r.value as T;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] ?? 0;
-}
 
 /** Least-squares slope of y over x. */
 function slope(points: Array<[number, number]>): number {
@@ -98,7 +87,7 @@ class TurnEvents {
     this.recording = true;
     try {
       const started = performance.now();
-      const { turnId } = await must<{ turnId: string }>(app, 'generateStart', { request, ...(sessionId ? { sessionId } : {}) });
+      const { turnId } = await invokeOk<{ turnId: string }>(app, 'generateStart', { request, ...(sessionId ? { sessionId } : {}) });
       let checked = 0;
       for (;;) {
         const seen = this.times.get(turnId) ?? [];
@@ -107,7 +96,7 @@ class TurnEvents {
           continue;
         }
         checked = seen.length;
-        const turn = await must<TurnRecord>(app, 'libraryGetTurn', { turnId });
+        const turn = await invokeOk<TurnRecord>(app, 'libraryGetTurn', { turnId });
         if (turn.status === 'running') continue;
         if (turn.status !== 'succeeded') throw new Error(`single generation ended ${turn.status}`);
         // The turn is written before its event is sent, so the event that ended it is among those seen by now;
@@ -158,7 +147,7 @@ function runBatch(
         while (stateAt !== null) {
           const at = stateAt;
           stateAt = null;
-          const b = (await must<BatchSummary[]>(app, 'batchList', {})).find((x) => x.id === batchId);
+          const b = (await invokeOk<BatchSummary[]>(app, 'batchList', {})).find((x) => x.id === batchId);
           if (b?.state === 'done') {
             off();
             resolve({ wallMs: at - started, batchId: b.id });
@@ -178,7 +167,7 @@ function runBatch(
       if (batchId === null) early.push(e);
       else handle(e);
     });
-    must<BatchDetail>(app, 'batchCreate', input).then((created) => {
+    invokeOk<BatchDetail>(app, 'batchCreate', input).then((created) => {
       batchId = created.id;
       for (const e of early.splice(0)) handle(e);
     }, reject);
@@ -188,7 +177,7 @@ function runBatch(
 async function makeProducts(app: CoreStudioApp, count: number, prefix: string): Promise<Product[]> {
   const out: Product[] = [];
   for (let i = 1; i <= count; i++) {
-    out.push(await must<Product>(app, 'productSave', { sku: `${prefix}-${i}`, name: `${prefix} product ${i}`, prompt: `a ceramic mug number ${i} on white marble, studio light` }));
+    out.push(await invokeOk<Product>(app, 'productSave', { sku: `${prefix}-${i}`, name: `${prefix} product ${i}`, prompt: `a ceramic mug number ${i} on white marble, studio light` }));
   }
   return out;
 }
@@ -227,11 +216,11 @@ interface RunResult {
 
 /** The batch's jobs in the order they were sent, with their turns (read after the batch is done, not timed). */
 async function sentJobs(app: CoreStudioApp, batchId: string): Promise<Array<{ startedAt: number; finishedAt: number; serviceMs: number }>> {
-  const detail = await must<BatchDetail>(app, 'batchGet', { batchId });
+  const detail = await invokeOk<BatchDetail>(app, 'batchGet', { batchId });
   const out: Array<{ startedAt: number; finishedAt: number; serviceMs: number }> = [];
   for (const job of detail.jobs) {
     if (job.status !== 'succeeded' || job.turnId === null) throw new Error(`job ${job.id} of batch ${batchId} is ${job.status}`);
-    const turn = await must<TurnRecord>(app, 'libraryGetTurn', { turnId: job.turnId });
+    const turn = await invokeOk<TurnRecord>(app, 'libraryGetTurn', { turnId: job.turnId });
     out.push({ startedAt: turn.startedAt, finishedAt: turn.finishedAt ?? turn.startedAt, serviceMs: turn.durationMs ?? 0 });
   }
   return out.sort((a, b) => a.startedAt - b.startedAt);
@@ -250,19 +239,19 @@ async function oneRun(): Promise<RunResult> {
   });
   try {
     const app = core;
-    await must(app, 'settingsSetLanguage', { language: 'en' });
-    await must(app, 'localTopUp', { credits: TOP_UP });
+    await invokeOk(app, 'settingsSetLanguage', { language: 'en' });
+    await invokeOk(app, 'localTopUp', { credits: TOP_UP });
     // The app's key allows 1,000 requests a day by default; a run sends about 1,100.
-    const key = (await must<LocalConsoleState>(app, 'localStatus', {})).keys.find((k) => k.usedByApp);
+    const key = (await invokeOk<LocalConsoleState>(app, 'localStatus', {})).keys.find((k) => k.usedByApp);
     if (!key) throw new Error('the local service has no key the app uses');
-    await must(app, 'localSetKeyRateLimit', { keyId: key.id, ratePer24h: 100_000 });
+    await invokeOk(app, 'localSetKeyRateLimit', { keyId: key.id, ratePer24h: 100_000 });
     const turns = new TurnEvents(app);
-    const list = await must<ShotList>(app, 'shotListSave', { name: 'bench four cheap shots', shots: SHOTS });
+    const list = await invokeOk<ShotList>(app, 'shotListSave', { name: 'bench four cheap shots', shots: SHOTS });
 
     // The 40 requests the queue batch will send, taken from its plan so both sides send exactly the same.
     const queueProducts = await makeProducts(app, QUEUE_PRODUCTS, 'Q');
     const queueInput = { productIds: queueProducts.map((p) => p.id), shotListId: list.id };
-    const queuePlan = await must<BatchPlan>(app, 'batchPlan', queueInput);
+    const queuePlan = await invokeOk<BatchPlan>(app, 'batchPlan', queueInput);
     const requests = queuePlan.jobs.map((j) => j.request);
 
     // Warm-up of both paths: single generations (one session, reused after) and a small batch.
@@ -271,7 +260,7 @@ async function oneRun(): Promise<RunResult> {
     for (let i = 1; i < WARMUP_SINGLES; i++) await turns.single(app, requests[i]!, sessionId);
     const warmProducts = await makeProducts(app, 1, 'W');
     const warmInput = { productIds: warmProducts.map((p) => p.id), shotListId: list.id };
-    const warmPlan = await must<BatchPlan>(app, 'batchPlan', warmInput);
+    const warmPlan = await invokeOk<BatchPlan>(app, 'batchPlan', warmInput);
     await runBatch(app, { ...warmInput, concurrency: 1, expectedTotal: warmPlan.total });
 
     const singleMs: number[] = [];
@@ -290,22 +279,22 @@ async function oneRun(): Promise<RunResult> {
     // 500 jobs: the plan first (timed), then the run with the heap sampled every 50 jobs.
     const bigProducts = await makeProducts(app, BIG_PRODUCTS, 'M');
     const bigInput = { productIds: bigProducts.map((p) => p.id), shotListId: list.id };
-    const planMs = await timed(TIMED_CALLS, () => must<BatchPlan>(app, 'batchPlan', bigInput));
-    const bigPlan = await must<BatchPlan>(app, 'batchPlan', bigInput);
+    const planMs = await timed(TIMED_CALLS, () => invokeOk<BatchPlan>(app, 'batchPlan', bigInput));
+    const bigPlan = await invokeOk<BatchPlan>(app, 'batchPlan', bigInput);
     const heap: Array<[number, number]> = [];
     const big = await runBatch(app, { ...bigInput, concurrency: BIG_CONCURRENCY, expectedTotal: bigPlan.total }, (done) => {
       if (done % SAMPLE_EVERY !== 0) return;
       gc();
       heap.push([done, process.memoryUsage().heapUsed]);
     });
-    const bigDetail = await must<BatchDetail>(app, 'batchGet', { batchId: big.batchId });
+    const bigDetail = await invokeOk<BatchDetail>(app, 'batchGet', { batchId: big.batchId });
     if (bigDetail.counts.succeeded !== bigPlan.jobs.length) throw new Error(`500-job batch: ${JSON.stringify(bigDetail.counts)}`);
-    const getMs = await timed(TIMED_CALLS, () => must<BatchDetail>(app, 'batchGet', { batchId: big.batchId }));
+    const getMs = await timed(TIMED_CALLS, () => invokeOk<BatchDetail>(app, 'batchGet', { batchId: big.batchId }));
 
     // The same 500 jobs with a budget (the plan's total, so every job fits) at concurrency 1: the queue's gap.
     const budgetProducts = await makeProducts(app, BIG_PRODUCTS, 'B');
     const budgetInput = { productIds: budgetProducts.map((p) => p.id), shotListId: list.id };
-    const budgetPlan = await must<BatchPlan>(app, 'batchPlan', budgetInput);
+    const budgetPlan = await invokeOk<BatchPlan>(app, 'batchPlan', budgetInput);
     const budgeted = await runBatch(app, { ...budgetInput, budget: budgetPlan.total, concurrency: 1, expectedTotal: budgetPlan.total });
     const budgetJobs = await sentJobs(app, budgeted.batchId);
 

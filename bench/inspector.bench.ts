@@ -13,7 +13,7 @@ import { createStudioApp } from '../src-main/core/create-app.ts';
 import { NodeLocalServiceHost } from '../src-main/core/node-service-host.ts';
 import { RecordingShell } from '../src-main/desktop-shell.ts';
 import { AdminClient } from '../src-main/local-console/admin-client.ts';
-import { machineLine, median, writeSection } from './report.ts';
+import { machineLine, median, must, percentile, writeSection } from './report.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PHASES = (process.env.BENCH_PHASES ?? '1000@1 2000@8 2000@64').split(' ');
@@ -36,19 +36,8 @@ interface RunResult {
   files: string;
 }
 
-async function must<T>(result: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> {
-  const r = await result;
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value as T;
-}
-
 function sizeOf(file: string): number {
   return existsSync(file) ? statSync(file).size : 0;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] ?? 0;
 }
 
 function runSender(url: string, secret: string): Promise<{ sent: number; wallMs: number; statuses: Record<string, number> }> {

@@ -18,7 +18,7 @@ import { RecordingShell } from '../src-main/desktop-shell.ts';
 import { openLibraryDatabase, transaction } from '../src-main/library/database.ts';
 import { MIGRATIONS } from '../src-main/library/migrations/index.ts';
 import { seedLibrary, type SeededLibrary } from './library-seed.ts';
-import { machineLine, median, writeSection } from './report.ts';
+import { invokeOk, machineLine, median, percentile, writeSection } from './report.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const CALLS = Number(process.env.BENCH_CALLS ?? 40);
@@ -29,17 +29,6 @@ const PAGE = 25; // sessions per gallery page, as the renderer asks (GALLERY_PAG
 
 interface App {
   invoke(method: string, input: unknown): Promise<{ ok: boolean; value?: unknown; error?: unknown }>;
-}
-
-async function must<T>(app: App, method: string, input: unknown): Promise<T> {
-  const r = await app.invoke(method, input);
-  if (!r.ok) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-  return r.value as T;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] ?? 0;
 }
 
 /** Words of the seeded prompts, each in a few percent of them (bench/library-seed.ts). */
@@ -57,13 +46,13 @@ interface Case {
 }
 
 function galleryCase(name: string, filters: (i: number) => GalleryFilters, cursor: (f: GalleryFilters) => string | null = () => null): Case {
-  return { name, run: (app, i) => { const f = filters(i); return must<GalleryPage>(app, 'libraryGallery', { filters: f, cursor: cursor(f), limit: PAGE }); } };
+  return { name, run: (app, i) => { const f = filters(i); return invokeOk<GalleryPage>(app, 'libraryGallery', { filters: f, cursor: cursor(f), limit: PAGE }); } };
 }
 
 async function deepCursor(app: App, filters: GalleryFilters, pages: number): Promise<string | null> {
   let cursor: string | null = null;
   for (let p = 0; p < pages; p++) {
-    const page: GalleryPage = await must<GalleryPage>(app, 'libraryGallery', { filters, cursor, limit: PAGE });
+    const page: GalleryPage = await invokeOk<GalleryPage>(app, 'libraryGallery', { filters, cursor, limit: PAGE });
     if (!page.nextCursor) break;
     cursor = page.nextCursor;
   }
@@ -98,12 +87,12 @@ async function cases(app: App, seeded: SeededLibrary): Promise<Case[]> {
     ['board', { boardId: big }],
   ] as Array<[string, GalleryFilters]>) {
     // Spread over the first 5,000 in the order (select-all's limit); the two large ones get deeper ones below.
-    const { ids } = await must<{ ids: string[] }>(app, 'libraryImageIds', { filters: f, limit: 5000 });
+    const { ids } = await invokeOk<{ ids: string[] }>(app, 'libraryImageIds', { filters: f, limit: 5000 });
     pivots.set(key, ids.filter((_, k) => k % 97 === 13));
   }
   // For deep pivots beyond the first 5,000: walk neighbours from a deep page's first image.
   for (const key of ['all', 'hide']) {
-    const page = await must<GalleryPage>(app, 'libraryGallery', { filters: key === 'all' ? {} : { rejected: 'hide' }, cursor: deep.get(key) ?? null, limit: 40 });
+    const page = await invokeOk<GalleryPage>(app, 'libraryGallery', { filters: key === 'all' ? {} : { rejected: 'hide' }, cursor: deep.get(key) ?? null, limit: 40 });
     const extra = page.groups.flatMap((g) => g.images.map((img) => img.id)).filter((_, k) => k % 23 === 0);
     pivots.set(key, [...(pivots.get(key) ?? []), ...extra]);
   }
@@ -111,10 +100,10 @@ async function cases(app: App, seeded: SeededLibrary): Promise<Case[]> {
     name: `previous/next (${key}), image anywhere in the order`,
     run: (app, i) => {
       const list = pivots.get(key) ?? [];
-      return must<ImageNeighbors>(app, 'libraryNeighbors', { filters: f, imageId: list[i % list.length] });
+      return invokeOk<ImageNeighbors>(app, 'libraryNeighbors', { filters: f, imageId: list[i % list.length] });
     },
   });
-  const sample = (await must<{ ids: string[] }>(app, 'libraryImageIds', { filters: {}, limit: 5000 })).ids;
+  const sample = (await invokeOk<{ ids: string[] }>(app, 'libraryImageIds', { filters: {}, limit: 5000 })).ids;
   return [
     galleryCase('no filter, first page', () => ({})),
     galleryCase('no filter, deep page (page 101)', () => ({}), at('all')),
@@ -149,11 +138,11 @@ async function cases(app: App, seeded: SeededLibrary): Promise<Case[]> {
     neighbors('search', { query: 'marble' }),
     neighbors('search, most prompts', { query: 'photo', rejected: 'hide' }),
     neighbors('board', { boardId: big }),
-    { name: 'select all: first 5,000 ids + total (rejects hidden)', run: (app) => must(app, 'libraryImageIds', { filters: { rejected: 'hide' }, limit: 5000 }) },
+    { name: 'select all: first 5,000 ids + total (rejects hidden)', run: (app) => invokeOk(app, 'libraryImageIds', { filters: { rejected: 'hide' }, limit: 5000 }) },
     {
       name: 'mark 1,000 images (rating) in one call',
       write: true,
-      run: (app, i) => must(app, 'libraryMark', { imageIds: sample.slice((i % 5) * 1000, (i % 5) * 1000 + 1000), rating: (i % 5) + 1 }),
+      run: (app, i) => invokeOk(app, 'libraryMark', { imageIds: sample.slice((i % 5) * 1000, (i % 5) * 1000 + 1000), rating: (i % 5) + 1 }),
     },
   ];
 }
@@ -218,14 +207,14 @@ async function oneRun(dataDir: string, seeded: SeededLibrary): Promise<RunResult
   try {
     await waitForBackup(dataDir);
     const list = await cases(app, seeded);
-    const sample = (await must<{ ids: string[] }>(app, 'libraryImageIds', { filters: { rejected: 'only' }, limit: 200 })).ids;
+    const sample = (await invokeOk<{ ids: string[] }>(app, 'libraryImageIds', { filters: { rejected: 'only' }, limit: 200 })).ids;
     const result: RunResult = { p50: new Map(), p95: new Map(), writes: new Set(list.filter((c) => c.write).map((c) => c.name)) };
     for (const c of list) {
       await c.run(app, 0); // statements prepared once, as after the first use in the app
       const ms: number[] = [];
       for (let i = 0; i < CALLS; i++) {
         // Cold: a change just before each call (a reject toggled on an image already rejected: its marks stay).
-        await must(app, 'libraryMark', { imageIds: [sample[i % sample.length]], rejected: true, starred: i % 2 === 0 });
+        await invokeOk(app, 'libraryMark', { imageIds: [sample[i % sample.length]], rejected: true, starred: i % 2 === 0 });
         const started = performance.now();
         await c.run(app, i + 1);
         ms.push(performance.now() - started);

@@ -18,7 +18,7 @@ import { openLibraryDatabase } from '../src-main/library/database.ts';
 import { LibraryRepo } from '../src-main/library/library-repo.ts';
 import { AdminClient } from '../src-main/local-console/admin-client.ts';
 import type { GenerationProgress, TurnRecord } from '../src-shared/ipc/index.ts';
-import { machineLine, median, writeSection } from './report.ts';
+import { machineLine, median, must, writeSection } from './report.ts';
 
 const ROUNDS = Number(process.env.BENCH_RUNS ?? 11);
 const GENERATIONS = Number(process.env.BENCH_GENERATIONS ?? 20);
@@ -27,12 +27,6 @@ const ADMIN = `adm_${'B'.repeat(32)}`;
 function p95(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? 0;
-}
-
-async function must<T>(result: Promise<{ ok: boolean; value?: unknown; error?: unknown }>): Promise<T> {
-  const r = await result;
-  if (!r.ok) throw new Error(JSON.stringify(r.error));
-  return r.value as T;
 }
 
 function curlAll(urls: string[], key: string, dir: string): Promise<number> {

@@ -15,6 +15,31 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
+/** The value at fraction `p` (0–1) of the sorted values (nearest rank). */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(sorted.length * p) - 1))] ?? 0;
+}
+
+/** What an IPC call of the app core answers. */
+export interface IpcResult {
+  ok: boolean;
+  value?: unknown;
+  error?: unknown;
+}
+
+/** The value of an IPC answer, or a thrown error naming `what` failed. */
+export async function must<T>(result: Promise<IpcResult>, what = 'call'): Promise<T> {
+  const r = await result;
+  if (!r.ok) throw new Error(`${what}: ${JSON.stringify(r.error)}`);
+  return r.value as T;
+}
+
+/** One IPC method of the app core (as the renderer calls it), its value or a thrown error. */
+export function invokeOk<T>(app: { invoke(method: string, input: unknown): Promise<IpcResult> }, method: string, input: unknown): Promise<T> {
+  return must<T>(app.invoke(method, input), method);
+}
+
 export function writeSection(name: string, markdown: string): void {
   const start = `<!-- bench:${name} -->`;
   const end = `<!-- /bench:${name} -->`;

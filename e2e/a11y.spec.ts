@@ -12,15 +12,9 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, startHarness, test } from './fixtures/harness.ts';
 import { contrastOf, seriousViolations } from './support/axe.ts';
-import { compose, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
+import { compose, generateAndWait, LANGUAGES, openStudio, openTab, screenshot, SIZES, THEMES } from './support/studio.ts';
 import { ipc } from './support/ipc.ts';
 
-const THEMES = ['light', 'dark'] as const;
-const LANGUAGES = ['zh', 'en'] as const;
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 960, height: 600 },
-] as const;
 
 
 /** Sets the Local balance through the local console (the studio's balance follows it), back on the studio. */

@@ -11,14 +11,8 @@ import type { ShotList } from '../src-shared/ipc/index.ts';
 import { expect, test, type Harness } from './fixtures/harness.ts';
 import { seriousViolations } from './support/axe.ts';
 import { ipc } from './support/ipc.ts';
-import { openStudio, openTab, screenshot } from './support/studio.ts';
+import { LANGUAGES, openStudio, openTab, screenshot, SIZES, THEMES } from './support/studio.ts';
 
-const THEMES = ['light', 'dark'] as const;
-const LANGUAGES = ['zh', 'en'] as const;
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 960, height: 600 },
-] as const;
 
 // Three products: Chinese names and prompts, a name with a quoted comma, a prompt with doubled quotes.
 const GOOD_CSV = [

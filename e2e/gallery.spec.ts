@@ -5,7 +5,7 @@ import type { Locator, Page } from '@playwright/test';
 import type { ImageRecord } from '../src-shared/ipc/generation.ts';
 import type { StudioApi } from '../src-shared/ipc/index.ts';
 import { expect, test } from './fixtures/harness.ts';
-import { openStudio, openTab, screenshot } from './support/studio.ts';
+import { openStudio, openTab, screenshot, SIZES, THEMES } from './support/studio.ts';
 import { seriousViolations } from './support/axe.ts';
 
 // Every spec runs with real scrollbars (playwright.config.ts): a scrollbar that takes room is what made the old
@@ -577,14 +577,11 @@ test('boards and smart boards in the library and the gallery: create, rename, ad
 
   // Screenshots and axe: the gallery (a selection, marks on tiles) and the library, light and dark, two sizes.
   const gallery = page.getByTestId('gallery');
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of THEMES) {
     await openTab(page, 'settings');
     await page.getByTestId('theme-select').selectOption(theme);
     await openTab(page, 'studio');
-    for (const size of [
-      { width: 1440, height: 900 },
-      { width: 960, height: 600 },
-    ]) {
+    for (const size of SIZES) {
       await page.setViewportSize(size);
       await expect(gallery.getByTestId('gallery-image').first()).toBeVisible();
       await tile(page, 0).click();

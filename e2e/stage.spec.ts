@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test, type Harness } from './fixtures/harness.ts';
-import { compose, estimateTotal, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
+import { compose, estimateTotal, generateAndWait, openStudio, openTab, screenshot, SIZES, THEMES } from './support/studio.ts';
 import { contrastOf, seriousViolations } from './support/axe.ts';
 import { ipc } from './support/ipc.ts';
 
@@ -355,10 +355,10 @@ test('the minimum window (960×600) shows the whole studio with no horizontal ov
     await inView(page.getByTestId('environment-badge'), viewport);
   };
 
-  for (const theme of ['light', 'dark'] as const) {
+  for (const theme of THEMES) {
     await chooseTheme(page, theme);
     await openTab(page, 'studio');
-    for (const viewport of [{ width: 1440, height: 900 }, { width: 960, height: 600 }]) {
+    for (const viewport of SIZES) {
       await check(viewport);
       for (const img of await page.locator('img').all()) await expect(img).toHaveJSProperty('complete', true);
       await screenshot(page, `studio-${viewport.width}x${viewport.height}-${theme}`);

@@ -2,6 +2,14 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect } from '../fixtures/harness.ts';
 
+/** Every screen is checked in both themes and both languages, at the full and the minimum window. */
+export const THEMES = ['light', 'dark'] as const;
+export const LANGUAGES = ['zh', 'en'] as const;
+export const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 960, height: 600 },
+] as const;
+
 export interface ComposeOptions {
   prompt?: string;
   model?: string;
