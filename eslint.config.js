@@ -7,6 +7,9 @@ import { builtinModules } from 'node:module';
 
 const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), ...builtinModules.map((m) => `node:${m}`)];
 
+const ZOD_AT_START =
+  'The renderer imports these for types only: their values build zod schemas at start-up. Take lists and limits from src-shared/limits.ts, or import() what needs zod when it is needed (docs/decisions.md "Start-up").';
+
 /** Boundary rules: which folders of ours, and which runtimes, a folder may not import. */
 function forbid({ folders = [], runtimes = [], message, extra = [] }) {
   return {
@@ -65,7 +68,23 @@ export default tseslint.config(
         runtimes: ['node:*', 'electron', ...nodeBuiltins],
         message: 'The renderer imports only src-shared and browser libraries; it talks to main through lib/desktop.ts (DESIGN.md §2).',
       }),
+      // The studio's start-up evaluates no zod schemas (docs/decisions.md "Start-up"): the contract's values
+      // come from src-shared/limits.ts; what needs zod is loaded on demand (generation-data-reader.ts).
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', allowTypeImports: true, message: ZOD_AT_START }],
+          patterns: [
+            { group: ['**/src-shared/ipc/**', '**/src-shared/api.ts', '**/src-shared/generation-data.ts'], allowTypeImports: true, message: ZOD_AT_START },
+          ],
+        },
+      ],
     },
+  },
+  {
+    // Loaded with import() on the first dropped file; the one place zod is configured for the renderer.
+    files: ['src-renderer/features/compose/generation-data-reader.ts', 'src-renderer/lib/zod-jitless.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
   },
   {
     files: ['src-preload/**/*.ts'],

@@ -5,9 +5,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CONTENT_SECURITY_POLICY, META_CONTENT_SECURITY_POLICY } from '../src-main/electron/content-security-policy.ts';
+import { embedGenerationData } from '../src-shared/generation-data.ts';
 import { expect, test } from './fixtures/harness.ts';
-import { compose, generateAndWait, openStudio, openTab } from './support/studio.ts';
+import { compose, dropFile, generateAndWait, openStudio, openTab } from './support/studio.ts';
 
 // The page-side functions below run in Chromium; e2e is type-checked without the DOM lib, so the browser
 // globals they use are declared loosely, for this file only.
@@ -52,7 +55,7 @@ async function otherLoopbackServer(): Promise<{ server: Server; origin: string; 
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
 }
 
-test('the app runs with no CSP violation: page, images, events over the same-origin WebSocket, every tab', async ({ page, harness }) => {
+test('the app runs with no CSP violation: page, images, events over the same-origin WebSocket, every tab, a dropped file', async ({ page, harness }) => {
   const consoleErrors: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error') consoleErrors.push(m.text());
@@ -95,11 +98,40 @@ test('the app runs with no CSP violation: page, images, events over the same-ori
     await openTab(page, tab);
     await page.waitForLoadState('networkidle');
   }
+  // A dropped PNG with generation data: the code that reads it (and zod, which checks it) is loaded then, and
+  // runs jitless under the CSP like the rest.
+  const imageId = await page.getByTestId('gallery').getByTestId('gallery-image').first().getAttribute('data-image-id');
+  const png = embedGenerationData(readFileSync(join(harness.dataDir, 'cache', 'full', `${imageId}.png`)), {
+    schemaVersion: 1,
+    app: { name: 'Image Studio', version: '0.1.0' },
+    imageId: imageId ?? '',
+    turnId: 'lt_csp',
+    serviceTurnId: null,
+    sessionId: 'ls_csp',
+    serviceSessionId: null,
+    environment: 'local',
+    requestId: null,
+    request: { prompt: 'Recalled under the CSP', model: 'nano-banana-2', ratio: '1:1', resolution: '1K', n: 1 },
+    referenceImageIds: [],
+    model: 'nano-banana-2',
+    resolution: '1K',
+    quality: null,
+    width: 1024,
+    height: 1024,
+    creditsCharged: null,
+    creditsEstimated: 0,
+    createdAt: new Date().toISOString(),
+  });
+  await dropFile(page, page.getByTestId('prompt'), Buffer.from(png), 'recalled.png');
+  await expect(page.getByTestId('tray-notice')).toHaveAttribute('data-kind', 'recalled');
+  await expect(page.getByTestId('prompt')).toHaveValue('Recalled under the CSP');
+
   // Styles come from the bundle's stylesheet, not inline: the page is styled.
   expect(await page.evaluate(() => document.styleSheets.length)).toBeGreaterThan(0);
   expect(await page.evaluate(() => document.querySelectorAll('style').length)).toBe(0);
 
-  // None at all: zod runs jitless (src-renderer/lib/zod-jitless.ts), so not even its eval probe is refused.
+  // None at all: zod runs jitless (src-renderer/lib/zod-jitless.ts, loaded with it), so not even its eval probe
+  // is refused.
   expect(await violations(page)).toEqual([]);
   expect(consoleErrors).toEqual([]);
 });

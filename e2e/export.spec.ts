@@ -3,34 +3,10 @@
 // result; then drop an exported PNG on the compose panel and see its settings (and references) recalled.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { readGenerationData } from '../src-shared/generation-data.ts';
 import { expect, test } from './fixtures/harness.ts';
-import { compose, generateAndWait, openStudio, screenshot } from './support/studio.ts';
-
-/** Drops one file (its bytes) on `target` the way a drag from the desktop does: dragover, then drop. */
-async function dropFile(page: Page, target: Locator, bytes: Buffer, name: string, type = 'image/png'): Promise<void> {
-  // Browser-side code names its DOM globals through globalThis: the e2e tsconfig has no DOM lib.
-  const dataTransfer = await page.evaluateHandle(
-    ({ b64, name, type }) => {
-      const w = globalThis as unknown as {
-        atob(s: string): string;
-        DataTransfer: new () => { items: { add(f: unknown): void } };
-        File: new (parts: unknown[], name: string, o: object) => unknown;
-      };
-      const binary = w.atob(b64);
-      const data = new Uint8Array(binary.length);
-      for (let i = 0; i < binary.length; i++) data[i] = binary.charCodeAt(i);
-      const dt = new w.DataTransfer();
-      dt.items.add(new w.File([data], name, { type }));
-      return dt;
-    },
-    { b64: bytes.toString('base64'), name, type },
-  );
-  await target.dispatchEvent('dragover', { dataTransfer });
-  await target.dispatchEvent('drop', { dataTransfer });
-}
+import { compose, dropFile, generateAndWait, openStudio, screenshot } from './support/studio.ts';
 
 test('export a selection with the dialog (PNG + CSV, then JPEG), and drop an exported PNG to recall its settings', async ({ page, harness }) => {
   const out = join(harness.dataDir, 'chosen-folder');

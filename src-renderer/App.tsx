@@ -1,23 +1,46 @@
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore, type AppTab } from './app-store.ts';
-import { BatchPage } from './features/batch/BatchPage.tsx';
 import { useBatchT } from './features/batch/i18n.ts';
 import { ComposePanel } from './features/compose/ComposePanel.tsx';
 import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
 import { ExportDialog } from './features/export/ExportDialog.tsx';
 import { CompareView, ImageViewer } from './features/gallery/ImageViewer.tsx';
 import { useGalleryView } from './features/gallery/view-store.ts';
-import { InspectorPanel } from './features/inspector/InspectorPanel.tsx';
 import { LibraryView } from './features/library/LibraryView.tsx';
-import { LocalConsole } from './features/local-console/LocalConsole.tsx';
 import { BalanceBadge } from './features/money/balance.tsx';
 import { StartupNotices } from './features/notices/StartupNotices.tsx';
 import { RunStage } from './features/runs/RunStage.tsx';
 import { EnvironmentBadge } from './features/settings/EnvironmentBadge.tsx';
 import { useSettings, useSettingsSync } from './features/settings/queries.ts';
-import { SettingsPage } from './features/settings/SettingsPage.tsx';
 
 const TABS: AppTab[] = ['studio', 'batch', 'webhooks', 'local', 'settings'];
+
+// The tabs other than the studio are loaded on their own (the app opens on the studio, and their code need not
+// be compiled and run before its first thumbnails), then fetched while the app is idle, so a tab opens at once.
+const loadBatch = () => import('./features/batch/BatchPage.tsx');
+const loadInspector = () => import('./features/inspector/InspectorPanel.tsx');
+const loadLocalConsole = () => import('./features/local-console/LocalConsole.tsx');
+const loadSettings = () => import('./features/settings/SettingsPage.tsx');
+const BatchPage = lazy(() => loadBatch().then((m) => ({ default: m.BatchPage })));
+const InspectorPanel = lazy(() => loadInspector().then((m) => ({ default: m.InspectorPanel })));
+const LocalConsole = lazy(() => loadLocalConsole().then((m) => ({ default: m.LocalConsole })));
+const SettingsPage = lazy(() => loadSettings().then((m) => ({ default: m.SettingsPage })));
+
+/** How long after start-up the other tabs' code is fetched when the app never goes idle before. */
+const PRELOAD_TABS_TIMEOUT_MS = 3_000;
+
+function usePreloadedTabs() {
+  useEffect(() => {
+    const handle = requestIdleCallback(
+      () => {
+        for (const load of [loadBatch, loadInspector, loadLocalConsole, loadSettings]) void load().catch(() => undefined);
+      },
+      { timeout: PRELOAD_TABS_TIMEOUT_MS },
+    );
+    return () => cancelIdleCallback(handle);
+  }, []);
+}
 
 function Studio() {
   // The full-window library takes the studio's place; compose and stage stay mounted (hidden) underneath.
@@ -40,6 +63,7 @@ export function App() {
   const tab = useAppStore((s) => s.tab);
   const setTab = useAppStore((s) => s.setTab);
   useSettingsSync();
+  usePreloadedTabs();
   const settings = useSettings();
   const tabs = TABS.filter((name) => name !== 'local' || settings.data?.environment !== 'remote');
   return (
@@ -67,10 +91,12 @@ export function App() {
       <StartupNotices />
       <main className="app-main">
         {tab === 'studio' ? <Studio /> : null}
-        {tab === 'batch' ? <BatchPage /> : null}
-        {tab === 'webhooks' ? <InspectorPanel /> : null}
-        {tab === 'local' ? <LocalConsole /> : null}
-        {tab === 'settings' ? <SettingsPage /> : null}
+        <Suspense fallback={null}>
+          {tab === 'batch' ? <BatchPage /> : null}
+          {tab === 'webhooks' ? <InspectorPanel /> : null}
+          {tab === 'local' ? <LocalConsole /> : null}
+          {tab === 'settings' ? <SettingsPage /> : null}
+        </Suspense>
       </main>
     </div>
   );

@@ -1,11 +1,10 @@
 // First: the remembered theme is on <html> before anything renders (no flash of the other theme).
 import './lib/theme.ts';
-import './lib/zod-jitless.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { galleryQuery } from './features/gallery/queries.ts';
+import { galleryQuery, warmThumbnails } from './features/gallery/queries.ts';
 import { settingsQuery } from './features/settings/queries.ts';
 import './i18n/index.ts';
 import './styles/theme.css';
@@ -19,17 +18,29 @@ const queryClient = new QueryClient({
   },
 });
 
+/** Thumbnails asked for at start-up: more than the side gallery's first rows show at its widest default. */
+const FIRST_THUMBNAILS = 24;
+
 const root = document.getElementById('root');
 if (root) {
   // The settings and the gallery's first page (the studio opens on them) are asked for before React's first
   // render, so their answers are in by the time it has committed, instead of being asked for by its effects.
   void queryClient.prefetchQuery(settingsQuery);
-  void queryClient.prefetchInfiniteQuery(galleryQuery({}));
-  createRoot(root).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <App />
-      </QueryClientProvider>
-    </StrictMode>,
-  );
+  // The first thumbnails are asked for as soon as that page is in (they load while React renders).
+  const firstGallery = galleryQuery({});
+  void queryClient.prefetchInfiniteQuery(firstGallery).then(() => {
+    const first = queryClient.getQueryData(firstGallery.queryKey)?.pages[0];
+    if (first) warmThumbnails(first, FIRST_THUMBNAILS);
+  });
+  // The first render is a transition: React yields to the page every few milliseconds, so the answers above
+  // (and the thumbnails they ask for) are taken in while it renders, not after.
+  startTransition(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <App />
+        </QueryClientProvider>
+      </StrictMode>,
+    );
+  });
 }

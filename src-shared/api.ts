@@ -1,9 +1,9 @@
 // Shapes that cross the network (spec §2, §6, §7; DESIGN.md §3/§4), as zod schemas; types are inferred.
 import { z } from 'zod';
 import { IMAGE_COUNTS, MODEL_IDS, PURPOSE_IDS, QUALITIES, RATIOS, RESOLUTIONS } from './catalog.ts';
+import { API_SCOPES, type ApiScope } from './limits.ts';
 
-export const API_SCOPES = ['generate:write', 'assets:read', 'documents:read'] as const;
-export type ApiScope = (typeof API_SCOPES)[number];
+export { API_SCOPES, type ApiScope };
 
 /** The body of POST /api/v1/generate as the app builds it (the service validates raw bodies itself). */
 export const GenerateRequestSchema = z.strictObject({

@@ -70,3 +70,26 @@ export async function clippedCards(page: Page): Promise<string[]> {
       .map((c) => c.querySelector('h2, h3')?.textContent ?? c.textContent?.slice(0, 40) ?? '?'),
   );
 }
+
+/** Drops one file (its bytes) on `target` the way a drag from the desktop does: dragover, then drop. */
+export async function dropFile(page: Page, target: Locator, bytes: Buffer, name: string, type = 'image/png'): Promise<void> {
+  // Browser-side code names its DOM globals through globalThis: the e2e tsconfig has no DOM lib.
+  const dataTransfer = await page.evaluateHandle(
+    ({ b64, name, type }) => {
+      const w = globalThis as unknown as {
+        atob(s: string): string;
+        DataTransfer: new () => { items: { add(f: unknown): void } };
+        File: new (parts: unknown[], name: string, o: object) => unknown;
+      };
+      const binary = w.atob(b64);
+      const data = new Uint8Array(binary.length);
+      for (let i = 0; i < binary.length; i++) data[i] = binary.charCodeAt(i);
+      const dt = new w.DataTransfer();
+      dt.items.add(new w.File([data], name, { type }));
+      return dt;
+    },
+    { b64: bytes.toString('base64'), name, type },
+  );
+  await target.dispatchEvent('dragover', { dataTransfer });
+  await target.dispatchEvent('drop', { dataTransfer });
+}

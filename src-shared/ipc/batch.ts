@@ -4,16 +4,24 @@
 import { z } from 'zod';
 import { IMAGE_COUNTS, MODEL_IDS, PURPOSE_IDS, QUALITIES, RATIOS, RESOLUTIONS, type ConcreteModelId, type PurposeId } from '../catalog.ts';
 import type { GenerateRequest } from '../api.ts';
+import {
+  BATCH_CONCURRENCY_MAX,
+  DEFAULT_BATCH_CONCURRENCY,
+  PRODUCT_NAME_MAX,
+  PRODUCT_NOTES_MAX,
+  PRODUCT_PROMPT_MAX,
+  SHOT_ADDITION_MAX,
+  SHOT_NAME_MAX,
+  SHOTS_MAX,
+  SKU_MAX,
+} from '../limits.ts';
 import { method, type IpcError } from './contract.ts';
 import { isAbsolutePath } from './export.ts';
 import type { EnvironmentName } from './settings.ts';
 
 // ---- products ----
 
-export const SKU_MAX = 64;
-export const PRODUCT_NAME_MAX = 200;
-export const PRODUCT_PROMPT_MAX = 3000;
-export const PRODUCT_NOTES_MAX = 2000;
+export { PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX };
 
 export interface Product {
   /** Local id (pr_…). */
@@ -54,9 +62,7 @@ export interface CsvProblem {
 
 // ---- shot lists ----
 
-export const SHOT_NAME_MAX = 40;
-export const SHOT_ADDITION_MAX = 1000;
-export const SHOTS_MAX = 20;
+export { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX };
 
 export const ShotSchema = z.strictObject({
   name: z.string().trim().min(1).max(SHOT_NAME_MAX),
@@ -97,8 +103,7 @@ export type ShotListInput = z.input<typeof ShotListInputSchema>;
 
 // ---- the plan ----
 
-export const BATCH_CONCURRENCY_MAX = 4;
-export const DEFAULT_BATCH_CONCURRENCY = 2;
+export { BATCH_CONCURRENCY_MAX, DEFAULT_BATCH_CONCURRENCY };
 
 export interface PlanJob {
   productId: string;

@@ -3,12 +3,10 @@
 // optional CSV of the set. Progress arrives as `export:progress` events.
 import { z } from 'zod';
 import { DEFAULT_EXPORT_TEMPLATE, MAX_TEMPLATE_LENGTH } from '../export-template.ts';
+import { DEFAULT_EXPORT_QUALITY, EXPORT_FORMATS, type ExportFormat } from '../limits.ts';
 import { method } from './contract.ts';
 
-export const EXPORT_FORMATS = ['png', 'jpeg', 'webp'] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-/** The quality JPEG and WebP get when none is given. */
-export const DEFAULT_EXPORT_QUALITY = 90;
+export { DEFAULT_EXPORT_QUALITY, EXPORT_FORMATS, type ExportFormat };
 
 /** POSIX `/…`, Windows `C:\…` or `C:/…`, or a UNC path `\\server\share…`. */
 export function isAbsolutePath(path: string): boolean {

@@ -2,6 +2,7 @@
 // receives one: only whether it is set and a masked form (DESIGN.md §2 rule 3).
 import { z } from 'zod';
 import { LANGUAGES, type Language } from '../language.ts';
+import { THEMES, type Theme } from '../limits.ts';
 import { method, type IpcError } from './contract.ts';
 
 export const ENVIRONMENTS = ['local', 'remote'] as const;
@@ -19,9 +20,7 @@ export interface KeychainStatus {
 
 export type ServiceStatus = 'starting' | 'running' | 'restarting' | 'stopped' | 'failed';
 
-/** The app's colour theme: the system's, or light or dark whatever the system says. */
-export const THEMES = ['system', 'light', 'dark'] as const;
-export type Theme = (typeof THEMES)[number];
+export { THEMES, type Theme };
 
 export interface EnvironmentInfo {
   name: EnvironmentName;

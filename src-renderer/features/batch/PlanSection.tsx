@@ -3,7 +3,8 @@
 // Local the balance after it, a budget (how many jobs fit) and the concurrency; Start creates the batch with
 // the total the designer saw, so a plan that changed meanwhile is refused and shown again.
 import { useId, useMemo, useState } from 'react';
-import { BATCH_CONCURRENCY_MAX, type BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
+import type { BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
+import { BATCH_CONCURRENCY_MAX } from '../../../src-shared/limits.ts';
 import { useBatchT } from './i18n.ts';
 import { ErrorLine, ipcErrorOf } from './parts.tsx';
 import { useBatchPlan, useCreateBatch, useDebounced } from './queries.ts';

@@ -4,7 +4,8 @@
 // the chosen shot list. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes.
 import { useEffect, useId, useState, type DragEvent, type FormEvent } from 'react';
 import { MAX_REFERENCE_IMAGES } from '../../../src-shared/catalog.ts';
-import { PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX, type Product, type ShotList } from '../../../src-shared/ipc/batch.ts';
+import type { Product, ShotList } from '../../../src-shared/ipc/batch.ts';
+import { PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX } from '../../../src-shared/limits.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useDialogFocus } from '../../ui/useDialogFocus.ts';

@@ -3,7 +3,8 @@
 // cancel (confirmed: nothing more is sent, running jobs finish) and the concurrency while it runs; then its jobs.
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BATCH_CONCURRENCY_MAX, type BatchDetail, type BatchSummary } from '../../../src-shared/ipc/batch.ts';
+import type { BatchDetail, BatchSummary } from '../../../src-shared/ipc/batch.ts';
+import { BATCH_CONCURRENCY_MAX } from '../../../src-shared/limits.ts';
 import { formatSeconds, useNow } from '../../ui/useNow.ts';
 import { useBatchT } from './i18n.ts';
 import { JobList } from './JobList.tsx';

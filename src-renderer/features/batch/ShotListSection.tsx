@@ -4,7 +4,8 @@
 // shot and why); a built-in preset can be put back; any list can be saved as a new one.
 import { useId, useState } from 'react';
 import { IMAGE_COUNTS, MODEL_IDS, MODELS, PURPOSE_IDS, PURPOSES, QUALITIES, RATIOS, RESOLUTIONS, type ModelId, type PurposeId, type Quality, type Ratio, type Resolution } from '../../../src-shared/catalog.ts';
-import { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX, type Shot, type ShotList } from '../../../src-shared/ipc/batch.ts';
+import type { Shot, ShotList } from '../../../src-shared/ipc/batch.ts';
+import { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX } from '../../../src-shared/limits.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { useBatchT } from './i18n.ts';

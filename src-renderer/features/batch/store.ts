@@ -2,7 +2,7 @@
 // new ones too), the shot list, budget and concurrency of the next batch, the batch on show, and which
 // dialog is open. Kept while the app runs; the data itself lives in main.
 import { create } from 'zustand';
-import { DEFAULT_BATCH_CONCURRENCY } from '../../../src-shared/ipc/batch.ts';
+import { DEFAULT_BATCH_CONCURRENCY } from '../../../src-shared/limits.ts';
 
 export type ProductEditor = { kind: 'new' } | { kind: 'edit'; productId: string };
 

@@ -3,7 +3,6 @@
 // Recall button, with those of its reference images that are in this library. A file without that data changes
 // nothing and says why (files from outside cannot be references either: the service has no upload).
 import type { DragEvent } from 'react';
-import { readGenerationData, recallableRequest } from '../../../src-shared/generation-data.ts';
 import { call } from '../../lib/desktop.ts';
 import { IMAGE_DRAG_TYPE } from '../gallery/drag.ts';
 import { useComposeStore } from './store.ts';
@@ -45,6 +44,7 @@ export async function recallFromFiles(files: readonly File[]): Promise<void> {
     setTrayNotice({ kind: 'damaged_generation_data', count: files.length, name: file.name });
     return;
   }
+  const { readGenerationData, recallableRequest } = await import('./generation-data-reader.ts');
   const read = readGenerationData(bytes);
   if (!read.ok) {
     setTrayNotice({ kind: read.reason === 'damaged' ? 'damaged_generation_data' : 'no_generation_data', count: files.length, name: file.name });

@@ -2,7 +2,8 @@
 // (kept while the app runs, so the next export starts from them).
 import { create } from 'zustand';
 import { DEFAULT_EXPORT_TEMPLATE } from '../../../src-shared/export-template.ts';
-import { DEFAULT_EXPORT_QUALITY, type ExportFormat, type ExportSource } from '../../../src-shared/ipc/export.ts';
+import type { ExportSource } from '../../../src-shared/ipc/export.ts';
+import { DEFAULT_EXPORT_QUALITY, type ExportFormat } from '../../../src-shared/limits.ts';
 
 export type ExportTarget =
   | { kind: 'selection'; imageIds: string[] }

@@ -7,20 +7,7 @@ import type { Language } from '../../../src-shared/language.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useExportStore } from '../export/store.ts';
 import { useRenameSession } from './queries.ts';
-
-// One formatter per language: creating Intl formatters per header would cost every scroll frame.
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function formatDate(ms: number, language: string): string {
-  const locale = language === 'en' ? 'en' : 'zh-CN';
-  let format = dateFormats.get(locale);
-  if (!format) {
-    // With the time: sessions are titled from their first prompt (SessionSummary.title), and the same prompt
-    // on another day reads apart by its time.
-    format = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-    dateFormats.set(locale, format);
-  }
-  return format.format(ms);
-}
+import { formatSessionTime } from './session-time.ts';
 
 /** The title editor, mounted only while renaming (so scrolling headers carry no mutation observers). */
 function RenameInput({ session, done }: { session: SessionSummary; done: () => void }) {
@@ -84,7 +71,7 @@ export const SessionHeader = memo(function SessionHeader({ session, total, envir
       )}
       <span className="session-meta muted">
         {elsewhere ? `${t(`env.${session.environment}`)} · ` : ''}
-        {t('gallery.imageCount', { count: total })} · {formatDate(session.updatedAt, language)}
+        {t('gallery.imageCount', { count: total })} · {formatSessionTime(session.updatedAt, language)}
       </span>
       <button
         type="button"

@@ -1,7 +1,7 @@
 // The gallery from the library: pages of sessions (react-query infinite query), image details, star, rename.
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
-import { call } from '../../lib/desktop.ts';
+import type { GalleryFilters, GalleryPage } from '../../../src-shared/ipc/library.ts';
+import { call, imageUrl } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
 /** Sessions per page; the library returns each session with all its matching images. */
@@ -15,6 +15,33 @@ export function galleryQuery(filters: GalleryFilters) {
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
+}
+
+/** The images asked for by warmThumbnails, held until the grid has shown them (then let go). */
+let warming: HTMLImageElement[] = [];
+
+/**
+ * Asks for the thumbnails of a page's first `count` images now, ahead of the grid's first render: they load
+ * while React renders and lays the app out, and the grid's <img>s, asking for the same URLs, find them in the
+ * document's image cache. Held for a while (a held image stays decoded), then let go.
+ */
+export function warmThumbnails(page: GalleryPage, count: number, holdMs = 10_000): void {
+  performance.mark('warm');
+  const images: HTMLImageElement[] = [];
+  for (const group of page.groups) {
+    for (const image of group.images) {
+      if (images.length === count) break;
+      if (image.download !== 'done') continue;
+      const img = new Image();
+      img.decoding = 'async';
+      img.src = imageUrl('thumb', image.id);
+      images.push(img);
+    }
+  }
+  warming = images;
+  setTimeout(() => {
+    if (warming === images) warming = [];
+  }, holdMs);
 }
 
 export function useGallery(filters: GalleryFilters) {

@@ -2,7 +2,7 @@
 // and image packs, through main's admin client. The renderer never sees the admin token, a key or a secret.
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { API_SCOPES, type ApiScope } from '../../../src-shared/api.ts';
+import { API_SCOPES, type ApiScope } from '../../../src-shared/limits.ts';
 import type { LocalConsoleState } from '../../../src-shared/ipc/local-console.ts';
 import type { DesktopError } from '../../lib/desktop.ts';
 import { Badge } from '../../ui/Badge.tsx';

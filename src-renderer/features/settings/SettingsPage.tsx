@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '../../../src-shared/language.ts';
-import { THEMES, type EnvironmentName, type Theme } from '../../../src-shared/ipc/settings.ts';
+import type { EnvironmentName } from '../../../src-shared/ipc/settings.ts';
+import { THEMES, type Theme } from '../../../src-shared/limits.ts';
 import { applyTheme } from '../../lib/theme.ts';
 import type { DesktopError } from '../../lib/desktop.ts';
 import { Badge } from '../../ui/Badge.tsx';

@@ -1,0 +1,33 @@
+// The contract's fixed lists and limits, without zod: the renderer shows and checks them (options, maxlength,
+// counters) without evaluating the IPC contract's schemas at start-up. The contract modules (ipc/batch.ts,
+// ipc/export.ts, ipc/settings.ts, api.ts) build their schemas from these and re-export them.
+
+// ---- batch: products and shot lists (docs/catalog.md) ----
+
+export const SKU_MAX = 64;
+export const PRODUCT_NAME_MAX = 200;
+export const PRODUCT_PROMPT_MAX = 3000;
+export const PRODUCT_NOTES_MAX = 2000;
+export const SHOT_NAME_MAX = 40;
+export const SHOT_ADDITION_MAX = 1000;
+export const SHOTS_MAX = 20;
+export const BATCH_CONCURRENCY_MAX = 4;
+export const DEFAULT_BATCH_CONCURRENCY = 2;
+
+// ---- export ----
+
+export const EXPORT_FORMATS = ['png', 'jpeg', 'webp'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+/** The quality JPEG and WebP get when none is given. */
+export const DEFAULT_EXPORT_QUALITY = 90;
+
+// ---- settings ----
+
+/** The app's colour theme: the system's, or light or dark whatever the system says. */
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
+// ---- the service's API keys (spec §2) ----
+
+export const API_SCOPES = ['generate:write', 'assets:read', 'documents:read'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
