@@ -427,11 +427,13 @@ thumbnail's arrival costs the main thread ~0.4 ms more (response body, image upd
 found in a trace): the whole document restyled whenever a session header mounted (\`<html lang>\` re-set, ~10 ms),
 every row of a session moved when its first visible row changed, tiles ran i18next while mounting, and scrolling
 repainted the grid (software rendering does not composite a scroller by itself). Left: the fixed cost of a row, as
-above, several times what it is with GPU rasterisation on 4+ cores. First thumbnails: ~100 ms to fetch the page,
-~200 ms to evaluate the bundle (zod building the IPC contract's schemas, pulled in by constants the renderer
-imports from src-shared/ipc, is a third of it), ~280 ms for React's first render and commit, then the first
-layout and the gallery's render; the thumbnails then wait for a core (the harness serving them shares the 2 cores
-with the browser, and HTTP/1.1 allows 6 requests at a time; the app's image protocol has no such limit).`,
+above, several times what it is with GPU rasterisation on 4+ cores. First thumbnails (traces of the page load,
+2026-11-23; docs/decisions.md "Start-up"): ~85 ms to fetch the bundle, ~95 ms to evaluate it (no zod any more,
+the other tabs in their own chunks), React's first render as a transition (~150 ms in slices, during which the
+first gallery page arrives and its 24 first thumbnails are asked for), then its commit (~270 ms in one task, of
+which ~90 ms is the page's first layout, ~60 ms of that the sandbox's font look-ups, one synchronous call to the
+browser process per family, size and weight), then paint; the thumbnails, asked for during the render, are mostly
+in by then. Runs vary by 1.5x on this shared machine (other VMs' load).`,
 );
 console.log(`first thumbnails ${first.toFixed(0)} ms; DOM max ${maxDom}; heap max ${maxHeap.toFixed(1)} MB; worst steady p95 CPU/frame ${worstP95.toFixed(1)} ms (fast pass: ${fastP95.toFixed(1)} ms)`);
 if (missed.length > 0) {
