@@ -75,7 +75,11 @@ export default tseslint.config(
         {
           paths: [{ name: 'zod', allowTypeImports: true, message: ZOD_AT_START }],
           patterns: [
-            { group: ['**/src-shared/ipc/**', '**/src-shared/api.ts', '**/src-shared/generation-data.ts'], allowTypeImports: true, message: ZOD_AT_START },
+            {
+              group: ['**/src-shared/ipc/**', '**/src-shared/api.ts', '**/src-shared/admin.ts', '**/src-shared/generation-data.ts'],
+              allowTypeImports: true,
+              message: ZOD_AT_START,
+            },
           ],
         },
       ],

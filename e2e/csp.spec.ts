@@ -94,6 +94,9 @@ test('the app runs with no CSP violation: page, images, events over the same-ori
   );
   expect(sameOriginSocket).toBe('open');
 
+  // Every tab, each loaded on demand with its own chunk (the batch tab's is opened by its own button).
+  await page.getByTestId('open-batch').click();
+  await expect(page.getByTestId('batch-page')).toBeVisible();
   for (const tab of ['local', 'settings', 'webhooks', 'studio'] as const) {
     await openTab(page, tab);
     await page.waitForLoadState('networkidle');

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore, type AppTab } from './app-store.ts';
+import { TabBoundary } from './ui/TabBoundary.tsx';
 import { useBatchT } from './features/batch/i18n.ts';
 import { ComposePanel } from './features/compose/ComposePanel.tsx';
 import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
@@ -10,6 +11,10 @@ import { useGalleryView } from './features/gallery/view-store.ts';
 import { LibraryView } from './features/library/LibraryView.tsx';
 import { BalanceBadge } from './features/money/balance.tsx';
 import { StartupNotices } from './features/notices/StartupNotices.tsx';
+// The lazy tabs' stylesheets stay in the start-up stylesheet, before styles/app.css as they always were: loaded
+// with their chunks they would come after it and win its equal-specificity rules (.btn, .card, .counter).
+import './features/batch/batch.css';
+import './features/inspector/inspector.css';
 import { RunStage } from './features/runs/RunStage.tsx';
 import { EnvironmentBadge } from './features/settings/EnvironmentBadge.tsx';
 import { useSettings, useSettingsSync } from './features/settings/queries.ts';
@@ -91,12 +96,14 @@ export function App() {
       <StartupNotices />
       <main className="app-main">
         {tab === 'studio' ? <Studio /> : null}
-        <Suspense fallback={null}>
-          {tab === 'batch' ? <BatchPage /> : null}
-          {tab === 'webhooks' ? <InspectorPanel /> : null}
-          {tab === 'local' ? <LocalConsole /> : null}
-          {tab === 'settings' ? <SettingsPage /> : null}
-        </Suspense>
+        {tab === 'studio' ? null : (
+          <TabBoundary tab={tab}>
+            {tab === 'batch' ? <BatchPage /> : null}
+            {tab === 'webhooks' ? <InspectorPanel /> : null}
+            {tab === 'local' ? <LocalConsole /> : null}
+            {tab === 'settings' ? <SettingsPage /> : null}
+          </TabBoundary>
+        )}
       </main>
     </div>
   );

@@ -18,7 +18,10 @@ const queryClient = new QueryClient({
   },
 });
 
-/** Thumbnails asked for at start-up: more than the side gallery's first rows show at its widest default. */
+/**
+ * Thumbnails asked for at start-up: the side gallery's first rows at its default width and tile size (a wider
+ * gallery or smaller tiles show more; those load when the grid asks for them).
+ */
 const FIRST_THUMBNAILS = 24;
 
 const root = document.getElementById('root');

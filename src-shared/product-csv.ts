@@ -9,7 +9,8 @@
 // - Lengths count UTF-16 units, as ProductInputSchema (zod `max`) does when the import saves the rows.
 // - A file with a header and no data rows is the problem `empty` (field null) on the line after the header.
 // - Every problem is collected, up to CSV_PROBLEMS_MAX, so a file is fixed in one go; any problem means no rows.
-import { PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX, type CsvProblem, type Product } from './ipc/batch.ts';
+import type { CsvProblem, Product } from './ipc/batch.ts';
+import { PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX } from './limits.ts';
 
 export interface ProductCsvRow {
   /** Physical line (1-based) where the row starts. */

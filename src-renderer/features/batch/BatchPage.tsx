@@ -13,7 +13,6 @@ import { ReportSection } from './ReportSection.tsx';
 import { RunSection } from './RunSection.tsx';
 import { ShotListSection } from './ShotListSection.tsx';
 import { useBatchStore } from './store.ts';
-import './batch.css';
 
 export function BatchPage() {
   const t = useBatchT();

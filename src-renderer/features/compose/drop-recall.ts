@@ -4,8 +4,24 @@
 // nothing and says why (files from outside cannot be references either: the service has no upload).
 import type { DragEvent } from 'react';
 import { call } from '../../lib/desktop.ts';
+import type * as ReaderModule from './generation-data-reader.ts';
 import { IMAGE_DRAG_TYPE } from '../gallery/drag.ts';
 import { useComposeStore } from './store.ts';
+
+type GenerationDataReader = typeof ReaderModule;
+let readerLoad: Promise<GenerationDataReader> | null = null;
+
+/**
+ * The reader (it checks the data with zod, which start-up does not load), fetched on the first file dragged over
+ * the panel; a failed load is forgotten, so the next drop tries again.
+ */
+function loadReader(): Promise<GenerationDataReader> {
+  readerLoad ??= import('./generation-data-reader.ts').catch((error: unknown) => {
+    readerLoad = null;
+    throw error;
+  });
+  return readerLoad;
+}
 
 /** Files larger than this are not read (an exported 4K PNG is far smaller). */
 const MAX_DROP_BYTES = 256 * 1024 * 1024;
@@ -44,7 +60,14 @@ export async function recallFromFiles(files: readonly File[]): Promise<void> {
     setTrayNotice({ kind: 'damaged_generation_data', count: files.length, name: file.name });
     return;
   }
-  const { readGenerationData, recallableRequest } = await import('./generation-data-reader.ts');
+  let reader: GenerationDataReader;
+  try {
+    reader = await loadReader();
+  } catch {
+    setTrayNotice({ kind: 'reader_unavailable', count: files.length, name: file.name });
+    return;
+  }
+  const { readGenerationData, recallableRequest } = reader;
   const read = readGenerationData(bytes);
   if (!read.ok) {
     setTrayNotice({ kind: read.reason === 'damaged' ? 'damaged_generation_data' : 'no_generation_data', count: files.length, name: file.name });
@@ -63,6 +86,7 @@ export function fileDropHandlers() {
     onDragOver: (e: DragEvent) => {
       if (!hasFiles(e)) return;
       e.preventDefault();
+      void loadReader().catch(() => undefined);
       e.dataTransfer.dropEffect = 'copy';
     },
     onDrop: (e: DragEvent) => {

@@ -17,20 +17,19 @@ export function galleryQuery(filters: GalleryFilters) {
   });
 }
 
-/** The images asked for by warmThumbnails, held until the grid has shown them (then let go). */
+/** The images warmThumbnails asked for, kept referenced for a while so the cache keeps them. */
 let warming: HTMLImageElement[] = [];
 
 /**
  * Asks for the thumbnails of a page's first `count` images now, ahead of the grid's first render: they load
  * while React renders and lays the app out, and the grid's <img>s, asking for the same URLs, find them in the
- * document's image cache. Held for a while (a held image stays decoded), then let go.
+ * document's image cache (each URL is fetched once). The images are let go after `holdMs`.
  */
 export function warmThumbnails(page: GalleryPage, count: number, holdMs = 10_000): void {
-  performance.mark('warm');
   const images: HTMLImageElement[] = [];
-  for (const group of page.groups) {
+  pages: for (const group of page.groups) {
     for (const image of group.images) {
-      if (images.length === count) break;
+      if (images.length === count) break pages;
       if (image.download !== 'done') continue;
       const img = new Image();
       img.decoding = 'async';

@@ -15,6 +15,11 @@ function times(): number[] {
     new Date(2028, 1, 29, 11, 30),
     new Date(2026, 8, 9, 1, 1),
     new Date(2026, 2, 15, 12, 0),
+    // Either side of New York's daylight-saving changes (2026-03-08 02:00, 2026-11-01 02:00).
+    new Date(2026, 2, 8, 1, 59),
+    new Date(2026, 2, 8, 3, 1),
+    new Date(2026, 10, 1, 1, 30),
+    new Date(2026, 10, 1, 2, 30),
   ].map((d) => d.getTime());
 }
 

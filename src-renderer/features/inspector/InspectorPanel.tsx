@@ -6,7 +6,6 @@ import { useInspectorT } from './i18n.ts';
 import { PasteVerifyForm } from './PasteVerifyForm.tsx';
 import { ReceiverCard } from './ReceiverCard.tsx';
 import { SendTestForm } from './SendTestForm.tsx';
-import './inspector.css';
 
 export function InspectorPanel() {
   const t = useInspectorT();

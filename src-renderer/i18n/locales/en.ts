@@ -1,7 +1,12 @@
 // English UI strings. zh-CN.ts must have exactly the same keys (its type is derived from this file), and
 // t() keys are type-checked against this file (i18n/i18next.d.ts).
 export const en = {
-  app: { name: 'Image Studio' },
+  app: {
+    name: 'Image Studio',
+    tabLoading: 'Opening…',
+    tabLoadFailed: 'This tab could not be loaded (its part of the app did not arrive). Your work is not affected.',
+    reload: 'Reload the app',
+  },
   notices: {
     label: 'About your local data',
     dismiss: 'Dismiss',
@@ -110,6 +115,7 @@ export const en = {
       no_generation_data:
         '{{name}} carries no Image Studio generation data, so nothing was changed. Files from outside the app cannot be references either: the service has no upload endpoint.',
       damaged_generation_data: 'The generation data in {{name}} is damaged and cannot be read; nothing was changed.',
+      reader_unavailable: 'The part of the app that reads dropped files could not be loaded, so {{name}} was not read; nothing was changed. Reload the app (Ctrl+R) and drop it again.',
     },
   },
   session: {

@@ -2,7 +2,12 @@
 import type { Resources } from './en.ts';
 
 export const zhCN: Resources = {
-  app: { name: 'Image Studio' },
+  app: {
+    name: 'Image Studio',
+    tabLoading: '正在打开…',
+    tabLoadFailed: '此标签页未能加载（应用的这一部分没有加载成功）。您的工作不受影响。',
+    reload: '重新加载应用',
+  },
   notices: {
     label: '关于本地数据的提示',
     dismiss: '知道了',
@@ -108,6 +113,7 @@ export const zhCN: Resources = {
       recalledMissing_other: '另有 {{count}} 张参考图不在本机图库中，未放入。',
       no_generation_data: '{{name}} 不含 Image Studio 生成数据，未做任何更改。应用外的文件也不能作为参考图：服务没有上传接口。',
       damaged_generation_data: '{{name}} 中的生成数据已损坏，无法读取；未做任何更改。',
+      reader_unavailable: '读取拖入文件的程序部分未能加载，{{name}} 未被读取；未做任何更改。请重新加载应用（Ctrl+R）后再拖入。',
     },
   },
   session: {

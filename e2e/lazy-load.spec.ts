@@ -1,0 +1,54 @@
+// The parts of the renderer loaded on demand (docs/decisions.md "Start-up"): the tabs other than the studio and
+// the reader of dropped files. When one cannot be loaded (a renderer rebuilt or upgraded under a running window
+// asks for chunk names that are gone), the app says so and keeps working; nothing unmounts.
+import { expect, test } from './fixtures/harness.ts';
+import { dropFile, openStudio, openTab, screenshot } from './support/studio.ts';
+
+// The PNG signature and nothing else: enough to be a dropped file the reader would be asked to read.
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+test('a tab whose code cannot be loaded says so and offers a reload; the studio and the other tabs go on working', async ({ page, harness }) => {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  // Every request for the batch tab's chunk fails (the idle preload's too).
+  await page.route(/\/assets\/BatchPage-[^/]*\.js$/, (route) => route.abort());
+  await openStudio(page, harness.url);
+
+  await page.getByTestId('open-batch').click();
+  const failed = page.getByTestId('tab-load-error');
+  await expect(failed).toBeVisible();
+  await expect(failed).toHaveAttribute('role', 'alert');
+  await expect(failed.getByRole('button')).toBeVisible();
+  await screenshot(page, 'lazy-tab-load-error');
+  // The header and its tabs are still there, and the other lazy tabs load.
+  await openTab(page, 'settings');
+  await expect(page.getByTestId('tab-load-error')).toHaveCount(0);
+  await expect(page.getByTestId('theme-select')).toBeVisible();
+  await openTab(page, 'studio');
+  await expect(page.getByTestId('prompt')).toBeVisible();
+  expect(pageErrors).toEqual([]);
+
+  // The reload button reloads: with the chunk reachable again, the batch tab opens.
+  await page.unroute(/\/assets\/BatchPage-[^/]*\.js$/);
+  await page.getByTestId('open-batch').click();
+  await expect(page.getByTestId('tab-load-error')).toBeVisible();
+  await page.getByTestId('tab-load-error').getByRole('button').click();
+  await page.waitForLoadState('load');
+  await page.getByTestId('open-batch').click();
+  await expect(page.getByTestId('tab-load-error')).toHaveCount(0);
+  await expect(page.getByTestId('batch-page')).toBeVisible();
+});
+
+test('a dropped file whose reader cannot be loaded leaves a notice saying so and changes nothing', async ({ page, harness }) => {
+  const pageErrors: string[] = [];
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.route(/\/assets\/generation-data-reader-[^/]*\.js$/, (route) => route.abort());
+  await openStudio(page, harness.url);
+  await page.getByTestId('prompt').fill('kept as it is');
+
+  await dropFile(page, page.getByTestId('prompt'), PNG_SIGNATURE, 'export.png');
+  await expect(page.getByTestId('tray-notice')).toHaveAttribute('data-kind', 'reader_unavailable');
+  await expect(page.getByTestId('tray-notice')).toContainText('export.png');
+  await expect(page.getByTestId('prompt')).toHaveValue('kept as it is');
+  expect(pageErrors).toEqual([]);
+});
