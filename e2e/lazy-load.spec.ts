@@ -2,6 +2,7 @@
 // the reader of dropped files. When one cannot be loaded (a renderer rebuilt or upgraded under a running window
 // asks for chunk names that are gone), the app says so and keeps working; nothing unmounts.
 import { expect, test } from './fixtures/harness.ts';
+import { seriousViolations } from './support/axe.ts';
 import { dropFile, openStudio, openTab, screenshot } from './support/studio.ts';
 
 // The PNG signature and nothing else: enough to be a dropped file the reader would be asked to read.
@@ -20,6 +21,7 @@ test('a tab whose code cannot be loaded says so and offers a reload; the studio 
   await expect(failed).toHaveAttribute('role', 'alert');
   await expect(failed.getByRole('button')).toBeVisible();
   await screenshot(page, 'lazy-tab-load-error');
+  expect(await seriousViolations(page)).toEqual([]);
   // The header and its tabs are still there, and the other lazy tabs load.
   await openTab(page, 'settings');
   await expect(page.getByTestId('tab-load-error')).toHaveCount(0);
