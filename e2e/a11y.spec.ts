@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, startHarness, test } from './fixtures/harness.ts';
 import { contrastOf, seriousViolations } from './support/axe.ts';
-import { compose, generateAndWait, LANGUAGES, openStudio, openTab, screenshot, SIZES, THEMES } from './support/studio.ts';
+import { chooseLook, compose, generateAndWait, LANGUAGES, openStudio, openTab, screenshot, SIZES, THEMES } from './support/studio.ts';
 import { ipc } from './support/ipc.ts';
 
 
@@ -25,13 +25,6 @@ async function setCredits(page: Page, credits: number): Promise<void> {
   await expect(page.getByTestId('local-balance')).toHaveText(String(credits));
   await openTab(page, 'studio');
   await expect(page.getByTestId('balance')).toHaveAttribute('data-credits', String(credits));
-}
-
-async function chooseLook(page: Page, language: 'zh' | 'en', theme: 'light' | 'dark'): Promise<void> {
-  await openTab(page, 'settings');
-  await page.getByTestId('language-select').selectOption(language);
-  await page.getByTestId('theme-select').selectOption(theme);
-  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
 }
 
 interface Focused {

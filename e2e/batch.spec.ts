@@ -11,7 +11,7 @@ import type { ShotList } from '../src-shared/ipc/index.ts';
 import { expect, test, type Harness } from './fixtures/harness.ts';
 import { seriousViolations } from './support/axe.ts';
 import { ipc } from './support/ipc.ts';
-import { LANGUAGES, openStudio, openTab, screenshot, SIZES, THEMES } from './support/studio.ts';
+import { chooseLook, LANGUAGES, openStudio, screenshot, SIZES, THEMES } from './support/studio.ts';
 
 
 // Three products: Chinese names and prompts, a name with a quoted comma, a prompt with doubled quotes.
@@ -24,14 +24,6 @@ const GOOD_CSV = [
 
 // Line 3 repeats line 2's SKU; line 4 has a field too many. All or nothing: the good line 2 is not imported either.
 const BAD_CSV = ['sku,name,prompt', 'NEW-001,New product,a glass vase', 'NEW-001,Same SKU again,a mug', 'NEW-002,Too many,a,b'].join('\n');
-
-async function chooseLook(page: Page, language: 'zh' | 'en', theme: 'light' | 'dark'): Promise<void> {
-  await openTab(page, 'settings');
-  await page.getByTestId('language-select').selectOption(language);
-  await page.getByTestId('theme-select').selectOption(theme);
-  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-  await expect(page.locator('html')).toHaveAttribute('lang', language === 'zh' ? 'zh-CN' : 'en');
-}
 
 async function openCatalog(page: Page): Promise<void> {
   await page.getByTestId('open-batch').click();

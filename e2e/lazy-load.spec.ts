@@ -1,12 +1,23 @@
 // The parts of the renderer loaded on demand (docs/decisions.md "Start-up"): the tabs other than the studio and
 // the reader of dropped files. When one cannot be loaded (a renderer rebuilt or upgraded under a running window
 // asks for chunk names that are gone), the app says so and keeps working; nothing unmounts.
+import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/harness.ts';
 import { seriousViolations } from './support/axe.ts';
-import { dropFile, openStudio, openTab, screenshot } from './support/studio.ts';
+import { chooseLook, dropFile, LANGUAGES, openStudio, openTab, screenshot, SIZES, THEMES } from './support/studio.ts';
 
 // The PNG signature and nothing else: enough to be a dropped file the reader would be asked to read.
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** axe finds nothing serious, and screenshots at both window sizes; the window goes back to 1440×900. */
+async function checkScreen(page: Page, name: string): Promise<void> {
+  expect(await seriousViolations(page)).toEqual([]);
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await screenshot(page, `${name}-${size.width}x${size.height}`);
+  }
+  await page.setViewportSize(SIZES[0]);
+}
 
 test('a tab whose code cannot be loaded says so and offers a reload; the studio and the other tabs go on working', async ({ page, harness }) => {
   const pageErrors: string[] = [];
@@ -15,13 +26,17 @@ test('a tab whose code cannot be loaded says so and offers a reload; the studio 
   await page.route(/\/assets\/BatchPage-[^/]*\.js$/, (route) => route.abort());
   await openStudio(page, harness.url);
 
-  await page.getByTestId('open-batch').click();
-  const failed = page.getByTestId('tab-load-error');
-  await expect(failed).toBeVisible();
-  await expect(failed).toHaveAttribute('role', 'alert');
-  await expect(failed.getByRole('button')).toBeVisible();
-  await screenshot(page, 'lazy-tab-load-error');
-  expect(await seriousViolations(page)).toEqual([]);
+  for (const language of LANGUAGES) {
+    for (const theme of THEMES) {
+      await chooseLook(page, language, theme);
+      await page.getByTestId('open-batch').click();
+      const failed = page.getByTestId('tab-load-error');
+      await expect(failed).toBeVisible();
+      await expect(failed).toHaveAttribute('role', 'alert');
+      await expect(failed.getByRole('button')).toBeVisible();
+      await checkScreen(page, `lazy-tab-load-error-${language}-${theme}`);
+    }
+  }
   // The header and its tabs are still there, and the other lazy tabs load.
   await openTab(page, 'settings');
   await expect(page.getByTestId('tab-load-error')).toHaveCount(0);
@@ -46,11 +61,18 @@ test('a dropped file whose reader cannot be loaded leaves a notice saying so and
   page.on('pageerror', (e) => pageErrors.push(e.message));
   await page.route(/\/assets\/generation-data-reader-[^/]*\.js$/, (route) => route.abort());
   await openStudio(page, harness.url);
-  await page.getByTestId('prompt').fill('kept as it is');
 
-  await dropFile(page, page.getByTestId('prompt'), PNG_SIGNATURE, 'export.png');
-  await expect(page.getByTestId('tray-notice')).toHaveAttribute('data-kind', 'reader_unavailable');
-  await expect(page.getByTestId('tray-notice')).toContainText('export.png');
-  await expect(page.getByTestId('prompt')).toHaveValue('kept as it is');
+  for (const language of LANGUAGES) {
+    for (const theme of THEMES) {
+      await chooseLook(page, language, theme);
+      await openTab(page, 'studio');
+      await page.getByTestId('prompt').fill('kept as it is');
+      await dropFile(page, page.getByTestId('prompt'), PNG_SIGNATURE, 'export.png');
+      await expect(page.getByTestId('tray-notice')).toHaveAttribute('data-kind', 'reader_unavailable');
+      await expect(page.getByTestId('tray-notice')).toContainText('export.png');
+      await expect(page.getByTestId('prompt')).toHaveValue('kept as it is');
+      await checkScreen(page, `lazy-reader-unavailable-${language}-${theme}`);
+    }
+  }
   expect(pageErrors).toEqual([]);
 });

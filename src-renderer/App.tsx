@@ -1,4 +1,4 @@
-import { lazy, useEffect } from 'react';
+import { lazy, useEffect, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore, type AppTab } from './app-store.ts';
 import { TabBoundary } from './ui/TabBoundary.tsx';
@@ -21,16 +21,21 @@ import { useSettings, useSettingsSync } from './features/settings/queries.ts';
 
 const TABS: AppTab[] = ['studio', 'batch', 'webhooks', 'local', 'settings'];
 
+type LazyTab = Exclude<AppTab, 'studio'>;
+
+/** A tab's page loaded with its chunk: `load` fetches it (the idle preload), `Page` renders it (React.lazy). */
+function lazyTab(load: () => Promise<ComponentType>): { load: () => Promise<ComponentType>; Page: ComponentType } {
+  return { load, Page: lazy(() => load().then((Page) => ({ default: Page }))) };
+}
+
 // The tabs other than the studio are loaded on their own (the app opens on the studio, and their code need not
 // be compiled and run before its first thumbnails), then fetched while the app is idle, so a tab opens at once.
-const loadBatch = () => import('./features/batch/BatchPage.tsx');
-const loadInspector = () => import('./features/inspector/InspectorPanel.tsx');
-const loadLocalConsole = () => import('./features/local-console/LocalConsole.tsx');
-const loadSettings = () => import('./features/settings/SettingsPage.tsx');
-const BatchPage = lazy(() => loadBatch().then((m) => ({ default: m.BatchPage })));
-const InspectorPanel = lazy(() => loadInspector().then((m) => ({ default: m.InspectorPanel })));
-const LocalConsole = lazy(() => loadLocalConsole().then((m) => ({ default: m.LocalConsole })));
-const SettingsPage = lazy(() => loadSettings().then((m) => ({ default: m.SettingsPage })));
+const LAZY_TABS: Record<LazyTab, ReturnType<typeof lazyTab>> = {
+  batch: lazyTab(() => import('./features/batch/BatchPage.tsx').then((m) => m.BatchPage)),
+  webhooks: lazyTab(() => import('./features/inspector/InspectorPanel.tsx').then((m) => m.InspectorPanel)),
+  local: lazyTab(() => import('./features/local-console/LocalConsole.tsx').then((m) => m.LocalConsole)),
+  settings: lazyTab(() => import('./features/settings/SettingsPage.tsx').then((m) => m.SettingsPage)),
+};
 
 /** How long after start-up the other tabs' code is fetched when the app never goes idle before. */
 const PRELOAD_TABS_TIMEOUT_MS = 3_000;
@@ -39,7 +44,7 @@ function usePreloadedTabs() {
   useEffect(() => {
     const handle = requestIdleCallback(
       () => {
-        for (const load of [loadBatch, loadInspector, loadLocalConsole, loadSettings]) void load().catch(() => undefined);
+        for (const { load } of Object.values(LAZY_TABS)) void load().catch(() => undefined);
       },
       { timeout: PRELOAD_TABS_TIMEOUT_MS },
     );
@@ -59,6 +64,15 @@ function Studio() {
       <CompareView />
       <ExportDialog />
     </div>
+  );
+}
+
+function LazyTabPage({ tab }: { tab: LazyTab }) {
+  const { Page } = LAZY_TABS[tab];
+  return (
+    <TabBoundary tab={tab}>
+      <Page />
+    </TabBoundary>
   );
 }
 
@@ -95,15 +109,7 @@ export function App() {
       </header>
       <StartupNotices />
       <main className="app-main">
-        {tab === 'studio' ? <Studio /> : null}
-        {tab === 'studio' ? null : (
-          <TabBoundary tab={tab}>
-            {tab === 'batch' ? <BatchPage /> : null}
-            {tab === 'webhooks' ? <InspectorPanel /> : null}
-            {tab === 'local' ? <LocalConsole /> : null}
-            {tab === 'settings' ? <SettingsPage /> : null}
-          </TabBoundary>
-        )}
+        {tab === 'studio' ? <Studio /> : <LazyTabPage tab={tab} />}
       </main>
     </div>
   );

@@ -58,6 +58,15 @@ export async function openTab(page: Page, tab: 'studio' | 'local' | 'settings' |
   await page.getByTestId(`nav-${tab}`).click();
 }
 
+/** Sets the UI language and theme in Settings and waits until <html> carries both. */
+export async function chooseLook(page: Page, language: (typeof LANGUAGES)[number], theme: (typeof THEMES)[number]): Promise<void> {
+  await openTab(page, 'settings');
+  await page.getByTestId('language-select').selectOption(language);
+  await page.getByTestId('theme-select').selectOption(theme);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+  await expect(page.locator('html')).toHaveAttribute('lang', language === 'zh' ? 'zh-CN' : 'en');
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/screenshots/${name}.png` });
 }

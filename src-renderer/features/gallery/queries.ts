@@ -17,19 +17,16 @@ export function galleryQuery(filters: GalleryFilters) {
   });
 }
 
-/** The images warmThumbnails asked for, kept referenced for a while so the cache keeps them. */
-let warming: HTMLImageElement[] = [];
-
 /**
  * Asks for the thumbnails of a page's first `count` images now, ahead of the grid's first render: they load
  * while React renders and lays the app out, and the grid's <img>s, asking for the same URLs, find them in the
- * document's image cache (each URL is fetched once). The images are let go after `holdMs`.
+ * document's image cache (each URL is fetched once). The images are held (by the timer) for `holdMs`.
  */
 export function warmThumbnails(page: GalleryPage, count: number, holdMs = 10_000): void {
   const images: HTMLImageElement[] = [];
-  pages: for (const group of page.groups) {
+  groups: for (const group of page.groups) {
     for (const image of group.images) {
-      if (images.length === count) break pages;
+      if (images.length === count) break groups;
       if (image.download !== 'done') continue;
       const img = new Image();
       img.decoding = 'async';
@@ -37,10 +34,7 @@ export function warmThumbnails(page: GalleryPage, count: number, holdMs = 10_000
       images.push(img);
     }
   }
-  warming = images;
-  setTimeout(() => {
-    if (warming === images) warming = [];
-  }, holdMs);
+  setTimeout(() => images.splice(0), holdMs);
 }
 
 export function useGallery(filters: GalleryFilters) {
