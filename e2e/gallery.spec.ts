@@ -424,6 +424,33 @@ test('the gallery panel resizes by drag and by keys and keeps its width; tiles k
   await page.setViewportSize(viewport);
 });
 
+test('scrolling the library lays out the grid alone: sessions and rows entering never lay out the page around it', async ({ page, harness }) => {
+  test.setTimeout(180_000);
+  await openStudio(page, harness.url);
+  await seed(page, { sessions: 6, turnsPerSession: 3 });
+  await page.getByTestId('open-library').click();
+  const grid = page.getByTestId('library-view').getByTestId('gallery');
+  await expect(grid.getByTestId('gallery-image').first()).toBeVisible();
+  const browser = page.context().browser();
+  if (!browser) throw new Error('no browser to trace');
+  await browser.startTracing(page, { categories: ['devtools.timeline'] });
+  // Down to the end and back up, a screen's third at a time: sessions and rows mount and unmount on the way.
+  const { scroll, client } = await grid.evaluate((node) => ({ scroll: (node as unknown as PageElement).scrollHeight, client: (node as unknown as PageElement).clientHeight }));
+  expect(scroll, 'the seeded library is taller than the grid').toBeGreaterThan(client * 2);
+  const stops: number[] = [];
+  for (let top = 0; top < scroll; top += Math.round(client / 3)) stops.push(top);
+  for (const top of [...stops, ...stops.reverse()]) {
+    await grid.evaluate((node, y) => ((node as unknown as PageElement).scrollTop = y), top);
+    await page.waitForTimeout(40);
+  }
+  const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: Array<{ name: string; ph: string; args?: { beginData?: { dirtyObjects: number; partialLayout: boolean } } }> };
+  const layouts = trace.traceEvents.filter((e) => e.name === 'Layout' && e.ph === 'X' && e.args?.beginData).map((e) => e.args?.beginData as { dirtyObjects: number; partialLayout: boolean });
+  // The grid's scroller is a relayout boundary (gallery.css): a layout starts there, not at the document, so a
+  // session entering does not lay out the panel's flex chain and the library's side bar again.
+  expect(layouts.filter((l) => l.dirtyObjects >= 10).length, 'sessions and rows entered while scrolling').toBeGreaterThan(3);
+  expect(layouts.filter((l) => !l.partialLayout), 'layouts of the whole document while scrolling').toEqual([]);
+});
+
 test('boards and smart boards in the library and the gallery: create, rename, add by key and by drag, board view, remove, delete, save filters and apply them; axe and screenshots in both themes at 1440×900 and 960×600', async ({ page, harness }) => {
   test.setTimeout(300_000);
   await openStudio(page, harness.url);
