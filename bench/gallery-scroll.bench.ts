@@ -418,22 +418,26 @@ ${passRows.join('\n')}
 
 ${missed.length === 0 ? 'All targets met.' : `Missed: ${missed.join('; ')}.`}
 
-Where the time goes (Chromium traces and V8 CPU profiles of the steady library pass, 2026-11-22, same machine and
-library; CPU). Most frames only move the composited scroller (p50 ~4 ms). The p95 frames are those where a row
-enters (every ~5th frame at 1,200 px/s): React mounts the row's tiles in a task after the scroll event (~3 ms, of
-which ~1–1.8 ms is Blink starting the ~7 image requests), then the next frame's scroll event reads \`scrollTop\`, which
-forces style and layout of the new row (~3 ms), then paint (~2.5 ms), layerisation and pre-paint (~2 ms); each
-thumbnail's arrival costs the main thread ~0.4 ms more (response body, image update). Fixed this session (each
-found in a trace): the whole document restyled whenever a session header mounted (\`<html lang>\` re-set, ~10 ms),
-every row of a session moved when its first visible row changed, tiles ran i18next while mounting, and scrolling
-repainted the grid (software rendering does not composite a scroller by itself). Left: the fixed cost of a row, as
-above, several times what it is with GPU rasterisation on 4+ cores. First thumbnails (traces of the page load,
-2026-11-23; docs/decisions.md "Start-up"): ~85 ms to fetch the bundle, ~95 ms to evaluate it (no zod any more,
-the other tabs in their own chunks), React's first render as a transition (~150 ms in slices, during which the
-first gallery page arrives and its 24 first thumbnails are asked for), then its commit (~270 ms in one task, of
-which ~90 ms is the page's first layout, ~60 ms of that the sandbox's font look-ups, one synchronous call to the
-browser process per family, size and weight), then paint; the thumbnails, asked for during the render, are mostly
-in by then. Runs vary by 1.5x on this shared machine (other VMs' load).`,
+Where the time goes (Chromium traces and V8 CPU profiles of the steady passes, 2026-11-23, same machine and
+library; CPU). Most frames only move the composited scroller (p50 ~3 ms). The p95 frames are those where a row
+enters (every ~5th frame at 1,200 px/s): React mounts the row's tiles in a task after the scroll event (~2.5 ms, of
+which ~1–1.5 ms is Blink starting the ~7 image requests), then the next frame's scroll event reads \`scrollTop\`, which
+forces style and layout of the new row (~1 ms), then paint (~2–3 ms; tiles without positioned boxes, tried,
+measured no different), layerisation and pre-paint (~2 ms); each thumbnail's arrival costs the main thread ~0.4 ms more (response
+body, image update). Fixed (each found in a trace): the whole document restyled whenever a session header mounted
+(\`<html lang>\` re-set, ~10 ms), every row of a session moved when its first visible row changed, tiles ran i18next
+while mounting, scrolling repainted the grid (software rendering does not composite a scroller by itself), and
+(2026-11-23) every session or row entering laid out the whole document, the library's side bar included, 4–7 ms
+each: the scroller was a flex item, which Blink never makes a relayout boundary; it now fills its wrap out of flow
+(library p95 12.7 → 8.4 ms). Left: the fixed cost of a row, as above, several times what it is with GPU
+rasterisation on 4+ cores; runs late in a bench are slower than its first ones (p95 6.8–7.3 ms in run 1). First
+thumbnails (traces of the page load, 2026-11-23; docs/decisions.md "Start-up"): ~85 ms to fetch the bundle, ~95 ms
+to evaluate it (no zod any more, the other tabs in their own chunks), React's first render as a transition (~150 ms
+in slices, during which the first gallery page arrives and its 24 first thumbnails are asked for), then its commit
+(~270 ms in one task, of which ~150 ms is the page's first layout, forced by the stage's and the grid's size reads:
+~60 ms of it the sandbox's font look-ups, one synchronous call to the browser process per family, size and weight),
+then the grid's tiles in a second render once its size is known, then paint; the thumbnails, asked for during the
+render, are in by then. Runs vary by 2x on this shared machine (other VMs' load): 465–1,098 ms in this run.`,
 );
 console.log(`first thumbnails ${first.toFixed(0)} ms; DOM max ${maxDom}; heap max ${maxHeap.toFixed(1)} MB; worst steady p95 CPU/frame ${worstP95.toFixed(1)} ms (fast pass: ${fastP95.toFixed(1)} ms)`);
 if (missed.length > 0) {
