@@ -140,17 +140,21 @@ async function allTileIds(grid: Locator): Promise<string[]> {
 /** Scrolls the (virtualised) grid from the top until the image's tile is rendered and in view. */
 async function scrollToTile(grid: Locator, id: string): Promise<Locator> {
   const tile = grid.locator(`[data-image-id="${id}"]`);
-  await grid.evaluate((node) => ((node as unknown as PageElement).scrollTop = 0));
-  for (let i = 0; i < 200 && (await tile.count()) === 0; i++) {
-    const end = await grid.evaluate((node) => {
-      const el = node as unknown as PageElement;
-      el.scrollTop += el.clientHeight / 2;
-      return el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
-    });
-    await grid.page().waitForTimeout(50);
-    if (end && (await tile.count()) === 0) throw new Error(`no tile for ${id}`);
-  }
-  await tile.scrollIntoViewIfNeeded();
+  // A layout still on its way (a new tile size) can remount the tile between finding it and scrolling to it
+  // (seen once in CI: "Element is not attached to the DOM"): then it is looked for again.
+  await expect(async () => {
+    await grid.evaluate((node) => ((node as unknown as PageElement).scrollTop = 0));
+    for (let i = 0; i < 200 && (await tile.count()) === 0; i++) {
+      const end = await grid.evaluate((node) => {
+        const el = node as unknown as PageElement;
+        el.scrollTop += el.clientHeight / 2;
+        return el.scrollTop + el.clientHeight >= el.scrollHeight - 1;
+      });
+      await grid.page().waitForTimeout(50);
+      if (end && (await tile.count()) === 0) throw new Error(`no tile for ${id}`);
+    }
+    await tile.scrollIntoViewIfNeeded({ timeout: 5000 });
+  }).toPass({ timeout: 60_000 });
   return tile;
 }
 
