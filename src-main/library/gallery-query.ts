@@ -12,11 +12,12 @@
 //   - else a prompt search matching up to SPARSE_TURNS turns: its matching images, found once through FTS5 and kept
 //     in a TEMP table with the same order index (reused while no image is added, up to SEARCHES_KEPT searches);
 //   - else images itself, on the index of the filters (migration 0300 has one per filter, marks included); a search
-//     matching more turns is then a condition on each image's turn (kept in a TEMP table too), since most images
-//     pass and the walk stops soon.
+//     matching more turns is then a condition on each image's turn (its seq among the search's, kept in a TEMP
+//     table too), since most images pass and the walk stops soon.
 // Every other filter is checked on the walked rows. Counts (totals, the position of an image) add up session_stats
 // when the filters are marks only (or none), else are one grouped pass over the passing images on the same indexes
-// (a search matching many turns adds up its turns); totals are reused while the library has not changed.
+// (a search matching many turns adds up its turns' stats, turn_stats); totals are reused while the library has not
+// changed.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { GalleryFilters } from '../../src-shared/ipc/library.ts';
 import { promptSearch } from '../domain/library-search.ts';
@@ -53,6 +54,11 @@ export interface CompiledFilters {
   walk: Source;
   /** Counted (one grouped pass). */
   count: Source;
+  /**
+   * Counted for the totals only, when cheaper than `count`: its time may be later than a group's newest passing
+   * image, so it places no image.
+   */
+  totals?: Source;
   /** Every filter as conditions on `images` (for statements inside one session). */
   all: FilterSql;
 }
@@ -79,6 +85,9 @@ export interface Neighbors {
   next: string | null;
   inFilter: boolean;
 }
+
+/** The TEMP table of a kept search's matching turns' seqs. */
+const seqsTable = (search: number) => `temp.search_seqs_${search}`;
 
 /** Before every key. */
 const TOP: Key = { at: Number.MAX_SAFE_INTEGER, sessionId: '\uffff' };
@@ -120,6 +129,8 @@ export class GalleryQuery {
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private readonly totalsCache = new Map<string, { sessions: number; images: number }>();
+  /** Searches no longer kept whose tables are still to be dropped. */
+  private readonly forgotten: number[] = [];
 
   private readonly sparseTurns: number;
 
@@ -159,11 +170,11 @@ export class GalleryQuery {
 
     const search = filters.query ? promptSearch(filters.query) : null;
     const hits = search ? this.searchHits(search) : null;
-    // A search as a condition on one image: its image among the kept images, or its turn among the kept turns.
+    // A search as a condition on one image: its image among the kept images, or its turn's seq among the kept seqs.
     const found: Part | null = !hits
       ? null
       : hits.dense
-        ? ['EXISTS (SELECT 1 FROM temp.search_turns st WHERE st.search = ? AND st.session_id = images.session_id AND st.turn_id = images.turn_id)', [hits.id]]
+        ? [`EXISTS (SELECT 1 FROM turn_stats ts CROSS JOIN ${hits.seqs} sq ON sq.seq = ts.seq WHERE ts.session_id = images.session_id AND ts.turn_id = images.turn_id)`, []]
         : ['EXISTS (SELECT 1 FROM temp.search_hits sh WHERE sh.search = ? AND sh.image_id = images.id)', [hits.id]];
     const board: Part | null =
       filters.boardId !== undefined ? ['EXISTS (SELECT 1 FROM board_images b WHERE b.board_id = ? AND b.image_id = images.id)', [filters.boardId]] : null;
@@ -185,41 +196,47 @@ export class GalleryQuery {
       const walk = driven('temp.search_hits', 'search', hits.id, joinSql(columns));
       return { stats: null, walk, count: walk, all };
     }
+    const markOnly = !filters.model && !filters.purpose && filters.from === undefined && filters.to === undefined;
     if (hits && found) {
       // Most prompts match: walking the images' own order and asking each image's turn stops soonest. Counting
-      // adds up turns (migration 0500: each knows its images' number and newest time, also of those not rejected):
-      // the matching turns, or with a model or purpose that model's or purpose's turns that match (a turn's images
-      // share them); other filters go from the matching turns to their images (images_turn carries what a count
-      // needs), session by session.
-      const perTurn = filters.from === undefined && filters.to === undefined && !filters.starred && filters.minRating === undefined && filters.rejected !== 'only';
+      // reads turns in session order and keeps those whose seq matches: with marks only, their stats (migration
+      // 0600: the cells of their images' marks, their newest image and newest not rejected); with a model or
+      // purpose (a turn's images share them), that model's or purpose's turns (migration 0500); with anything
+      // else, the matching turns' images (images_turn carries what a count needs).
+      const turnMatches = (seq: string): Part => [`EXISTS (SELECT 1 FROM ${hits.seqs} sq WHERE sq.seq = ${seq})`, []];
+      const inSession: Part[] = filters.sessionId !== undefined ? [['ts.session_id = ?', [filters.sessionId]]] : [];
+      // The newest passing image of a turn is known when no finer mark than "not rejected" filters.
+      const exactTime = !filters.starred && filters.minRating === undefined && filters.rejected !== 'only';
       const hide = filters.rejected === 'hide';
-      const rest = joinSql(columns);
-      let count: Source;
-      if (perTurn && !filters.model && !filters.purpose) {
-        const where = joinSql([['st.search = ?', [hits.id]], ...(filters.sessionId !== undefined ? [['st.session_id = ?', [filters.sessionId]] as Part] : []), ...(hide ? [['st.kept > 0', []] as Part] : [])]);
-        count = { sql: `FROM temp.search_turns st WHERE ${where.where}`, params: where.params, session: 'st.session_id', time: hide ? 'st.kept_at' : 'st.newest', n: hide ? 'st.kept' : 'st.images' };
-      } else if (perTurn) {
+      const byStats = (): Source => {
+        // "Not rejected" alone is a column of its own; other marks add up their cells.
+        const onlyHide = hide && !filters.starred && filters.minRating === undefined;
+        const cells = onlyHide ? 'ts.kept' : statsCells(filters);
+        const where = joinSql([turnMatches('ts.seq'), ...inSession, [`${cells} > 0`, []]]);
+        return { sql: `FROM turn_stats ts WHERE ${where.where}`, params: where.params, session: 'ts.session_id', time: hide ? 'ts.kept_at' : 'ts.images_at', n: cells };
+      };
+      const byImages = (): Source => {
+        const where = joinSql([turnMatches('ts.seq'), ...inSession, ...columns]);
+        return { sql: `FROM turn_stats ts CROSS JOIN images INDEXED BY images_turn ON images.turn_id = ts.turn_id WHERE ${where.where}`, params: where.params, session: 'ts.session_id', time: 'images.created_at', n: '1' };
+      };
+      const walk = plain(joinSql([found, ...columns]));
+      if (markOnly && exactTime) return { stats: null, walk, count: byStats(), all };
+      // Finer marks: the stats count the totals; where an image stands (its group's newest passing image) needs the images.
+      if (markOnly) return { stats: null, walk, count: byImages(), totals: byStats(), all };
+      if (filters.from === undefined && filters.to === undefined && exactTime) {
         const where = joinSql([
           ...(filters.model ? [['t.model = ?', [filters.model]] as Part] : []),
           ...(filters.purpose ? [['t.purpose = ?', [filters.purpose]] as Part] : []),
           ...(filters.sessionId !== undefined ? [['t.session_id = ?', [filters.sessionId]] as Part] : []),
           [hide ? 't.kept_count > 0' : 't.image_count > 0', []],
-          ['EXISTS (SELECT 1 FROM temp.search_turns st WHERE st.search = ? AND st.session_id = t.session_id AND st.turn_id = t.id)', [hits.id]],
+          turnMatches('t.seq'),
         ]);
         const index = filters.model ? 'turns_model' : 'turns_purpose';
-        count = { sql: `FROM turns t INDEXED BY ${index} WHERE ${where.where}`, params: where.params, session: 't.session_id', time: hide ? 't.kept_at' : 't.images_at', n: hide ? 't.kept_count' : 't.image_count' };
-      } else {
-        count = {
-          sql: `FROM temp.search_turns st CROSS JOIN images INDEXED BY images_turn ON images.turn_id = st.turn_id WHERE st.search = ? AND ${rest.where}`,
-          params: [hits.id, ...rest.params],
-          session: 'st.session_id',
-          time: 'images.created_at',
-          n: '1',
-        };
+        const count: Source = { sql: `FROM turns t INDEXED BY ${index} WHERE ${where.where}`, params: where.params, session: 't.session_id', time: hide ? 't.kept_at' : 't.images_at', n: hide ? 't.kept_count' : 't.image_count' };
+        return { stats: null, walk, count, all };
       }
-      return { stats: null, walk: plain(joinSql([found, ...columns])), count, all };
+      return { stats: null, walk, count: byImages(), all };
     }
-    const markOnly = !filters.model && !filters.purpose && filters.from === undefined && filters.to === undefined;
     const walk = plain(joinSql(columns));
     return { stats: markOnly ? { cells: statsCells(filters), sessionId: filters.sessionId ?? null } : null, walk, count: walk, all };
   }
@@ -227,41 +244,24 @@ export class GalleryQuery {
   /**
    * A prompt search's matches, looked up through FTS5 once and kept in TEMP tables of this connection (so every
    * GalleryQuery on it shares them) while no image is added (the key has the newest image's rowid) and no other
-   * connection writes (the key has `PRAGMA data_version`); the SEARCHES_KEPT used last are kept. The matching turns
-   * always; when they are few, also their images with the gallery's order index (then a search is walked like a
-   * board). A kept turn's counts follow this connection's marks and deletes through TEMP triggers, so totals and
-   * positions counted from them are never stale.
+   * connection writes (the key has `PRAGMA data_version`); the SEARCHES_KEPT used last are kept. The matching
+   * turns' seqs always, in a table of the search's own keyed by seq (a probe is one integer-key look-up); when they
+   * are few, also their images with the gallery's order index (then a search is walked like a board). Counts are
+   * read from the turns' own stats, which triggers keep exact, so they are never stale.
    */
-  private searchHits(search: { trigrams: string | null; words: string | null }): { id: number; dense: boolean } {
+  private searchHits(search: { trigrams: string | null; words: string | null }): { id: number; dense: boolean; seqs: string } {
     this.db.exec(`
       CREATE TEMP TABLE IF NOT EXISTS searches (id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, used INTEGER NOT NULL, dense INTEGER NOT NULL);
-      CREATE TEMP TABLE IF NOT EXISTS search_turns (
-        search INTEGER NOT NULL, session_id TEXT NOT NULL, turn_id TEXT NOT NULL, images INTEGER NOT NULL, newest INTEGER NOT NULL,
-        kept INTEGER NOT NULL, kept_at INTEGER,
-        PRIMARY KEY (search, session_id, turn_id)
-      ) WITHOUT ROWID;
       CREATE TEMP TABLE IF NOT EXISTS search_hits (
         search INTEGER NOT NULL, image_id TEXT NOT NULL, created_at INTEGER NOT NULL, session_id TEXT NOT NULL,
         PRIMARY KEY (search, image_id)
       ) WITHOUT ROWID;
       CREATE INDEX IF NOT EXISTS temp.search_hits_order ON search_hits (search, created_at DESC, session_id DESC);
-      CREATE TEMP TRIGGER IF NOT EXISTS search_turns_rejected AFTER UPDATE OF rejected ON main.images WHEN new.rejected <> old.rejected BEGIN
-        UPDATE temp.search_turns SET
-          kept = (SELECT COUNT(*) FROM main.images INDEXED BY images_turn WHERE images.turn_id = new.turn_id AND images.rejected = 0),
-          kept_at = (SELECT MAX(created_at) FROM main.images INDEXED BY images_turn WHERE images.turn_id = new.turn_id AND images.rejected = 0)
-        WHERE search IN (SELECT id FROM temp.searches) AND session_id = new.session_id AND turn_id = new.turn_id;
-      END;
-      CREATE TEMP TRIGGER IF NOT EXISTS search_turns_delete AFTER DELETE ON main.images BEGIN
-        UPDATE temp.search_turns SET
-          images = images - 1,
-          newest = COALESCE((SELECT MAX(created_at) FROM main.images INDEXED BY images_turn WHERE images.turn_id = old.turn_id), newest),
-          kept = (SELECT COUNT(*) FROM main.images INDEXED BY images_turn WHERE images.turn_id = old.turn_id AND images.rejected = 0),
-          kept_at = (SELECT MAX(created_at) FROM main.images INDEXED BY images_turn WHERE images.turn_id = old.turn_id AND images.rejected = 0)
-        WHERE search IN (SELECT id FROM temp.searches) AND session_id = old.session_id AND turn_id = old.turn_id;
-        DELETE FROM temp.search_turns WHERE search IN (SELECT id FROM temp.searches) AND session_id = old.session_id AND turn_id = old.turn_id AND images = 0;
+      CREATE TEMP TRIGGER IF NOT EXISTS search_hits_delete AFTER DELETE ON main.images BEGIN
         DELETE FROM temp.search_hits WHERE search IN (SELECT id FROM temp.searches) AND image_id = old.id;
       END;
     `);
+    this.dropSearches();
     const newest = num((this.statement('SELECT MAX(rowid) AS m FROM images').get() as Row).m);
     // data_version changes when another connection has written the library since this one last read it.
     const version = num((this.statement('PRAGMA data_version').get() as Row).data_version);
@@ -270,47 +270,55 @@ export class GalleryQuery {
     if (known) {
       // Most recent first; no write when it already is (a write would count as a change of the library's rows).
       this.statement('UPDATE temp.searches SET used = (SELECT MAX(used) + 1 FROM temp.searches) WHERE id = ? AND used < (SELECT MAX(used) FROM temp.searches)').run(num(known.id));
-      return { id: num(known.id), dense: num(known.dense) === 1 };
+      return { id: num(known.id), dense: num(known.dense) === 1, seqs: seqsTable(num(known.id)) };
     }
     const id = Number(
       this.statement('INSERT INTO temp.searches (key, used, dense) VALUES (?, (SELECT COALESCE(MAX(used), 0) + 1 FROM temp.searches), 0)').run(key).lastInsertRowid,
     );
-    const sets: string[] = [];
-    const params: SQLInputValue[] = [id];
-    if (search.trigrams !== null) {
-      sets.push('seq IN (SELECT rowid FROM prompt_trigrams WHERE prompt_trigrams MATCH ?)');
-      params.push(search.trigrams);
-    }
-    if (search.words !== null) {
-      sets.push('seq IN (SELECT rowid FROM prompt_words WHERE prompt_words MATCH ?)');
-      params.push(search.words);
-    }
+    const seqs = seqsTable(id);
+    // The matching turns' seqs, straight from the prompt indexes (in seq order: the key's order).
+    const sources: Array<[string, string]> = [];
+    if (search.trigrams !== null) sources.push(['prompt_trigrams', search.trigrams]);
+    if (search.words !== null) sources.push(['prompt_words', search.words]);
+    const [[table, match], ...more] = sources as [[string, string], ...Array<[string, string]>];
+    this.db.exec(`CREATE TABLE IF NOT EXISTS ${seqs} (seq INTEGER PRIMARY KEY)`);
     const turns = Number(
-      this.statement(
-        `INSERT INTO temp.search_turns (search, session_id, turn_id, images, newest, kept, kept_at)
-         SELECT ?, session_id, id, image_count, images_at, kept_count, kept_at FROM turns INDEXED BY turns_search WHERE image_count > 0 AND ${sets.join(' AND ')}`,
-      ).run(...params).changes,
+      this.db
+        .prepare(`INSERT INTO ${seqs} (seq) SELECT rowid FROM ${table} WHERE ${table} MATCH ?${more.map(([t]) => ` AND rowid IN (SELECT rowid FROM ${t} WHERE ${t} MATCH ?)`).join('')}`)
+        .run(match, ...more.map(([, m]) => m)).changes,
     );
     const dense = turns > this.sparseTurns;
     if (dense) {
       this.statement('UPDATE temp.searches SET dense = 1 WHERE id = ?').run(id);
     } else {
-      this.statement(
-        `INSERT INTO temp.search_hits (search, image_id, created_at, session_id)
-         SELECT st.search, images.id, images.created_at, images.session_id
-         FROM temp.search_turns st CROSS JOIN images INDEXED BY images_turn ON images.turn_id = st.turn_id WHERE st.search = ?`,
-      ).run(id);
+      this.db
+        .prepare(
+          `INSERT INTO temp.search_hits (search, image_id, created_at, session_id)
+           SELECT ?, images.id, images.created_at, images.session_id
+           FROM ${seqs} sq CROSS JOIN turns INDEXED BY turns_search ON turns.seq = sq.seq CROSS JOIN images INDEXED BY images_turn ON images.turn_id = turns.id`,
+        )
+        .run(id);
     }
-    // Searches beyond the kept ones are forgotten now and their rows deleted after this answer has gone out.
+    // Searches beyond the kept ones are forgotten now and their tables dropped after this answer has gone out.
     const old = (this.statement('SELECT id FROM temp.searches ORDER BY used DESC LIMIT -1 OFFSET ?').all(SEARCHES_KEPT) as Row[]).map((r) => num(r.id));
     for (const oldId of old) this.statement('DELETE FROM temp.searches WHERE id = ?').run(oldId);
-    if (old.length > 0) setImmediate(() => this.dropSearches(old));
-    return { id, dense };
+    if (old.length > 0) {
+      this.forgotten.push(...old);
+      setImmediate(() => this.dropSearches());
+    }
+    return { id, dense, seqs };
   }
 
-  private dropSearches(ids: number[]): void {
+  /** Drops the tables of forgotten searches, outside any transaction (one rolled back would bring them back). */
+  private dropSearches(): void {
+    if (this.forgotten.length === 0 || this.db.isTransaction) return;
     try {
-      for (const id of ids) for (const table of ['search_hits', 'search_turns']) this.statement(`DELETE FROM temp.${table} WHERE search = ?`).run(id);
+      for (const id of this.forgotten.splice(0)) {
+        const seqs = seqsTable(id);
+        this.db.exec(`DROP TABLE IF EXISTS ${seqs}`);
+        this.statement('DELETE FROM temp.search_hits WHERE search = ?').run(id);
+        for (const sql of this.statements.keys()) if (sql.includes(`${seqs} `)) this.statements.delete(sql);
+      }
     } catch {
       // The database was closed meanwhile: its TEMP tables went with it.
     }
@@ -352,8 +360,8 @@ export class GalleryQuery {
    * One grouped pass over the passing images: sessions, images, and the images of the groups before a key.
    * Parameters: at, at, session id, then the source's.
    */
-  static countSql(c: CompiledFilters): string {
-    const { sql, session, time, n } = c.count;
+  static countSql(c: CompiledFilters, source = c.count): string {
+    const { sql, session, time, n } = source;
     return `SELECT COUNT(*) AS sessions, COALESCE(SUM(n), 0) AS images,
                    COALESCE(SUM(CASE WHEN newest > ? OR (newest = ? AND session_id > ?) THEN n ELSE 0 END), 0) AS before
             FROM (SELECT ${session} AS session_id, SUM(${n}) AS n, MAX(${time}) AS newest ${sql} GROUP BY ${session})`;
@@ -520,7 +528,8 @@ export class GalleryQuery {
       const params = [key.at, key.sessionId, key.at, key.at, key.sessionId, ...c.all.params, ...(c.stats.sessionId !== null ? [c.stats.sessionId] : [])];
       row = this.statement(GalleryQuery.statsCountSql(c)).get(...params) as Row;
     } else {
-      row = this.statement(GalleryQuery.countSql(c)).get(key.at, key.at, key.sessionId, ...c.count.params) as Row;
+      const source = key === TOP && c.totals ? c.totals : c.count;
+      row = this.statement(GalleryQuery.countSql(c, source)).get(key.at, key.at, key.sessionId, ...source.params) as Row;
     }
     return { sessions: num(row.sessions), images: num(row.images), before: num(row.before) };
   }

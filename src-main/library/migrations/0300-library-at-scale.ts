@@ -9,16 +9,8 @@
 // images (src-main/library/library-repo.test.ts times it on a seeded library).
 import { promptIndexRows } from '../../domain/library-search.ts';
 import { pickTitle, titleFromPrompt } from '../../domain/session-title.ts';
+import { cellChanges, cellColumns, cellNames, cellSums, markCell } from './mark-cells.ts';
 import type { Migration } from './types.ts';
-
-/** The session_stats cell of an image's marks: starred × 12 + rating × 2 + rejected (0–23). */
-export const MARK_CELLS = 24;
-const cell = (row: 'new' | 'old') => `(${row}.starred * 12 + ${row}.rating * 2 + ${row}.rejected)`;
-const cells = Array.from({ length: MARK_CELLS }, (_, k) => k);
-/** `c0 = c0 + (cell(new) = 0) - (cell(old) = 0), …` for the rows given. */
-function cellChanges(add: 'new' | null, remove: 'old' | null): string {
-  return cells.map((k) => `c${k} = c${k}${add ? ` + (${cell(add)} = ${k})` : ''}${remove ? ` - (${cell(remove)} = ${k})` : ''}`).join(', ');
-}
 
 export const migration: Migration = {
   version: 300,
@@ -69,7 +61,7 @@ export const migration: Migration = {
         newest_at INTEGER NOT NULL,
         oldest_at INTEGER NOT NULL,
         images INTEGER NOT NULL DEFAULT 0,
-        ${cells.map((k) => `c${k} INTEGER NOT NULL DEFAULT 0`).join(', ')}
+        ${cellColumns()}
       ) WITHOUT ROWID;
       CREATE INDEX session_stats_newest ON session_stats (newest_at);
       CREATE TRIGGER images_stats_insert AFTER INSERT ON images BEGIN
@@ -83,7 +75,7 @@ export const migration: Migration = {
       CREATE TRIGGER images_turn_delete AFTER DELETE ON images BEGIN
         UPDATE turns SET image_count = image_count - 1, images_at = (SELECT MAX(created_at) FROM images WHERE turn_id = old.turn_id) WHERE id = old.turn_id;
       END;
-      CREATE TRIGGER images_stats_marks AFTER UPDATE OF starred, rating, rejected ON images WHEN ${cell('new')} <> ${cell('old')} BEGIN
+      CREATE TRIGGER images_stats_marks AFTER UPDATE OF starred, rating, rejected ON images WHEN ${markCell('new')} <> ${markCell('old')} BEGIN
         UPDATE session_stats SET ${cellChanges('new', 'old')} WHERE session_id = new.session_id;
       END;
       CREATE TRIGGER images_stats_delete AFTER DELETE ON images BEGIN
@@ -125,8 +117,8 @@ export const migration: Migration = {
     `);
 
     db.exec(`
-      INSERT INTO session_stats (session_id, newest_at, oldest_at, images, ${cells.map((k) => `c${k}`).join(', ')})
-      SELECT session_id, MAX(created_at), MIN(created_at), COUNT(*), ${cells.map((k) => `SUM(starred * 12 + rating * 2 + rejected = ${k})`).join(', ')}
+      INSERT INTO session_stats (session_id, newest_at, oldest_at, images, ${cellNames()})
+      SELECT session_id, MAX(created_at), MIN(created_at), COUNT(*), ${cellSums()}
       FROM images GROUP BY session_id;
     `);
 

@@ -9,6 +9,7 @@ import { migration as m0201 } from './0201-turn-client-id.ts';
 import { migration as m0300 } from './0300-library-at-scale.ts';
 import { migration as m0400 } from './0400-catalog.ts';
 import { migration as m0500 } from './0500-search-turn-counts.ts';
+import { migration as m0600 } from './0600-turn-stats.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -19,6 +20,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0300,
   m0400,
   m0500,
+  m0600,
 ];
 
 export type { Migration };
