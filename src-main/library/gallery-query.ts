@@ -86,13 +86,23 @@ export interface Neighbors {
   inFilter: boolean;
 }
 
-/** The TEMP table of a kept search's matching turns' seqs. */
-const seqsTable = (search: number) => `temp.search_seqs_${search}`;
+/** A kept prompt search: its tables (matching seqs; images when few match), whether many match (`dense`) and most (`scan`). */
+interface SearchHits {
+  dense: boolean;
+  scan: boolean;
+  seqs: string;
+  images: string;
+}
+/** The TEMP tables a search in slot `k` keeps its matches in: one more slot than searches kept, reused in turn. */
+const slotTables = (k: number) => ({ seqs: `temp.search_seqs_${k}`, images: `temp.search_images_${k}` });
+/** A search counts by reading every turn's stats when at least 1 / SCAN_SHARE of the turns match. */
+const SCAN_SHARE = 3;
 
 /** Before every key. */
 const TOP: Key = { at: Number.MAX_SAFE_INTEGER, sessionId: '\uffff' };
 /** Prompt searches whose matches are kept (the current one and the few before it). */
 const SEARCHES_KEPT = 4;
+const SLOTS = SEARCHES_KEPT + 1;
 /** Totals remembered per filters while the library is unchanged. */
 const TOTALS_KEPT = 16;
 
@@ -129,8 +139,6 @@ export class GalleryQuery {
   private readonly db: DatabaseSync;
   private readonly statements = new Map<string, StatementSync>();
   private readonly totalsCache = new Map<string, { sessions: number; images: number }>();
-  /** Searches no longer kept whose tables are still to be dropped. */
-  private readonly forgotten: number[] = [];
 
   private readonly sparseTurns: number;
 
@@ -175,7 +183,7 @@ export class GalleryQuery {
       ? null
       : hits.dense
         ? [`EXISTS (SELECT 1 FROM turn_stats ts CROSS JOIN ${hits.seqs} sq ON sq.seq = ts.seq WHERE ts.session_id = images.session_id AND ts.turn_id = images.turn_id)`, []]
-        : ['EXISTS (SELECT 1 FROM temp.search_hits sh WHERE sh.search = ? AND sh.image_id = images.id)', [hits.id]];
+        : [`EXISTS (SELECT 1 FROM ${hits.images} sh WHERE sh.image_id = images.id)`, []];
     const board: Part | null =
       filters.boardId !== undefined ? ['EXISTS (SELECT 1 FROM board_images b WHERE b.board_id = ? AND b.image_id = images.id)', [filters.boardId]] : null;
     const all = joinSql([...(found ? [found] : []), ...(board ? [board] : []), ...columns]);
@@ -193,7 +201,14 @@ export class GalleryQuery {
       return { stats: null, walk, count: walk, all };
     }
     if (hits && !hits.dense) {
-      const walk = driven('temp.search_hits', 'search', hits.id, joinSql(columns));
+      const rest = joinSql(columns);
+      const walk: Source = {
+        sql: `FROM ${hits.images} sh${rest.where === '1' ? '' : ' CROSS JOIN images ON images.id = sh.image_id'} WHERE ${rest.where}`,
+        params: rest.params,
+        session: 'sh.session_id',
+        time: 'sh.created_at',
+        n: '1',
+      };
       return { stats: null, walk, count: walk, all };
     }
     const markOnly = !filters.model && !filters.purpose && filters.from === undefined && filters.to === undefined;
@@ -205,6 +220,11 @@ export class GalleryQuery {
       // else, the matching turns' images (images_turn carries what a count needs).
       const turnMatches = (seq: string): Part => [`EXISTS (SELECT 1 FROM ${hits.seqs} sq WHERE sq.seq = ${seq})`, []];
       const inSession: Part[] = filters.sessionId !== undefined ? [['ts.session_id = ?', [filters.sessionId]]] : [];
+      // The matching turns' stats: every turn's read in session order, each asked whether it matched, when most
+      // turns match (or one session is asked); else from the matches, each looked up by its seq.
+      const scan = hits.scan || filters.sessionId !== undefined;
+      const matchingTurns = scan ? 'turn_stats ts' : `${hits.seqs} sq CROSS JOIN turn_stats ts INDEXED BY turn_stats_seq ON ts.seq = sq.seq`;
+      const matched: Part[] = scan ? [turnMatches('ts.seq')] : [];
       // The newest passing image of a turn is known when no finer mark than "not rejected" filters.
       const exactTime = !filters.starred && filters.minRating === undefined && filters.rejected !== 'only';
       const hide = filters.rejected === 'hide';
@@ -212,12 +232,12 @@ export class GalleryQuery {
         // "Not rejected" alone is a column of its own; other marks add up their cells.
         const onlyHide = hide && !filters.starred && filters.minRating === undefined;
         const cells = onlyHide ? 'ts.kept' : statsCells(filters);
-        const where = joinSql([turnMatches('ts.seq'), ...inSession, [`${cells} > 0`, []]]);
-        return { sql: `FROM turn_stats ts WHERE ${where.where}`, params: where.params, session: 'ts.session_id', time: hide ? 'ts.kept_at' : 'ts.images_at', n: cells };
+        const where = joinSql([...matched, ...inSession, [`${cells} > 0`, []]]);
+        return { sql: `FROM ${matchingTurns} WHERE ${where.where}`, params: where.params, session: 'ts.session_id', time: hide ? 'ts.kept_at' : 'ts.images_at', n: cells };
       };
       const byImages = (): Source => {
-        const where = joinSql([turnMatches('ts.seq'), ...inSession, ...columns]);
-        return { sql: `FROM turn_stats ts CROSS JOIN images INDEXED BY images_turn ON images.turn_id = ts.turn_id WHERE ${where.where}`, params: where.params, session: 'ts.session_id', time: 'images.created_at', n: '1' };
+        const where = joinSql([...matched, ...inSession, ...columns]);
+        return { sql: `FROM ${matchingTurns} CROSS JOIN images INDEXED BY images_turn ON images.turn_id = ts.turn_id WHERE ${where.where}`, params: where.params, session: 'ts.session_id', time: 'images.created_at', n: '1' };
       };
       const walk = plain(joinSql([found, ...columns]));
       if (markOnly && exactTime) return { stats: null, walk, count: byStats(), all };
@@ -244,84 +264,75 @@ export class GalleryQuery {
   /**
    * A prompt search's matches, looked up through FTS5 once and kept in TEMP tables of this connection (so every
    * GalleryQuery on it shares them) while no image is added (the key has the newest image's rowid) and no other
-   * connection writes (the key has `PRAGMA data_version`); the SEARCHES_KEPT used last are kept. The matching
-   * turns' seqs always, in a table of the search's own keyed by seq (a probe is one integer-key look-up); when they
-   * are few, also their images with the gallery's order index (then a search is walked like a board). Counts are
-   * read from the turns' own stats, which triggers keep exact, so they are never stale.
+   * connection writes (the key has `PRAGMA data_version`); the SEARCHES_KEPT used last are kept. Each kept search
+   * has a slot of tables: its matching turns' seqs (keyed by seq: a probe is one integer-key look-up) and, when
+   * they are few, their images with the gallery's order index (then a search is walked like a board). A slot is
+   * emptied whole when a new search takes it; no table is created or dropped per search (SQLite would prepare
+   * every statement again), and a transaction rolled back takes a search back with everything it changed. Counts
+   * are read from the turns' own stats, which triggers keep exact, so they are never stale.
    */
-  private searchHits(search: { trigrams: string | null; words: string | null }): { id: number; dense: boolean; seqs: string } {
+  private searchHits(search: { trigrams: string | null; words: string | null }): SearchHits {
     this.db.exec(`
-      CREATE TEMP TABLE IF NOT EXISTS searches (id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, used INTEGER NOT NULL, dense INTEGER NOT NULL);
-      CREATE TEMP TABLE IF NOT EXISTS search_hits (
-        search INTEGER NOT NULL, image_id TEXT NOT NULL, created_at INTEGER NOT NULL, session_id TEXT NOT NULL,
-        PRIMARY KEY (search, image_id)
-      ) WITHOUT ROWID;
-      CREATE INDEX IF NOT EXISTS temp.search_hits_order ON search_hits (search, created_at DESC, session_id DESC);
-      CREATE TEMP TRIGGER IF NOT EXISTS search_hits_delete AFTER DELETE ON main.images BEGIN
-        DELETE FROM temp.search_hits WHERE search IN (SELECT id FROM temp.searches) AND image_id = old.id;
+      CREATE TEMP TABLE IF NOT EXISTS searches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, used INTEGER NOT NULL, slot INTEGER NOT NULL UNIQUE,
+        turns INTEGER NOT NULL DEFAULT 0, dense INTEGER NOT NULL DEFAULT 0, scan INTEGER NOT NULL DEFAULT 0
+      );
+      ${Array.from({ length: SLOTS }, (_, k) => `
+        CREATE TEMP TABLE IF NOT EXISTS search_seqs_${k} (seq INTEGER PRIMARY KEY);
+        CREATE TEMP TABLE IF NOT EXISTS search_images_${k} (image_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, session_id TEXT NOT NULL) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS temp.search_images_${k}_order ON search_images_${k} (created_at DESC, session_id DESC);`).join('')}
+      CREATE TEMP TRIGGER IF NOT EXISTS search_images_delete AFTER DELETE ON main.images BEGIN
+        ${Array.from({ length: SLOTS }, (_, k) => `DELETE FROM temp.search_images_${k} WHERE image_id = old.id;`).join(' ')}
       END;
     `);
-    this.dropSearches();
     const newest = num((this.statement('SELECT MAX(rowid) AS m FROM images').get() as Row).m);
     // data_version changes when another connection has written the library since this one last read it.
     const version = num((this.statement('PRAGMA data_version').get() as Row).data_version);
     const key = `${search.trigrams ?? ''}\u0000${search.words ?? ''}\u0000${newest}\u0000${version}`;
-    const known = this.statement('SELECT id, dense FROM temp.searches WHERE key = ?').get(key) as Row | undefined;
+    const hits = (row: Row): SearchHits => ({ dense: num(row.dense) === 1, scan: num(row.scan) === 1, ...slotTables(num(row.slot)) });
+    const known = this.statement('SELECT id, slot, dense, scan FROM temp.searches WHERE key = ?').get(key) as Row | undefined;
     if (known) {
       // Most recent first; no write when it already is (a write would count as a change of the library's rows).
       this.statement('UPDATE temp.searches SET used = (SELECT MAX(used) + 1 FROM temp.searches) WHERE id = ? AND used < (SELECT MAX(used) FROM temp.searches)').run(num(known.id));
-      return { id: num(known.id), dense: num(known.dense) === 1, seqs: seqsTable(num(known.id)) };
+      return hits(known);
     }
-    const id = Number(
-      this.statement('INSERT INTO temp.searches (key, used, dense) VALUES (?, (SELECT COALESCE(MAX(used), 0) + 1 FROM temp.searches), 0)').run(key).lastInsertRowid,
-    );
-    const seqs = seqsTable(id);
-    // The matching turns' seqs, straight from the prompt indexes (in seq order: the key's order).
+    // Searches beyond the kept ones are forgotten, which frees a slot for this one.
+    this.statement('DELETE FROM temp.searches WHERE id IN (SELECT id FROM temp.searches ORDER BY used DESC LIMIT -1 OFFSET ?)').run(SEARCHES_KEPT - 1);
+    const taken = new Set((this.statement('SELECT slot FROM temp.searches').all() as Row[]).map((r) => num(r.slot)));
+    const slot = Array.from({ length: SLOTS }, (_, k) => k).find((k) => !taken.has(k)) as number;
+    const { seqs, images } = slotTables(slot);
+    // Emptied whole (SQLite's truncate: the pages are freed, no row is read), then the matching turns' seqs
+    // straight from the prompt indexes.
+    this.statement(`DELETE FROM ${seqs}`).run();
+    this.statement(`DELETE FROM ${images}`).run();
     const sources: Array<[string, string]> = [];
     if (search.trigrams !== null) sources.push(['prompt_trigrams', search.trigrams]);
     if (search.words !== null) sources.push(['prompt_words', search.words]);
     const [[table, match], ...more] = sources as [[string, string], ...Array<[string, string]>];
-    this.db.exec(`CREATE TABLE IF NOT EXISTS ${seqs} (seq INTEGER PRIMARY KEY)`);
     const turns = Number(
-      this.db
-        .prepare(`INSERT INTO ${seqs} (seq) SELECT rowid FROM ${table} WHERE ${table} MATCH ?${more.map(([t]) => ` AND rowid IN (SELECT rowid FROM ${t} WHERE ${t} MATCH ?)`).join('')}`)
-        .run(match, ...more.map(([, m]) => m)).changes,
+      this.statement(`INSERT INTO ${seqs} (seq) SELECT rowid FROM ${table} WHERE ${table} MATCH ?${more.map(([t]) => ` AND rowid IN (SELECT rowid FROM ${t} WHERE ${t} MATCH ?)`).join('')}`).run(
+        match,
+        ...more.map(([, m]) => m),
+      ).changes,
     );
     const dense = turns > this.sparseTurns;
-    if (dense) {
-      this.statement('UPDATE temp.searches SET dense = 1 WHERE id = ?').run(id);
-    } else {
-      this.db
-        .prepare(
-          `INSERT INTO temp.search_hits (search, image_id, created_at, session_id)
-           SELECT ?, images.id, images.created_at, images.session_id
-           FROM ${seqs} sq CROSS JOIN turns INDEXED BY turns_search ON turns.seq = sq.seq CROSS JOIN images INDEXED BY images_turn ON images.turn_id = turns.id`,
-        )
-        .run(id);
+    // Reading every turn's stats costs about what looking up a third of them by seq does (measured: 25,000 turns).
+    const scan = turns * SCAN_SHARE >= num((this.statement('SELECT MAX(seq) AS m FROM turns').get() as Row).m);
+    this.statement('INSERT INTO temp.searches (key, used, slot, turns, dense, scan) VALUES (?, (SELECT COALESCE(MAX(used), 0) + 1 FROM temp.searches), ?, ?, ?, ?)').run(
+      key,
+      slot,
+      turns,
+      dense ? 1 : 0,
+      scan ? 1 : 0,
+    );
+    if (!dense) {
+      this.statement(
+        `INSERT INTO ${images} (image_id, created_at, session_id)
+         SELECT images.id, images.created_at, images.session_id
+         FROM ${seqs} sq CROSS JOIN turns INDEXED BY turns_search ON turns.seq = sq.seq CROSS JOIN images INDEXED BY images_turn ON images.turn_id = turns.id`,
+      ).run();
     }
-    // Searches beyond the kept ones are forgotten now and their tables dropped after this answer has gone out.
-    const old = (this.statement('SELECT id FROM temp.searches ORDER BY used DESC LIMIT -1 OFFSET ?').all(SEARCHES_KEPT) as Row[]).map((r) => num(r.id));
-    for (const oldId of old) this.statement('DELETE FROM temp.searches WHERE id = ?').run(oldId);
-    if (old.length > 0) {
-      this.forgotten.push(...old);
-      setImmediate(() => this.dropSearches());
-    }
-    return { id, dense, seqs };
-  }
-
-  /** Drops the tables of forgotten searches, outside any transaction (one rolled back would bring them back). */
-  private dropSearches(): void {
-    if (this.forgotten.length === 0 || this.db.isTransaction) return;
-    try {
-      for (const id of this.forgotten.splice(0)) {
-        const seqs = seqsTable(id);
-        this.db.exec(`DROP TABLE IF EXISTS ${seqs}`);
-        this.statement('DELETE FROM temp.search_hits WHERE search = ?').run(id);
-        for (const sql of this.statements.keys()) if (sql.includes(`${seqs} `)) this.statements.delete(sql);
-      }
-    } catch {
-      // The database was closed meanwhile: its TEMP tables went with it.
-    }
+    return { dense, scan, seqs, images };
   }
 
   // ---- the statements (public for the query-plan tests) ----

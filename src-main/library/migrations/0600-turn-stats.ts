@@ -28,6 +28,9 @@ export const migration: Migration = {
       ${cellColumns()},
       PRIMARY KEY (session_id, turn_id)
     ) WITHOUT ROWID;
+    -- A search matching a few thousand turns looks them up by seq instead of reading every turn's row; with no mark
+    -- or only "not rejected", from the index alone.
+    CREATE INDEX turn_stats_seq ON turn_stats (seq, session_id, images, kept, images_at, kept_at);
 
     INSERT INTO turn_stats (session_id, turn_id, seq, images, kept, images_at, kept_at, ${cellNames()})
     SELECT images.session_id, images.turn_id, turns.seq, COUNT(*), SUM(images.rejected = 0), MAX(images.created_at),
