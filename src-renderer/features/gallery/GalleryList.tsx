@@ -26,10 +26,7 @@ import { galleryLayout, isNavKey, navigate, tileCenter, GAP, type LayoutItem, ty
 import { SessionHeader } from './SessionHeader.tsx';
 import { useGalleryStore } from './store.ts';
 import { useGalleryView } from './view-store.ts';
-import { ThumbPrefetcher } from './thumb-prefetch.ts';
 
-/** Rows beyond the mounted ones whose thumbnails are asked for ahead (~0.5 s of a brisk scroll at the default size). */
-const PREFETCH_ROWS = 3;
 /** Horizontal padding of the scroll container (each side), in px; matches .gallery-scroll in gallery.css. */
 const PAD_X = 12;
 
@@ -176,23 +173,7 @@ export function GalleryList(props: ImageGridProps) {
   });
 
   const virtualItems = virtualizer.getVirtualItems();
-  const firstIndex = virtualItems[0]?.index ?? -1;
   const lastIndex = virtualItems.at(-1)?.index ?? -1;
-  // The thumbnails of the next rows the grid scrolls towards are asked for while the page is idle (thumb-prefetch.ts).
-  const [prefetcher] = useState(() => new ThumbPrefetcher());
-  useEffect(() => () => prefetcher.dispose(), [prefetcher]);
-  const backward = virtualizer.scrollDirection === 'backward';
-  useEffect(() => {
-    if (lastIndex < 0) return;
-    const ids: string[] = [];
-    for (let i = backward ? firstIndex - 1 : lastIndex + 1, rows = 0; i >= 0 && i < items.length && rows < PREFETCH_ROWS; i += backward ? -1 : 1) {
-      const item = items[i];
-      if (item?.kind !== 'row') continue;
-      rows += 1;
-      for (const tile of item.tiles) if (tile.image.download === 'done') ids.push(tile.image.id);
-    }
-    prefetcher.want(ids);
-  }, [prefetcher, items, firstIndex, lastIndex, backward]);
   const { hasMore, loadingMore, loadMore } = props;
   useEffect(() => {
     if (hasMore && !loadingMore && lastIndex >= items.length - 8) loadMore();
