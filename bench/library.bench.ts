@@ -84,6 +84,7 @@ async function cases(app: App, seeded: SeededLibrary): Promise<Case[]> {
     ['model', { model: 'seedream-5-0-pro' }],
     ['search', { query: 'marble' }],
     ['search, most prompts', { query: 'photo', rejected: 'hide' }],
+    ['search, most prompts + rating', { query: 'photo', minRating: 3 }],
     ['board', { boardId: big }],
   ] as Array<[string, GalleryFilters]>) {
     // Spread over the first 5,000 in the order (select-all's limit); the two large ones get deeper ones below.
@@ -137,6 +138,7 @@ async function cases(app: App, seeded: SeededLibrary): Promise<Case[]> {
     neighbors('model', { model: 'seedream-5-0-pro' }),
     neighbors('search', { query: 'marble' }),
     neighbors('search, most prompts', { query: 'photo', rejected: 'hide' }),
+    neighbors('search, most prompts + rating', { query: 'photo', minRating: 3 }),
     neighbors('board', { boardId: big }),
     { name: 'select all: first 5,000 ids + total (rejects hidden)', run: (app) => invokeOk(app, 'libraryImageIds', { filters: { rejected: 'hide' }, limit: 5000 }) },
     {

@@ -215,10 +215,16 @@ function tracePrepare(target: DatabaseSync): { db: DatabaseSync; sql: Set<string
 
 /** Plan lines that read a whole table or index: anything but the per-session stats, FTS5 look-ups and sub-results. */
 function fullScans(plan: string[]): string[] {
-  // Allowed: the prompt indexes' own matches, a subquery's rows, a search's own matching seqs and images, and the
-  // turns' stats (one row per turn, read in session order) that a search matching most prompts counts by.
+  // Allowed: the prompt indexes' own matches, a subquery's rows, a search's own matching seqs and images, the
+  // turns' stats (one row per turn, read in session order) that a search matching most prompts counts by, and the
+  // turns without images (a partial index: failed and running turns).
   return plan.filter(
-    (line) => /^SCAN /.test(line) && !/^SCAN (ss|ts|sq|sh)\b/.test(line) && !/^SCAN prompt_(trigrams|words) VIRTUAL TABLE INDEX \d+:M/.test(line) && !/^SCAN \(subquery-\d+\)/.test(line),
+    (line) =>
+      /^SCAN /.test(line) &&
+      !/^SCAN (ss|ts|sq|sh)\b/.test(line) &&
+      !/^SCAN prompt_(trigrams|words) VIRTUAL TABLE INDEX \d+:M/.test(line) &&
+      !/^SCAN \(subquery-\d+\)/.test(line) &&
+      !/^SCAN turns USING COVERING INDEX turns_without_images$/.test(line),
   );
 }
 
@@ -441,3 +447,35 @@ describe(`every gallery statement uses an index (${label})`, () => {
 
 suite('searches kept as images', undefined);
 suite('searches that match most prompts', 0);
+
+describe('a search matching many turns without images; a search that cannot be kept', () => {
+  it('counts only the matching turns that have images when it chooses how to keep them, and keeps a search whole or not at all', () => {
+    const db = openLibraryDatabase(join(mkdtempSync(join(tmpdir(), 'studio-gq-empty-')), 'library.db'));
+    const repo = new LibraryRepo(db, { sparseSearchTurns: 5 });
+    const estimate = estimateCredits({ model: 'nano-banana-2', referenceCount: 0, n: 1 });
+    transaction(db, () => {
+      repo.createSession('ls_z', 'local', 1_000);
+      // A batch that failed whole: 30 turns sharing the prompt, none with images; then 3 that succeeded.
+      for (let t = 0; t < 33; t++) {
+        const id = `lt_z${t}`;
+        const request = { prompt: `Zebra print tote ${t}` };
+        repo.createTurn({ id, sessionId: 'ls_z', environment: 'local', request, estimate, startedAt: 1_000 + t, retryOf: null, referenceImageIds: [] });
+        if (t >= 30) repo.insertImages({ id, sessionId: 'ls_z', environment: 'local', model: 'nano-banana-2', purpose: 'free', prompt: request.prompt }, [{ id: `img_z${t}`, filename: 'z.png', width: 1, height: 1 }], 1_000 + t);
+      }
+    });
+    const page = repo.gallery({ query: 'zebra' }, null, 10);
+    expect(page.groups.flatMap((g) => g.images.map((i) => i.id))).toEqual(['img_z32', 'img_z31', 'img_z30']);
+    expect(page.totals).toEqual({ sessions: 1, images: 3 });
+    // 33 turns match, 3 of them with images: few, so its images are kept (walked like a board).
+    expect(db.prepare('SELECT turns, dense FROM temp.searches').all()).toEqual([{ turns: 3, dense: 0 }]);
+
+    // A search whose images cannot be kept (the TEMP store full, say) is not kept half: the next ask looks it up again.
+    for (let k = 0; k < 5; k++) db.exec(`CREATE TEMP TRIGGER fail_${k} BEFORE INSERT ON search_images_${k} BEGIN SELECT RAISE(ABORT, 'temp store full'); END`);
+    expect(() => repo.gallery({ query: 'tote 31' }, null, 10)).toThrow(/temp store full/);
+    expect(db.prepare('SELECT turns FROM temp.searches').all()).toEqual([{ turns: 3 }]);
+    for (let k = 0; k < 5; k++) db.exec(`DROP TRIGGER temp.fail_${k}`);
+    expect(repo.gallery({ query: 'tote 31' }, null, 10).groups.flatMap((g) => g.images.map((i) => i.id))).toEqual(['img_z31']);
+    expect(repo.gallery({ query: 'zebra' }, null, 10).totals).toEqual({ sessions: 1, images: 3 });
+    db.close();
+  });
+});

@@ -288,7 +288,7 @@ export class GalleryQuery {
     const newest = num((this.statement('SELECT MAX(rowid) AS m FROM images').get() as Row).m);
     // data_version changes when another connection has written the library since this one last read it.
     const version = num((this.statement('PRAGMA data_version').get() as Row).data_version);
-    const key = `${search.trigrams ?? ''}\u0000${search.words ?? ''}\u0000${newest}\u0000${version}`;
+    const key = `${search.trigrams ?? ''}\u0000${search.words ?? ''}\u0000${newest}\u0000${version}\u0000${this.sparseTurns}`;
     const hits = (row: Row): SearchHits => ({ dense: num(row.dense) === 1, scan: num(row.scan) === 1, ...slotTables(num(row.slot)) });
     const known = this.statement('SELECT id, slot, dense, scan FROM temp.searches WHERE key = ?').get(key) as Row | undefined;
     if (known) {
@@ -296,6 +296,19 @@ export class GalleryQuery {
       this.statement('UPDATE temp.searches SET used = (SELECT MAX(used) + 1 FROM temp.searches) WHERE id = ? AND used < (SELECT MAX(used) FROM temp.searches)').run(num(known.id));
       return hits(known);
     }
+    // Stored whole or not at all: a fill that fails (interrupted, out of memory) leaves no search half kept.
+    this.db.exec('SAVEPOINT gallery_search');
+    try {
+      const hits = this.storeSearch(search, key);
+      this.db.exec('RELEASE gallery_search');
+      return hits;
+    } catch (error) {
+      this.db.exec('ROLLBACK TO gallery_search; RELEASE gallery_search');
+      throw error;
+    }
+  }
+
+  private storeSearch(search: { trigrams: string | null; words: string | null }, key: string): SearchHits {
     // Searches beyond the kept ones are forgotten, which frees a slot for this one.
     this.statement('DELETE FROM temp.searches WHERE id IN (SELECT id FROM temp.searches ORDER BY used DESC LIMIT -1 OFFSET ?)').run(SEARCHES_KEPT - 1);
     const taken = new Set((this.statement('SELECT slot FROM temp.searches').all() as Row[]).map((r) => num(r.slot)));
@@ -309,15 +322,19 @@ export class GalleryQuery {
     if (search.trigrams !== null) sources.push(['prompt_trigrams', search.trigrams]);
     if (search.words !== null) sources.push(['prompt_words', search.words]);
     const [[table, match], ...more] = sources as [[string, string], ...Array<[string, string]>];
-    const turns = Number(
+    const matches = Number(
       this.statement(`INSERT INTO ${seqs} (seq) SELECT rowid FROM ${table} WHERE ${table} MATCH ?${more.map(([t]) => ` AND rowid IN (SELECT rowid FROM ${t} WHERE ${t} MATCH ?)`).join('')}`).run(
         match,
         ...more.map(([, m]) => m),
       ).changes,
     );
+    // What counts is the matching turns that have images: those without (failed, cancelled, running; a batch that
+    // failed whole leaves thousands sharing a prompt) are few in a library, and read from their own index.
+    const empty = (where: string) => num((this.statement(`SELECT COUNT(*) AS n FROM turns INDEXED BY turns_without_images WHERE image_count = 0${where}`).get() as Row).n);
+    const turns = matches > this.sparseTurns ? matches - empty(` AND EXISTS (SELECT 1 FROM ${seqs} sq WHERE sq.seq = turns.seq)`) : matches;
     const dense = turns > this.sparseTurns;
     // Reading every turn's stats costs about what looking up a third of them by seq does (measured: 25,000 turns).
-    const scan = turns * SCAN_SHARE >= num((this.statement('SELECT MAX(seq) AS m FROM turns').get() as Row).m);
+    const scan = dense && turns * SCAN_SHARE >= num((this.statement('SELECT MAX(seq) AS m FROM turns').get() as Row).m) - empty('');
     this.statement('INSERT INTO temp.searches (key, used, slot, turns, dense, scan) VALUES (?, (SELECT COALESCE(MAX(used), 0) + 1 FROM temp.searches), ?, ?, ?, ?)').run(
       key,
       slot,

@@ -49,15 +49,21 @@ describe('migration 0600 on an existing library', () => {
     expect(stats.find((r) => r.turn_id === 'lt_5_0')).toMatchObject({ images: 3, kept: 3, images_at: 1_505, kept_at: 1_505 });
     expect(stats.some((r) => r.turn_id === 'lt_3_2')).toBe(false);
 
-    // Every prompt matches "slate": counted by turns (sparse 0) and image by image (the default), the same.
+    // Every prompt matches "slate": counted by turns (sparse 0) and image by image (the default, on a connection of
+    // its own: kept searches are the connection's), the same.
     const byTurns = new LibraryRepo(db, { sparseSearchTurns: 0 });
-    const byImages = new LibraryRepo(db);
+    const other = openLibraryDatabase(file);
+    const byImages = new LibraryRepo(other);
     for (const filters of [{ query: 'slate' }, { query: 'slate', rejected: 'hide' as const }, { query: 'slate', minRating: 3 }, { query: 'slate', starred: true, rejected: 'hide' as const }, { query: 'slate', rejected: 'only' as const }]) {
       const want = byImages.gallery(filters, null, 50).totals;
       expect(want.images, JSON.stringify(filters)).toBeGreaterThan(0);
       expect(byTurns.gallery(filters, null, 50).totals, JSON.stringify(filters)).toEqual(want);
     }
     expect(byTurns.gallery({ query: 'slate', minRating: 3 }, null, 50).totals).toEqual({ sessions: 12, images: ids.filter((_, k) => k % 3 === 0 && k % 4 !== 1).length });
+    // Each took its own path: the stats' count, and the images kept one by one.
+    expect(db.prepare('SELECT dense FROM temp.searches').all()).toEqual([{ dense: 1 }]);
+    expect(other.prepare('SELECT dense FROM temp.searches').all()).toEqual([{ dense: 0 }]);
+    other.close();
     db.close();
   });
 });

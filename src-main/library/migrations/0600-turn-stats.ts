@@ -1,10 +1,10 @@
 // Per turn, what per session `session_stats` keeps (migration 0300): how many images have each combination of
 // marks (and, read most, how many are not rejected), and when its newest image and its newest image not rejected
-// arrived; with the turn's `seq` (its key in
-// the prompt indexes). A prompt search that matches most prompts (a common word: 20,000 turns of 25,000) keeps
-// only the matching seqs and counts by reading these rows in session order, whatever marks filter it
-// (src-main/library/gallery-query.ts): it no longer copies each matching turn's counts, nor reads every image of
-// those turns to count a rating. Triggers keep the rows exact; a turn has a row while it has images.
+// arrived; with the turn's `seq` (its key in the prompt indexes). A prompt search that matches many prompts (a
+// common word: 20,000 turns of 25,000) keeps only the matching seqs and counts its totals from these rows under
+// any marks (src-main/library/gallery-query.ts): it no longer copies each matching turn's counts, nor reads every
+// image of those turns to total a rating. (Where an image stands under a rating, starred or "rejects only" still
+// reads the images.) Triggers keep the rows exact; a turn has a row while it has images.
 import { cellChanges, cellColumns, cellNames, cellSums, markCell } from './mark-cells.ts';
 import type { Migration } from './types.ts';
 
@@ -31,6 +31,8 @@ export const migration: Migration = {
     -- A search matching a few thousand turns looks them up by seq instead of reading every turn's row; with no mark
     -- or only "not rejected", from the index alone.
     CREATE INDEX turn_stats_seq ON turn_stats (seq, session_id, images, kept, images_at, kept_at);
+    -- The turns without images (failed, cancelled, running): a search counts its matches among them.
+    CREATE INDEX turns_without_images ON turns (seq) WHERE image_count = 0;
 
     INSERT INTO turn_stats (session_id, turn_id, seq, images, kept, images_at, kept_at, ${cellNames()})
     SELECT images.session_id, images.turn_id, turns.seq, COUNT(*), SUM(images.rejected = 0), MAX(images.created_at),
