@@ -260,6 +260,39 @@ test('stop waiting: the run goes on in the background and its images land (and n
   await ipc(harness, 'local:set-faults', { generate: { latency_ms: 0 } });
 });
 
+test('a run started just before switching tabs keeps its session: back in the studio, its results are on the stage and the next run continues it', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  // A new session is next.
+  await expect(page.getByTestId('session-by-id')).toBeVisible();
+  // Main answers generate:start only after the designer has left the studio (the panel that asked is gone).
+  let answered = false;
+  const startUrl = /\/ipc\/generate(%3A|:)start$/;
+  await page.route(startUrl, async (route) => {
+    const response = await route.fetch();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.fulfill({ response });
+    answered = true;
+  });
+  await compose(page, { prompt: 'A linen tote on a chair', model: 'nano-banana-2', resolution: '1K', n: '1' });
+  await page.getByTestId('generate').click();
+  await openTab(page, 'settings');
+  await expect.poll(() => answered).toBe(true);
+  await openTab(page, 'studio');
+  const turn = page.getByTestId('turn').first();
+  await expect(turn).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
+  await expect(turn.getByTestId('stage-image')).toHaveCount(1);
+  // The compose panel continues that session.
+  await expect(page.getByTestId('compose-session-title')).toBeVisible();
+  await expect(page.getByTestId('new-session')).toBeVisible();
+  // The next run goes into the same session.
+  await page.unroute(startUrl);
+  await compose(page, { prompt: 'The same tote, closer' });
+  await page.getByTestId('generate').click();
+  await expect(page.getByTestId('turn')).toHaveCount(2);
+  await expect(page.getByTestId('turn').first()).toHaveAttribute('data-status', 'succeeded', { timeout: 30_000 });
+  await expect(page.getByTestId('gallery').getByTestId('session-group')).toHaveCount(1);
+});
+
 test('theme: system, light or dark from Settings, applied at once and kept across a reload; coloured buttons keep their contrast on hover; focus is visible', async ({ page, harness }) => {
   test.setTimeout(180_000);
   await openStudio(page, harness.url);
@@ -287,10 +320,12 @@ test('theme: system, light or dark from Settings, applied at once and kept acros
   expect(await bodyBackground(page)).toBe('rgb(245, 245, 244)');
 
   // The danger button (abort) keeps its contrast when hovered, in both themes; keyboard focus shows.
-  await ipc(harness, 'local:set-faults', { generate: { latency_ms: 8000 } });
+  // Long enough to stay running through both themes on a loaded machine (it is aborted at the end).
+  await ipc(harness, 'local:set-faults', { generate: { latency_ms: 30_000 } });
   await openTab(page, 'studio');
   await compose(page, { prompt: 'A slow lamp', model: 'nano-banana-2', resolution: '1K', n: '1' });
   await page.getByTestId('generate').click();
+  await expect(page.getByTestId('turn').first()).toHaveAttribute('data-status', 'running');
   for (const theme of ['light', 'dark'] as const) {
     await chooseTheme(page, theme);
     await openTab(page, 'studio');

@@ -26,7 +26,6 @@ export function ComposePanel() {
   const language = useLanguage();
   const draft = useComposeStore((s) => s.draft);
   const session = useComposeStore((s) => s.session);
-  const setSession = useComposeStore((s) => s.setSession);
   const serviceSessionId = useComposeStore((s) => s.serviceSessionId);
   const check = useMemo(() => checkDraft(draft), [draft]);
   const { model, auto } = useMemo(() => resolveModel(draft), [draft]);
@@ -53,18 +52,12 @@ export function ComposePanel() {
       return;
     }
     setOverBudgetFor(null);
-    start.mutate(
-      {
-        // spec §4.1: session_id groups generations; a typed service id goes in the body, a local one to main.
-        request: !session && serviceSessionId ? { ...check.request, session_id: serviceSessionId } : check.request,
-        ...(session ? { sessionId: session.id } : {}),
-      },
-      {
-        onSuccess: (turn) => {
-          if (!session || session.id !== turn.sessionId) setSession({ id: turn.sessionId, title: null });
-        },
-      },
-    );
+    // The run's session becomes the one continued (useStartGeneration), also if this panel has gone by then.
+    start.mutate({
+      // spec §4.1: session_id groups generations; a typed service id goes in the body, a local one to main.
+      request: !session && serviceSessionId ? { ...check.request, session_id: serviceSessionId } : check.request,
+      ...(session ? { sessionId: session.id } : {}),
+    });
   };
 
   const onKeyDown = (e: KeyboardEvent) => {

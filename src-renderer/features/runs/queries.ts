@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import type { GenerateRequest } from '../../../src-shared/api.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
+import { useComposeStore } from '../compose/store.ts';
 import { useRunsStore } from './store.ts';
 
 /** One listener for the whole app: progress into the store, changed turns into the query cache. */
@@ -78,10 +79,15 @@ export function useStartGeneration() {
       const turn = await call('libraryGetTurn', { turnId });
       return turn;
     },
-    onSuccess: (turn) => {
+    // Here, not in mutate()'s own callbacks: those never run when the panel that started the run has gone (the
+    // designer switched tabs before main answered), and the run's session would be forgotten.
+    onSuccess: (turn, input) => {
       addRecent(turn.id);
       client.setQueryData(queryKeys.turn(turn.id), turn);
       void client.invalidateQueries({ queryKey: queryKeys.allSessionTurns() });
+      // The next generation continues this run's session, unless the designer chose another one meanwhile.
+      const { session, setSession } = useComposeStore.getState();
+      if ((session?.id ?? undefined) === input.sessionId && session?.id !== turn.sessionId) setSession({ id: turn.sessionId, title: null });
     },
   });
 }
