@@ -232,7 +232,9 @@ export class GalleryQuery {
         // "Not rejected" alone is a column of its own; other marks add up their cells.
         const onlyHide = hide && !filters.starred && filters.minRating === undefined;
         const cells = onlyHide ? 'ts.kept' : statsCells(filters);
-        const where = joinSql([...matched, ...inSession, [`${cells} > 0`, []]]);
+        // A session with none of its turns' images passing is left out by the count (its sum is 0), not row by row:
+        // the cells are added up once per turn.
+        const where = joinSql([...matched, ...inSession]);
         return { sql: `FROM ${matchingTurns} WHERE ${where.where}`, params: where.params, session: 'ts.session_id', time: hide ? 'ts.kept_at' : 'ts.images_at', n: cells };
       };
       const byImages = (): Source => {
@@ -392,7 +394,7 @@ export class GalleryQuery {
     const { sql, session, time, n } = source;
     return `SELECT COUNT(*) AS sessions, COALESCE(SUM(n), 0) AS images,
                    COALESCE(SUM(CASE WHEN newest > ? OR (newest = ? AND session_id > ?) THEN n ELSE 0 END), 0) AS before
-            FROM (SELECT ${session} AS session_id, SUM(${n}) AS n, MAX(${time}) AS newest ${sql} GROUP BY ${session})`;
+            FROM (SELECT ${session} AS session_id, SUM(${n}) AS n, MAX(${time}) AS newest ${sql} GROUP BY ${session} HAVING SUM(${n}) > 0)`;
   }
 
   /** A session's newest passing image at or after a time. Parameters: all's, session id, at. */
