@@ -1,8 +1,10 @@
 // kill -9 of the app (the harness: the same main-process core as Electron) in the middle of a batch, then a
 // restart on the same data folder (docs/catalog.md "After a crash"): no job is sent twice, completed results are
 // in the library with their files, the jobs that were in flight are reconciled from the service (or marked
-// unknown), and the rest wait for Resume; after Resume the books balance.
+// unknown), and the rest wait for Resume; after Resume the books balance. The library's trigger-kept counts
+// match its images throughout.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -11,6 +13,33 @@ import { startHarness } from './fixtures/harness.ts';
 import { ipc, until } from './support/ipc.ts';
 
 const sends = (b: BatchDetail): number => b.jobs.reduce((s, j) => s + j.turnIds.length, 0);
+
+/**
+ * The counts the library keeps by triggers (per session and per turn: images, not rejected, newest, mark cells)
+ * that differ from a recount of its images, read from the file while the app runs; and how many turns have images.
+ */
+function statsDrift(dataDir: string): { drift: unknown[]; turns: number } {
+  const db = new DatabaseSync(join(dataDir, 'library.db'), { readOnly: true });
+  try {
+    const cells = Array.from({ length: 24 }, (_, k) => k);
+    const recount = (by: string) =>
+      `SELECT ${by}, COUNT(*), ${cells.map((k) => `SUM(starred * 12 + rating * 2 + rejected = ${k})`).join(', ')} FROM images GROUP BY ${by}`;
+    const kept = (by: string) => `SELECT ${by}, images, ${cells.map((k) => `c${k}`).join(', ')}`;
+    const differ = (a: string, b: string) => db.prepare(`SELECT * FROM (${a} EXCEPT ${b}) UNION ALL SELECT * FROM (${b} EXCEPT ${a})`).all();
+    const turnTimes = `SELECT session_id, turn_id, kept, images_at, kept_at FROM turn_stats`;
+    const turnTimesWant = `SELECT session_id, turn_id, SUM(rejected = 0), MAX(created_at), MAX(CASE WHEN rejected = 0 THEN created_at END) FROM images GROUP BY session_id, turn_id`;
+    return {
+      drift: [
+        ...differ(`${kept('session_id, turn_id')} FROM turn_stats`, recount('session_id, turn_id')),
+        ...differ(turnTimes, turnTimesWant),
+        ...differ(`${kept('session_id')} FROM session_stats WHERE images > 0`, recount('session_id')),
+      ],
+      turns: (db.prepare('SELECT COUNT(*) AS n FROM turn_stats').get() as { n: number }).n,
+    };
+  } finally {
+    db.close();
+  }
+}
 
 test('kill -9 mid-batch: nothing is sent twice, finished results survive, in-flight jobs are reconciled, the rest wait for Resume', async () => {
   test.setTimeout(240_000);
@@ -65,6 +94,11 @@ test('kill -9 mid-batch: nothing is sent twice, finished results survive, in-fli
         }
       }
 
+      // The library's own counts survived the kill exactly (they are written with the images, in one transaction).
+      const stats = statsDrift(dataDir);
+      expect(stats.drift).toEqual([]);
+      expect(stats.turns).toBeGreaterThanOrEqual(2);
+
       await ipc(h, 'local:set-faults', { generate: { latency_ms: 0 } });
       await ipc(h, 'batch:resume', { batchId: created.id });
       const done = await until('the batch to finish', async () => {
@@ -83,6 +117,7 @@ test('kill -9 mid-batch: nothing is sent twice, finished results survive, in-fli
       const charged = done.jobs.reduce((s, j) => s + (j.creditsCharged ?? 0), 0);
       expect(before - after.credits).toBe(charged);
       expect(done.spent).toBe(charged);
+      expect(statsDrift(dataDir).drift).toEqual([]);
     } finally {
       await second.stop();
     }

@@ -188,27 +188,23 @@ export class GalleryQuery {
       filters.boardId !== undefined ? ['EXISTS (SELECT 1 FROM board_images b WHERE b.board_id = ? AND b.image_id = images.id)', [filters.boardId]] : null;
     const all = joinSql([...(found ? [found] : []), ...(board ? [board] : []), ...columns]);
     const plain = (rest: FilterSql): Source => ({ sql: `FROM images WHERE ${rest.where}`, params: rest.params, session: 'images.session_id', time: 'images.created_at', n: '1' });
-    /** A narrower table in the groups' order, joined to images only when other filters need its columns. */
-    const driven = (table: string, keyColumn: string, key: SQLInputValue, rest: FilterSql): Source => ({
-      sql: `FROM ${table} d${rest.where === '1' ? '' : ' CROSS JOIN images ON images.id = d.image_id'} WHERE d.${keyColumn} = ? AND ${rest.where}`,
-      params: [key, ...rest.params],
-      session: 'd.session_id',
-      time: 'd.created_at',
+    /**
+     * A narrower table in the groups' order (a board's images, a search's kept images: `FROM <table> <alias>`), joined
+     * to images only when other filters need its columns.
+     */
+    const driven = (from: string, alias: string, rest: FilterSql): Source => ({
+      sql: `FROM ${from} ${alias}${rest.where === '1' ? '' : ` CROSS JOIN images ON images.id = ${alias}.image_id`} WHERE ${rest.where}`,
+      params: rest.params,
+      session: `${alias}.session_id`,
+      time: `${alias}.created_at`,
       n: '1',
     });
     if (filters.boardId !== undefined) {
-      const walk = driven('board_images', 'board_id', filters.boardId, joinSql([...(found ? [found] : []), ...columns]));
+      const walk = driven('board_images', 'd', joinSql([['d.board_id = ?', [filters.boardId]], ...(found ? [found] : []), ...columns]));
       return { stats: null, walk, count: walk, all };
     }
     if (hits && !hits.dense) {
-      const rest = joinSql(columns);
-      const walk: Source = {
-        sql: `FROM ${hits.images} sh${rest.where === '1' ? '' : ' CROSS JOIN images ON images.id = sh.image_id'} WHERE ${rest.where}`,
-        params: rest.params,
-        session: 'sh.session_id',
-        time: 'sh.created_at',
-        n: '1',
-      };
+      const walk = driven(hits.images, 'sh', joinSql(columns));
       return { stats: null, walk, count: walk, all };
     }
     const markOnly = !filters.model && !filters.purpose && filters.from === undefined && filters.to === undefined;
@@ -291,12 +287,11 @@ export class GalleryQuery {
     // data_version changes when another connection has written the library since this one last read it.
     const version = num((this.statement('PRAGMA data_version').get() as Row).data_version);
     const key = `${search.trigrams ?? ''}\u0000${search.words ?? ''}\u0000${newest}\u0000${version}\u0000${this.sparseTurns}`;
-    const hits = (row: Row): SearchHits => ({ dense: num(row.dense) === 1, scan: num(row.scan) === 1, ...slotTables(num(row.slot)) });
     const known = this.statement('SELECT id, slot, dense, scan FROM temp.searches WHERE key = ?').get(key) as Row | undefined;
     if (known) {
       // Most recent first; no write when it already is (a write would count as a change of the library's rows).
       this.statement('UPDATE temp.searches SET used = (SELECT MAX(used) + 1 FROM temp.searches) WHERE id = ? AND used < (SELECT MAX(used) FROM temp.searches)').run(num(known.id));
-      return hits(known);
+      return { dense: num(known.dense) === 1, scan: num(known.scan) === 1, ...slotTables(num(known.slot)) };
     }
     // Stored whole or not at all: a fill that fails (interrupted, out of memory) leaves no search half kept.
     this.db.exec('SAVEPOINT gallery_search');
@@ -390,7 +385,7 @@ export class GalleryQuery {
    * One grouped pass over the passing images: sessions, images, and the images of the groups before a key.
    * Parameters: at, at, session id, then the source's.
    */
-  static countSql(c: CompiledFilters, source = c.count): string {
+  static countSql(source: Source): string {
     const { sql, session, time, n } = source;
     return `SELECT COUNT(*) AS sessions, COALESCE(SUM(n), 0) AS images,
                    COALESCE(SUM(CASE WHEN newest > ? OR (newest = ? AND session_id > ?) THEN n ELSE 0 END), 0) AS before
@@ -559,7 +554,7 @@ export class GalleryQuery {
       row = this.statement(GalleryQuery.statsCountSql(c)).get(...params) as Row;
     } else {
       const source = key === TOP && c.totals ? c.totals : c.count;
-      row = this.statement(GalleryQuery.countSql(c, source)).get(key.at, key.at, key.sessionId, ...source.params) as Row;
+      row = this.statement(GalleryQuery.countSql(source)).get(key.at, key.at, key.sessionId, ...source.params) as Row;
     }
     return { sessions: num(row.sessions), images: num(row.images), before: num(row.before) };
   }
