@@ -1,5 +1,7 @@
-// First: the remembered theme is on <html> before anything renders (no flash of the other theme).
+// First: the remembered theme (no flash of the other theme) and the OS (the font families the stylesheet names)
+// are on <html> before anything renders.
 import './lib/theme.ts';
+import './lib/platform.ts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
