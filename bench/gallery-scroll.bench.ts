@@ -35,16 +35,6 @@ const PASS_MS = 10_000;
 const STEADY_PX_S = 1_200;
 const FAST_PX_S = 7_200;
 const TARGETS = { domImages: 300, heapMb: 150, p95FrameMs: 8, firstThumbsMs: 500 };
-// Playwright opens every page on about:blank, in a renderer process of its own, and the app's origin then loads in a
-// second one. That first process takes ~0.3-0.6 s of CPU to start up; navigating at once made it share the 2 cores
-// with the measured load. The app's window has the one renderer it loads in, so each run lets that first process
-// finish starting, then navigates: the app's own renderer process still starts with the navigation, as in Electron.
-const SETTLE_MS = 2_000;
-// Chromium as Electron configures it for its windows: Electron turns off the spare renderer (a renderer process
-// Chromium starts ahead for the next navigation; shell/browser/feature_list.cc in Electron), which here started
-// during the measured load and passes, or was prewarmed and taken by the navigation. Chromium reads only the last
-// --disable-features, so this list also carries the entries of Playwright's own list that bear on a page on loopback.
-const DISABLED_FEATURES = ['SpareRendererForSitePerProcess', 'PaintHolding', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'MediaRouter', 'AimEnabled', 'PreconnectToSearch', 'LensOverlay', 'HttpsUpgrades'];
 
 // ---------- seeding ----------
 
@@ -276,7 +266,6 @@ async function oneRun(browser: Browser, url: string, total: number): Promise<Run
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   try {
-    await page.waitForTimeout(SETTLE_MS);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     // First thumbnails: navigation start (performance.now() = 0 of the new document) to the first FIRST_THUMBS
@@ -329,7 +318,7 @@ try {
   const started = await startHarness({ dataDir });
   const browser = await chromium.launch({
     executablePath: process.env.STUDIO_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-precise-memory-info', `--disable-features=${DISABLED_FEATURES.join(',')}`],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-precise-memory-info'],
     // Real scrollbars, as in the app (Playwright hides them by default).
     ignoreDefaultArgs: ['--hide-scrollbars'],
   });
@@ -402,15 +391,7 @@ protocol and decodes it; the OS page cache holds only ${DISTINCT_THUMBS} distinc
 sees ${seeded.library.images.toLocaleString('en-US')} distinct URLs — disk reads are cheaper than with 100,000 distinct files, decoding is not.
 The real browser harness (scripts/harness.ts: built renderer, real main-process handlers) serves it.
 
-**Method.** Chromium runs as Electron configures it for the app's window: without the *spare renderer* (a renderer
-process Chromium starts ahead for the next navigation; Electron turns it off), which otherwise started during the
-measured load or passes, or was started ahead and taken by the navigation. Each run opens a fresh browser context
-and page; Playwright opens a page on about:blank in a renderer process of its own, and the app's origin then loads in
-a second one, so the run waits ${SETTLE_MS / 1000} s for that first process to finish starting (0.3–0.6 s of CPU here) before it
-navigates. The app's own renderer process starts with the navigation and is measured, as the window's is in Electron.
-(Until 2026-11-23 the bench navigated at once, with the spare renderer on: in alternating runs of one build the
-first thumbnails took 634–936 ms that way and 361–562 ms settled, the two processes' start-ups sharing the 2 cores
-with the measured load.) *First thumbnails*: from navigation start (the document's \`performance.now()\` origin) until ${FIRST_THUMBS} thumbnail
+**Method.** *First thumbnails*: from navigation start (the document's \`performance.now()\` origin) until ${FIRST_THUMBS} thumbnail
 \`<img>\`s of the side gallery (where the app opens) are complete with \`naturalWidth > 0\`, checked every animation frame.
 *Library thumbnails*: the same from the click on \`open-library\`. *Scrolling*: for ${PASS_MS / 1000} s the gallery's \`scrollTop\` is
 set in every animation frame to where a scroll at a fixed speed has reached by then (px per second of the page's
@@ -457,8 +438,10 @@ in slices, during which the first gallery page arrives and its 24 first thumbnai
 then the grid's tiles in a second render once its size is known, then paint; the thumbnails, asked for during the
 render, are in by then. The first layout's font look-ups (one synchronous call to the browser process per family,
 size and weight in Chromium's Linux sandbox) went from 77 calls (50–100 ms) to 30 (15–25 ms) when the stylesheet
-stopped naming families the OS does not have (docs/decisions.md "Start-up"). Runs vary with the shared machine's
-load: ${Math.min(...runs.map((r) => r.firstThumbsMs)).toFixed(0)}–${Math.max(...runs.map((r) => r.firstThumbsMs)).toFixed(0)} ms in this run.`,
+stopped naming families the OS does not have (docs/decisions.md "Start-up"). Playwright's new page starts two
+renderer processes (its about:blank and the one the app then loads in) at once, so their start-ups (0.3–0.6 s of CPU
+each) share the 2 cores with the load; the app's window starts one (docs/decisions.md "Start-up": a faithful
+set-up is not built yet). Runs vary with the shared machine's load: ${Math.min(...runs.map((r) => r.firstThumbsMs)).toFixed(0)}–${Math.max(...runs.map((r) => r.firstThumbsMs)).toFixed(0)} ms in this run.`,
 );
 console.log(`first thumbnails ${first.toFixed(0)} ms; DOM max ${maxDom}; heap max ${maxHeap.toFixed(1)} MB; worst steady p95 CPU/frame ${worstP95.toFixed(1)} ms (fast pass: ${fastP95.toFixed(1)} ms)`);
 if (missed.length > 0) {

@@ -11,7 +11,7 @@ const OS = process.platform === 'darwin' ? 'mac' : process.platform === 'win32' 
 const FAMILIES = {
   mac: { ui: 'system-ui, "PingFang SC", sans-serif', mono: 'ui-monospace, Menlo, monospace' },
   windows: { ui: 'system-ui, "Microsoft YaHei", sans-serif', mono: 'Consolas, "Courier New", monospace' },
-  linux: { ui: 'system-ui, "Noto Sans CJK SC", sans-serif', mono: '"DejaVu Sans Mono", monospace' },
+  linux: { ui: 'system-ui, "Noto Sans CJK SC", sans-serif', mono: 'monospace' },
 }[OS];
 
 /** Each font-family in use by a visible element with text of its own, or a visible control, and where. */
@@ -59,6 +59,7 @@ test('the UI names only its OS’s font families, and no text or control falls t
       if (view === 'studio') await openTab(page, 'studio');
       if (view === 'library') await page.getByTestId('open-library').click();
       await expect(page.getByTestId({ settings: 'theme-select', studio: 'gallery-panel', library: 'library-view' }[view])).toBeVisible();
+      if (view !== 'settings') await expect(page.getByTestId(view === 'library' ? 'library-view' : 'gallery-panel').getByTestId('gallery-image')).toHaveCount(2);
       const used = await familiesInUse(page);
       const others = Object.fromEntries(Object.entries(used).filter(([family]) => family !== FAMILIES.ui && family !== FAMILIES.mono));
       expect(others, `${view} (${language})`).toEqual({});
