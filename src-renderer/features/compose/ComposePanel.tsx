@@ -20,6 +20,7 @@ import { PurposeField } from './PurposeField.tsx';
 import { ReferenceTray } from './ReferenceTray.tsx';
 import { SessionBar } from './SessionBar.tsx';
 import { useComposeStore } from './store.ts';
+import { osOf } from '../../lib/platform.ts';
 
 export function ComposePanel() {
   const { t } = useTranslation();
@@ -68,7 +69,7 @@ export function ComposePanel() {
   };
 
   const startError = start.error as DesktopError | null;
-  const shortcut = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘↩' : 'Ctrl+Enter';
+  const shortcut = osOf(navigator.platform) === 'mac' ? '⌘↩' : 'Ctrl+Enter';
 
   return (
     <form
