@@ -10,6 +10,8 @@
 // The browser-side functions type the few DOM globals they use themselves (this tsconfig has no DOM lib).
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -35,6 +37,17 @@ const PASS_MS = 10_000;
 const STEADY_PX_S = 1_200;
 const FAST_PX_S = 7_200;
 const TARGETS = { domImages: 300, heapMb: 150, p95FrameMs: 8, firstThumbsMs: 500 };
+// Start-up as the app's window has it: one renderer process, started by the window's navigation, and nothing else
+// starting beside it. Playwright's new page starts two renderers at once (its about:blank and one kept ready for a
+// navigation), and Chromium keeps a *spare* renderer started ahead for the next navigation (Electron turns that off:
+// shell/browser/feature_list.cc). So Chromium runs without the spare renderer, and each run first opens its page on
+// another site (a blank page on `localhost`; the harness is on `127.0.0.1`, a different site, so the app cannot
+// load in that page's process) and waits SETTLE_MS for those processes to finish starting; the navigation to the
+// app then starts the app's renderer, and the run checks that it did (docs/decisions.md "Start-up").
+const SETTLE_MS = 1_500;
+// Chromium reads only the last --disable-features, so this list carries the entries of Playwright's own list that
+// bear on a page on loopback, plus the spare renderer.
+const DISABLED_FEATURES = ['SpareRendererForSitePerProcess', 'PaintHolding', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'MediaRouter', 'AimEnabled', 'PreconnectToSearch', 'LensOverlay', 'HttpsUpgrades'];
 
 // ---------- seeding ----------
 
@@ -262,16 +275,50 @@ interface RunResult {
   heapAfterGcMb: number;
 }
 
-async function oneRun(browser: Browser, url: string, total: number): Promise<RunResult> {
+/** Renderer process ids and their CPU seconds (CDP SystemInfo.getProcessInfo). */
+async function rendererCpu(browser: Browser): Promise<Map<number, number>> {
+  const session = await browser.newBrowserCDPSession();
+  try {
+    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
+    return new Map(processInfo.filter((p) => p.type === 'renderer').map((p) => [p.id, p.cpuTime]));
+  } finally {
+    await session.detach();
+  }
+}
+
+/**
+ * Fails unless the page's document runs in a renderer process that was not running before its navigation: the
+ * page's process is the one whose CPU time grows by most of a 400 ms busy loop run in the page.
+ */
+async function checkStartedByNavigation(browser: Browser, page: Page, before: Set<number>): Promise<void> {
+  const a = await rendererCpu(browser);
+  await page.evaluate(() => {
+    const clock = (globalThis as unknown as { performance: { now(): number } }).performance;
+    const end = clock.now() + 400;
+    while (clock.now() < end);
+  });
+  const b = await rendererCpu(browser);
+  const busy = [...b].filter(([id, cpu]) => cpu - (a.get(id) ?? 0) > 0.25).map(([id]) => id);
+  if (busy.length !== 1) throw new Error(`could not tell the app's renderer process (busy: ${busy.join(', ') || 'none'})`);
+  if (before.has(busy[0] as number)) {
+    throw new Error(`the app loaded in renderer ${busy[0]}, which was running before its navigation: first thumbnails would leave its start-up out`);
+  }
+}
+
+async function oneRun(browser: Browser, url: string, settleUrl: string, total: number): Promise<RunResult> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
   try {
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Performance.enable');
+    await page.goto(settleUrl);
+    await page.waitForTimeout(SETTLE_MS);
+    const before = new Set((await rendererCpu(browser)).keys());
     // First thumbnails: navigation start (performance.now() = 0 of the new document) to the first FIRST_THUMBS
     // gallery thumbnails loaded and decoded in the studio's side gallery, where the app opens.
     await page.goto(url);
     const first = await thumbsReadyAt(page, '[data-testid="gallery-panel"]', FIRST_THUMBS);
+    await checkStartedByNavigation(browser, page, before);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
     await page.waitForTimeout(500);
     const side = await tracedPass(browser, page, '[data-testid="gallery-panel"]', STEADY_PX_S);
 
@@ -316,15 +363,22 @@ try {
     `seeded ${seeded.library.images} images in ${seeded.library.sessions} sessions in ${(seeded.seedMs / 1000).toFixed(1)} s; ${DISTINCT_THUMBS} thumbnails made and linked in ${(seeded.thumbsMs / 1000).toFixed(1)} s (mean ${(seeded.thumbBytes / 1024).toFixed(1)} KiB)`,
   );
   const started = await startHarness({ dataDir });
+  const settle = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>settle</title>');
+  });
+  await new Promise<void>((resolve) => settle.listen(0, '127.0.0.1', resolve));
+  const settleUrl = `http://localhost:${(settle.address() as AddressInfo).port}/`;
+  if (new URL(settleUrl).hostname === new URL(started.harness.url).hostname) throw new Error('the settle page must be on another site than the app');
   const browser = await chromium.launch({
     executablePath: process.env.STUDIO_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-precise-memory-info'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-precise-memory-info', `--disable-features=${DISABLED_FEATURES.join(',')}`],
     // Real scrollbars, as in the app (Playwright hides them by default).
     ignoreDefaultArgs: ['--hide-scrollbars'],
   });
   try {
     for (let i = 0; i < RUNS; i++) {
-      const r = await oneRun(browser, started.harness.url, seeded.library.images);
+      const r = await oneRun(browser, started.harness.url, settleUrl, seeded.library.images);
       runs.push(r);
       const brief = (p: PassResult) =>
         `frames ${p.frames} (traced ${p.trace.frames}), DOM max ${p.maxImages}, heap max ${(p.maxHeapBytes / 2 ** 20).toFixed(1)} MB, CPU/frame p50 ${p.trace.cpu.p50.toFixed(1)} p95 ${p.trace.cpu.p95.toFixed(1)} max ${p.trace.cpu.max.toFixed(1)} ms, wall p95 ${p.trace.wall.p95.toFixed(1)} ms, rAF interval p95 ${p.p95IntervalMs.toFixed(1)} ms, scrolled ${p.scrolledPx} px, loaded ${p.loaded}, deepest #${p.deepestIndex}`;
@@ -336,6 +390,7 @@ try {
   } finally {
     await browser.close();
     await started.stop();
+    settle.close();
   }
 } finally {
   if (!keptDir) rmSync(dataDir, { recursive: true, force: true });
@@ -393,6 +448,14 @@ The real browser harness (scripts/harness.ts: built renderer, real main-process 
 
 **Method.** *First thumbnails*: from navigation start (the document's \`performance.now()\` origin) until ${FIRST_THUMBS} thumbnail
 \`<img>\`s of the side gallery (where the app opens) are complete with \`naturalWidth > 0\`, checked every animation frame.
+Start-up runs as in the app's window: one renderer process, started by the navigation, with nothing else starting
+beside it. Chromium runs without its *spare renderer* (a process started ahead for the next navigation; Electron
+turns it off), and each run first opens its page on a blank page of another site (\`localhost\`; the harness is on
+\`127.0.0.1\`) and lets Playwright's page processes finish starting (${SETTLE_MS / 1000} s) before it navigates to the app; after
+measuring, it checks (CDP \`SystemInfo.getProcessInfo\`, a busy loop in the page) that the app's renderer process was
+not running before the navigation, so its start-up is in the figure. (Until 2026-11-23 the bench navigated a new page
+at once: two renderer start-ups, Playwright's and the app's, then shared the 2 cores with the load, ~250 ms more; see
+docs/decisions.md "Start-up".)
 *Library thumbnails*: the same from the click on \`open-library\`. *Scrolling*: for ${PASS_MS / 1000} s the gallery's \`scrollTop\` is
 set in every animation frame to where a scroll at a fixed speed has reached by then (px per second of the page's
 clock, so a slow machine draws fewer frames of the same scroll): the side gallery at ${fmt(STEADY_PX_S)} px/s (a brisk wheel

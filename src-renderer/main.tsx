@@ -8,7 +8,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { galleryQuery, warmThumbnails } from './features/gallery/queries.ts';
 import { settingsQuery } from './features/settings/queries.ts';
-import './i18n/index.ts';
+import { applyTheme } from './lib/theme.ts';
+import { setUiLanguage } from './i18n/index.ts';
 import './styles/theme.css';
 import './styles/app.css';
 
@@ -28,24 +29,37 @@ const FIRST_THUMBNAILS = 24;
 
 const root = document.getElementById('root');
 if (root) {
-  // The settings and the gallery's first page (the studio opens on them) are asked for before React's first
-  // render, so their answers are in by the time it has committed, instead of being asked for by its effects.
-  void queryClient.prefetchQuery(settingsQuery);
-  // The first thumbnails are asked for as soon as that page is in (they load while React renders).
+  // The first gallery page is asked for at once, and its first thumbnails as soon as it is in: they load while
+  // React renders and lays out the app, instead of being asked for by its effects.
   const firstGallery = galleryQuery({});
   void queryClient.prefetchInfiniteQuery(firstGallery).then(() => {
     const first = queryClient.getQueryData(firstGallery.queryKey)?.pages[0];
     if (first) warmThumbnails(first, FIRST_THUMBNAILS);
   });
-  // The first render is a transition: React yields to the page every few milliseconds, so the answers above
-  // (and the thumbnails they ask for) are taken in while it renders, not after.
-  startTransition(() => {
-    createRoot(root).render(
-      <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <App />
-        </QueryClientProvider>
-      </StrictMode>,
-    );
-  });
+  // The app renders once the settings are in (a few milliseconds), in their language and theme: rendered before,
+  // it showed the default language and then rendered everything again, and its effects' subscriptions found the
+  // settings changed under them and re-rendered the whole tree once more before the first thumbnails. A failed
+  // answer renders anyway (the settings query shows the error where it is used).
+  void queryClient
+    .prefetchQuery(settingsQuery)
+    .then(() => {
+      const settings = queryClient.getQueryData(settingsQuery.queryKey);
+      if (settings) {
+        setUiLanguage(settings.language);
+        applyTheme(settings.theme);
+      }
+    })
+    .finally(() => {
+      // The first render is a transition: React yields to the page every few milliseconds, so the gallery's
+      // answer (and the thumbnails it asks for) is taken in while it renders, not after.
+      startTransition(() => {
+        createRoot(root).render(
+          <StrictMode>
+            <QueryClientProvider client={queryClient}>
+              <App />
+            </QueryClientProvider>
+          </StrictMode>,
+        );
+      });
+    });
 }

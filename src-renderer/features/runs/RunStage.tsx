@@ -43,8 +43,10 @@ export function RunStage() {
   const session = useComposeStore((s) => s.session);
   const turns = useSessionTurns(session?.id ?? null);
   const running = useRunningTurns();
-  // With earlier work in the library, "nothing generated yet" would be wrong: point at Continue instead.
-  const hasHistory = (useAnySession().data?.sessions.length ?? 0) > 0;
+  // With earlier work in the library, "nothing generated yet" would be wrong: point at Continue instead. Until the
+  // library has answered, the empty stage says neither (it said "nothing generated yet" at every start-up).
+  const anySession = useAnySession();
+  const hasHistory = (anySession.data?.sessions.length ?? 0) > 0;
   const sessionIds = [...(turns.data ?? [])].sort((a, b) => b.startedAt - a.startedAt).map((x) => x.id);
   // A new session is next: only runs still going elsewhere are shown (e.g. after a reload).
   const ids = session ? sessionIds : (running.data ?? []).filter((x) => x.status === 'running').map((x) => x.id);
@@ -62,9 +64,13 @@ export function RunStage() {
   return (
     <section className="run-stage" aria-label={t('stage.title')} data-testid="stage" data-background={background} ref={ref}>
       {ids.length === 0 ? (
-        <div className="stage-empty" data-testid="stage-empty" data-history={hasHistory}>
-          <h2>{hasHistory ? t('stage.newSessionTitle') : t('stage.emptyTitle')}</h2>
-          <p className="muted">{hasHistory ? t('stage.newSessionBody') : t('stage.emptyBody')}</p>
+        <div className="stage-empty" data-testid="stage-empty" data-history={anySession.isPending ? undefined : hasHistory}>
+          {anySession.isPending ? null : (
+            <>
+              <h2>{hasHistory ? t('stage.newSessionTitle') : t('stage.emptyTitle')}</h2>
+              <p className="muted">{hasHistory ? t('stage.newSessionBody') : t('stage.emptyBody')}</p>
+            </>
+          )}
         </div>
       ) : (
         <StageHeight.Provider value={height}>

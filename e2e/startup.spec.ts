@@ -1,0 +1,87 @@
+// Start-up (docs/decisions.md "Start-up"): the app renders once the settings are in (a few milliseconds), in their
+// language and theme, instead of rendering the default language first and everything again when they came (the
+// user never saw it, both happened before the first paint, but it was a whole second render on the way to the first
+// thumbnails); and with earlier work in the library the empty stage never claims that nothing was generated yet.
+// MutationObservers installed before the page's own scripts record what happened, from the first render on.
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures/harness.ts';
+import { ipc } from './support/ipc.ts';
+import { compose, generateAndWait, openStudio } from './support/studio.ts';
+
+interface Shown {
+  nav: string | null;
+  lang: string;
+  theme: string | null;
+  stage: string | null;
+}
+
+// Plain JavaScript run in the page before its scripts (the e2e tsconfig has no DOM lib).
+const RECORDER = `
+  window.__shown = [];
+  const seen = new Set();
+  const record = () => {
+    const nav = document.querySelector('[data-testid="nav-studio"]');
+    if (!nav) return;
+    const empty = document.querySelector('[data-testid="stage-empty"]');
+    const shown = {
+      nav: nav.textContent,
+      lang: document.documentElement.lang,
+      theme: document.documentElement.dataset.theme ?? null,
+      stage: empty ? (empty.querySelector('h2')?.textContent ?? '') : null,
+    };
+    const key = JSON.stringify(shown);
+    if (!seen.has(key)) { seen.add(key); window.__shown.push(shown); }
+  };
+  new MutationObserver(record).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+`;
+
+async function shown(page: Page): Promise<Shown[]> {
+  return page.evaluate(() => (globalThis as unknown as { __shown: Shown[] }).__shown);
+}
+
+// The order of the page's changes, from before its scripts: when <html>'s theme and language were set, when the app
+// first rendered into #root, and every later change to the studio tab's text.
+const ORDER = `
+  window.__order = [];
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'attributes' && r.target === document.documentElement && (r.attributeName === 'data-theme' || r.attributeName === 'lang')) {
+        window.__order.push(r.attributeName + ':' + document.documentElement.getAttribute(r.attributeName));
+      } else if (r.type === 'childList' && r.target.id === 'root' && r.addedNodes.length > 0) {
+        window.__order.push('render');
+      } else if (r.target.nodeType === 3 ? r.target.parentElement?.dataset.testid === 'nav-studio' : r.target.dataset?.testid === 'nav-studio') {
+        window.__order.push('studio-tab-text-changed');
+      }
+    }
+  }).observe(document, { childList: true, subtree: true, attributes: true, characterData: true });
+`;
+
+test('the first render is already in the saved language and theme: the app does not render the default ones first', async ({ page, harness }) => {
+  await ipc(harness, 'settings:set-language', { language: 'en' });
+  await ipc(harness, 'settings:set-theme', { theme: 'dark' });
+  await page.addInitScript({ content: ORDER });
+  await page.goto(harness.url);
+  await expect(page.getByTestId('gallery-panel')).toBeVisible();
+  await expect(page.getByTestId('nav-studio')).toHaveText('Studio');
+  const order = await page.evaluate(() => (globalThis as unknown as { __order: string[] }).__order);
+  // Theme and language are on <html> before the app renders (bootTheme's own write of the remembered theme may come
+  // first), the app renders once into #root, and the tab's text is never rewritten (it was Chinese first, then English).
+  const rendered = order.indexOf('render');
+  expect(rendered, order.join(' ')).toBeGreaterThan(-1);
+  expect(order.lastIndexOf('data-theme:dark'), order.join(' ')).toBeLessThan(rendered);
+  expect(order.lastIndexOf('lang:en'), order.join(' ')).toBeLessThan(rendered);
+  expect(order.slice(rendered + 1), order.join(' ')).toEqual([]);
+});
+
+test('with earlier work in the library, the empty stage never says that nothing was generated yet', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await compose(page, { prompt: 'A linen tote bag on a white background', model: 'nano-banana-2', resolution: '1K', n: '1' });
+  await generateAndWait(page, 'succeeded');
+  await page.addInitScript({ content: RECORDER });
+  // After a reload a new session is next, and the library has one.
+  await page.reload();
+  await expect(page.getByTestId('stage-empty')).toHaveAttribute('data-history', 'true');
+  const stages = (await shown(page)).map((s) => s.stage);
+  expect(stages).not.toContain('还没有生成任何图片');
+  expect(stages.at(-1)).toBe('新会话');
+});
