@@ -643,3 +643,56 @@ test('boards and smart boards in the library and the gallery: create, rename, ad
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 });
+
+test('with 60 boards the side strip scrolls instead of pushing the grid out of the panel, at 1440×900 and 960×600; the board being viewed is scrolled into the strip', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await seed(page, { sessions: 1, turnsPerSession: 1 });
+  await page.evaluate(async () => {
+    const api = (globalThis as unknown as { api: StudioApi }).api;
+    for (let i = 1; i <= 60; i++) {
+      const res = await api.boardCreate({ name: `Board ${String(i).padStart(2, '0')}` });
+      if (!res.ok) throw new Error(res.error.message);
+    }
+  });
+  await page.reload();
+  const panel = page.getByTestId('gallery-panel');
+  const strip = panel.getByTestId('board-strip');
+  await expect(strip.getByTestId('board')).toHaveCount(60);
+  // "+" comes first, so making a board never needs a scroll.
+  await expect(strip.getByTestId('board-create')).toBeInViewport();
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    const box = await page.evaluate(() => {
+      const d = (globalThis as unknown as { document: { querySelector(s: string): (PageElement & { getBoundingClientRect(): { height: number } }) | null } }).document;
+      const height = (s: string) => d.querySelector(s)?.getBoundingClientRect().height ?? -1;
+      const stripEl = d.querySelector('[data-testid="gallery-panel"] [data-testid="board-strip"]');
+      return {
+        panel: height('[data-testid="gallery-panel"]'),
+        grid: height('[data-testid="gallery-panel"] [data-testid="gallery"]'),
+        chip: height('[data-testid="gallery-panel"] [data-testid="board"]'),
+        strip: stripEl?.clientHeight ?? -1,
+        stripContent: stripEl?.scrollHeight ?? -1,
+      };
+    });
+    const at = `${size.width}×${size.height}: ${JSON.stringify(box)}`;
+    expect(box.stripContent, at).toBeGreaterThan(box.strip);
+    expect(box.strip, at).toBeLessThanOrEqual(3 * box.chip + 8);
+    expect(box.grid, at).toBeGreaterThanOrEqual(0.4 * box.panel);
+    await expect(panel.getByTestId('gallery-image').first()).toBeInViewport();
+    await screenshot(page, `gallery-many-boards-${size.width}`);
+  }
+  // Viewed from the library view, the last board's chip is active and scrolled into the strip's view.
+  await page.getByTestId('open-library').click();
+  await page.getByTestId('library-view').getByTestId('board').filter({ hasText: 'Board 60' }).click();
+  await page.getByTestId('close-library').click();
+  const last = strip.getByTestId('board').filter({ hasText: 'Board 60' });
+  await expect(last).toHaveAttribute('aria-pressed', 'true');
+  const inStrip = await page.evaluate(() => {
+    type Box = { top: number; bottom: number };
+    const d = (globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): Box } | null } }).document;
+    const s = d.querySelector('[data-testid="gallery-panel"] [data-testid="board-strip"]')?.getBoundingClientRect();
+    const c = d.querySelector('[data-testid="gallery-panel"] [data-testid="board"][aria-pressed="true"]')?.getBoundingClientRect();
+    return s && c ? c.top >= s.top - 1 && c.bottom <= s.bottom + 1 : false;
+  });
+  expect(inStrip).toBe(true);
+});

@@ -1,7 +1,7 @@
 // Boards in the library view's side bar (full: create, rename, delete, smart boards) and as a compact strip in
 // the gallery panel. A board is a drop target for dragged images and, when clicked, the gallery's board view
 // (filter boardId). A smart board applies its saved filters when clicked.
-import { useState, type DragEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Board, GalleryFilters, SmartBoard } from '../../../src-shared/ipc/library.ts';
 import { DesktopError } from '../../lib/desktop.ts';
@@ -295,8 +295,20 @@ function Chip({ children, active, onClick, testId, title, extra }: { children: R
 function BoardChip({ board, active }: { board: Board; active: boolean }) {
   const lt = useLibraryT();
   const { over, handlers } = useBoardDrop(board);
+  const ref = useRef<HTMLSpanElement>(null);
+  // The strip scrolls when there are many boards: the board being viewed (chosen here, in the library view or by
+  // a smart board) is scrolled into the strip's view. Only the strip scrolls, never the page.
+  useLayoutEffect(() => {
+    const chip = ref.current;
+    const strip = chip?.closest('.board-strip');
+    if (!active || !chip || !strip) return;
+    const inner = chip.getBoundingClientRect();
+    const outer = strip.getBoundingClientRect();
+    if (inner.top < outer.top) strip.scrollTop -= outer.top - inner.top;
+    else if (inner.bottom > outer.bottom) strip.scrollTop += inner.bottom - outer.bottom;
+  }, [active]);
   return (
-    <span className={`board-chip-wrap ${over ? 'board-over' : ''}`} {...handlers}>
+    <span ref={ref} className={`board-chip-wrap ${over ? 'board-over' : ''}`} {...handlers}>
       <Chip testId="board" active={active} title={lt('boardHint')} extra={{ 'data-board-id': board.id }} onClick={() => toggleBoard(board.id, active)}>
         {board.name}
         <span className="board-count">{board.imageCount}</span>
@@ -305,15 +317,19 @@ function BoardChip({ board, active }: { board: Board; active: boolean }) {
   );
 }
 
-/** The gallery panel's compact boards: chips to view a board or apply a smart board, and "+" to make one. */
+/**
+ * The gallery panel's compact boards: "+" to make one, then chips to view a board or apply a smart board. With many
+ * boards the strip scrolls (at most two rows and a half show) instead of pushing the grid out of the panel.
+ */
 export function BoardStrip() {
   const lt = useLibraryT();
   const boards = useBoards().data ?? [];
   const smart = useSmartBoards().data ?? [];
   const filters = useGalleryStore((s) => s.filters);
   return (
-    <div className="board-strip" role="group" aria-label={lt('boards')}>
+    <div className="board-strip" role="group" aria-label={lt('boards')} data-testid="board-strip">
       <span className="board-strip-label muted">{lt('boards')}</span>
+      <CreateBoard compact />
       {boards.map((board) => (
         <BoardChip key={board.id} board={board} active={filters.boardId === board.id} />
       ))}
@@ -326,7 +342,6 @@ export function BoardStrip() {
           </Chip>
         );
       })}
-      <CreateBoard compact />
     </div>
   );
 }
