@@ -85,3 +85,29 @@ test('with earlier work in the library, the empty stage never says that nothing 
   expect(stages).not.toContain('还没有生成任何图片');
   expect(stages.at(-1)).toBe('新会话');
 });
+
+test('the settings are asked for once before the first render, as the page opens, ahead of the bundle', async ({ page, harness }) => {
+  await page.addInitScript({
+    content: `new MutationObserver((records, observer) => {
+      if (records.some((r) => r.target.id === 'root' && r.addedNodes.length > 0)) { window.__renderedAt = performance.now(); observer.disconnect(); }
+    }).observe(document, { childList: true, subtree: true });`,
+  });
+  await page.goto(harness.url);
+  await expect(page.getByTestId('gallery-panel')).toBeVisible();
+  const timing = await page.evaluate(() => {
+    const w = globalThis as unknown as {
+      __renderedAt: number;
+      performance: { getEntriesByType(type: string): Array<{ name: string; startTime: number; domInteractive?: number }> };
+    };
+    const settings = w.performance.getEntriesByType('resource').filter((r) => r.name.includes('/ipc/settings%3Aget'));
+    return {
+      renderedAt: w.__renderedAt,
+      domInteractive: w.performance.getEntriesByType('navigation')[0]?.domInteractive ?? 0,
+      before: settings.filter((r) => r.startTime < w.__renderedAt).map((r) => r.startTime),
+    };
+  });
+  // One request (the renderer's first call took the early answer) started while the page was still being parsed,
+  // before any module script ran.
+  expect(timing.before, JSON.stringify(timing)).toHaveLength(1);
+  expect(timing.before[0], JSON.stringify(timing)).toBeLessThan(timing.domInteractive);
+});

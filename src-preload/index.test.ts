@@ -32,13 +32,25 @@ vi.mock('electron', () => ({
 
 type Api = Record<string, (...args: unknown[]) => unknown>;
 let api: Api;
+let sentAsLoaded: Array<{ channel: string; input: unknown }> = [];
 
 beforeAll(async () => {
   await import('./index.ts');
   api = exposed.api as Api;
+  sentAsLoaded = [...invoked];
 });
 
 describe('preload bridge', () => {
+  // Runs first: the early answer is there for the first call only.
+  it('asks main for the settings as the window opens; the first settingsGet() takes that answer, later ones ask again', async () => {
+    expect(sentAsLoaded).toEqual([{ channel: 'settings:get', input: {} }]);
+    invoked.length = 0;
+    await expect(api.settingsGet!()).resolves.toEqual({ ok: true, value: 'settings:get' });
+    expect(invoked).toEqual([]);
+    await api.settingsGet!({});
+    expect(invoked).toEqual([{ channel: 'settings:get', input: {} }]);
+  });
+
   it('exposes only window.api, with exactly the contract functions plus on and imageUrl', () => {
     expect(Object.keys(exposed)).toEqual(['api']);
     expect(Object.keys(api).sort()).toEqual([...Object.keys(IPC_METHODS), 'on', 'imageUrl'].sort());

@@ -18,10 +18,33 @@ function methodFunctions(): MethodFunctions {
   return functions as MethodFunctions;
 }
 
+/**
+ * The settings are asked for as the window opens, ahead of the renderer (docs/decisions.md "Start-up"): its first
+ * render waits for them, and this way the answer is in by the time its bundle has loaded instead of a round trip
+ * after. The renderer's first call to settingsGet without input takes that answer; any other call, and any call
+ * after EARLY_ANSWER_MS, asks main.
+ */
+const EARLY_ANSWER_MS = 10_000;
+
+function withEarlySettings(functions: MethodFunctions): MethodFunctions {
+  let early: Promise<IpcResult<unknown>> | null = ipcRenderer.invoke(IPC_METHODS.settingsGet.channel, {}) as Promise<IpcResult<unknown>>;
+  // An answer nobody takes must not be an unhandled rejection; whoever takes it still sees the rejection.
+  early.catch(() => undefined);
+  setTimeout(() => (early = null), EARLY_ANSWER_MS);
+  const ask = functions.settingsGet as (input?: unknown) => Promise<IpcResult<unknown>>;
+  const settingsGet = (input?: unknown) => {
+    const taken = early;
+    early = null;
+    const noInput = input === undefined || (typeof input === 'object' && input !== null && Object.keys(input).length === 0);
+    return taken && noInput ? taken : ask(input);
+  };
+  return { ...functions, settingsGet: settingsGet as MethodFunctions['settingsGet'] };
+}
+
 const EVENTS: ReadonlySet<string> = new Set(IPC_EVENT_NAMES);
 
 const api = {
-  ...methodFunctions(),
+  ...withEarlySettings(methodFunctions()),
   on(event: IpcEventName, listener: (payload: never) => void): () => void {
     if (!EVENTS.has(event)) throw new Error(`Unknown event: ${String(event)}`);
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');

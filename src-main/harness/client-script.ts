@@ -3,6 +3,9 @@
 // Methods and events come from the same contract lists as the preload (DESIGN.md §2 rule 2).
 import { IPC_EVENT_NAMES, IPC_METHODS } from '../../src-shared/ipc/index.ts';
 
+/** How long the settings asked for as the page opens wait for the renderer's first call (as in the preload). */
+const EARLY_ANSWER_MS = 10_000;
+
 export function harnessClientScript(token: string): string {
   const channels = Object.fromEntries(Object.entries(IPC_METHODS).map(([name, m]) => [name, m.channel]));
   return `(() => {
@@ -60,6 +63,17 @@ export function harnessClientScript(token: string): string {
   for (const [name, channel] of Object.entries(channels)) {
     api[name] = (input) => invoke(channel, input);
   }
+  // As the preload does: the settings are asked for now, ahead of the renderer's bundle, and its first
+  // settingsGet() without input takes that answer (any other call, or one after ${EARLY_ANSWER_MS} ms, asks again).
+  let earlySettings = invoke(channels.settingsGet, {});
+  setTimeout(() => { earlySettings = null; }, ${EARLY_ANSWER_MS});
+  const askSettings = api.settingsGet;
+  api.settingsGet = (input) => {
+    const taken = earlySettings;
+    earlySettings = null;
+    const noInput = input === undefined || (typeof input === 'object' && input !== null && Object.keys(input).length === 0);
+    return taken && noInput ? taken : askSettings(input);
+  };
   api.on = (event, listener) => {
     const set = listeners.get(event);
     if (!set) throw new Error('Unknown event: ' + String(event));
