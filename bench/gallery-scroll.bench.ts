@@ -301,10 +301,12 @@ async function checkStartedByNavigation(browser: Browser, page: Page, before: Se
     while (clock.now() < end);
   });
   const b = await rendererCpu(browser);
-  const busy = [...b].filter(([id, cpu]) => cpu - (a.get(id) ?? 0) > 0.25).map(([id]) => id);
-  if (busy.length !== 1) throw new Error(`could not tell the app's renderer process (busy: ${busy.join(', ') || 'none'})`);
-  if (before.has(busy[0] as number)) {
-    throw new Error(`the app loaded in renderer ${busy[0]}, which was running before its navigation: first thumbnails would leave its start-up out`);
+  const grown = [...b].map(([id, cpu]) => ({ id, by: cpu - (a.get(id) ?? 0) })).sort((x, y) => y.by - x.by);
+  const [busiest, next] = grown;
+  // The page's process took most of the loop's CPU (the machine is shared: not necessarily all of it).
+  if (!busiest || busiest.by < 0.1 || (next && next.by > busiest.by / 2)) throw new Error(`could not tell the app's renderer process (CPU grown: ${JSON.stringify(grown)})`);
+  if (before.has(busiest.id)) {
+    throw new Error(`the app loaded in renderer ${busiest.id}, which was running before its navigation: first thumbnails would leave its start-up out`);
   }
 }
 
@@ -525,7 +527,9 @@ while mounting, scrolling repainted the grid (software rendering does not compos
 (2026-11-23) every session or row entering laid out the whole document, the library's side bar included, 4–7 ms
 each: the scroller was a flex item, which Blink never makes a relayout boundary; it now fills its wrap out of flow
 (library p95 12.7 → 8.4 ms). Left: the fixed cost of a row, as above, several times what it is with GPU
-rasterisation on 4+ cores; runs late in a bench are slower than its first ones (p95 6.8–7.3 ms in run 1). First
+rasterisation on 4+ cores; runs late in a bench are slower than its first ones (p95 6.8–7.3 ms in run 1). Since
+2026-11-23 the side gallery shows more rows (36 tiles in the DOM, 28 before): the panel's board strip no longer grows
+with the library's 50 boards (docs/decisions.md), so figures of the side gallery before and after are not alike. First
 thumbnails (per start-up in this set-up, 2026-11-23; docs/decisions.md "Start-up"): the app's renderer has its HTML at
 5–25 ms; the page asks main for the settings while it is parsed (~70–110 ms; the preload does the same in the app);
 the bundle is fetched and evaluated by ~175–270 ms, 55–65 ms of it V8 compiling ~975 functions on first call

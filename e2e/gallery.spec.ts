@@ -644,7 +644,7 @@ test('boards and smart boards in the library and the gallery: create, rename, ad
   await page.setViewportSize({ width: 1440, height: 900 });
 });
 
-test('with 60 boards the side strip scrolls instead of pushing the grid out of the panel, at 1440×900 and 960×600; the board being viewed is scrolled into the strip', async ({ page, harness }) => {
+test('with 60 boards the side strip scrolls its chips instead of pushing the grid out of the panel, at 1440×900 and 960×600; "+" and its form stay in sight; the board being viewed or just made is scrolled into view', async ({ page, harness }) => {
   await openStudio(page, harness.url);
   await seed(page, { sessions: 1, turnsPerSession: 1 });
   await page.evaluate(async () => {
@@ -657,42 +657,61 @@ test('with 60 boards the side strip scrolls instead of pushing the grid out of t
   await page.reload();
   const panel = page.getByTestId('gallery-panel');
   const strip = panel.getByTestId('board-strip');
-  await expect(strip.getByTestId('board')).toHaveCount(60);
-  // "+" comes first, so making a board never needs a scroll.
-  await expect(strip.getByTestId('board-create')).toBeInViewport();
+  const chips = strip.getByTestId('board-chips');
+  await expect(chips.getByTestId('board')).toHaveCount(60);
+  /** Whether the element is wholly inside the chips list's visible box. */
+  const inList = (selector: string) =>
+    page.evaluate((sel) => {
+      type Box = { top: number; bottom: number };
+      const d = (globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): Box } | null } }).document;
+      const list = d.querySelector('[data-testid="gallery-panel"] [data-testid="board-chips"]')?.getBoundingClientRect();
+      const el = d.querySelector(`[data-testid="gallery-panel"] [data-testid="board-chips"] ${sel}`)?.getBoundingClientRect();
+      return list && el ? el.top >= list.top - 1 && el.bottom <= list.bottom + 1 : false;
+    }, selector);
   for (const size of SIZES) {
     await page.setViewportSize(size);
     const box = await page.evaluate(() => {
       const d = (globalThis as unknown as { document: { querySelector(s: string): (PageElement & { getBoundingClientRect(): { height: number } }) | null } }).document;
       const height = (s: string) => d.querySelector(s)?.getBoundingClientRect().height ?? -1;
-      const stripEl = d.querySelector('[data-testid="gallery-panel"] [data-testid="board-strip"]');
+      const list = d.querySelector('[data-testid="gallery-panel"] [data-testid="board-chips"]');
       return {
         panel: height('[data-testid="gallery-panel"]'),
         grid: height('[data-testid="gallery-panel"] [data-testid="gallery"]'),
         chip: height('[data-testid="gallery-panel"] [data-testid="board"]'),
-        strip: stripEl?.clientHeight ?? -1,
-        stripContent: stripEl?.scrollHeight ?? -1,
+        list: list?.clientHeight ?? -1,
+        listContent: list?.scrollHeight ?? -1,
       };
     });
     const at = `${size.width}×${size.height}: ${JSON.stringify(box)}`;
-    expect(box.stripContent, at).toBeGreaterThan(box.strip);
-    expect(box.strip, at).toBeLessThanOrEqual(3 * box.chip + 8);
+    expect(box.listContent, at).toBeGreaterThan(box.list);
+    expect(box.list, at).toBeLessThanOrEqual(3 * box.chip + 8);
     expect(box.grid, at).toBeGreaterThanOrEqual(0.4 * box.panel);
     await expect(panel.getByTestId('gallery-image').first()).toBeInViewport();
     await screenshot(page, `gallery-many-boards-${size.width}`);
   }
-  // Viewed from the library view, the last board's chip is active and scrolled into the strip's view.
+  // Viewed from the library view, the last board's chip is active and scrolled into the list's view; "+" stays.
   await page.getByTestId('open-library').click();
   await page.getByTestId('library-view').getByTestId('board').filter({ hasText: 'Board 60' }).click();
   await page.getByTestId('close-library').click();
-  const last = strip.getByTestId('board').filter({ hasText: 'Board 60' });
-  await expect(last).toHaveAttribute('aria-pressed', 'true');
-  const inStrip = await page.evaluate(() => {
-    type Box = { top: number; bottom: number };
-    const d = (globalThis as unknown as { document: { querySelector(s: string): { getBoundingClientRect(): Box } | null } }).document;
-    const s = d.querySelector('[data-testid="gallery-panel"] [data-testid="board-strip"]')?.getBoundingClientRect();
-    const c = d.querySelector('[data-testid="gallery-panel"] [data-testid="board"][aria-pressed="true"]')?.getBoundingClientRect();
-    return s && c ? c.top >= s.top - 1 && c.bottom <= s.bottom + 1 : false;
+  await expect(chips.getByTestId('board').filter({ hasText: 'Board 60' })).toHaveAttribute('aria-pressed', 'true');
+  expect(await inList('[data-testid="board"][aria-pressed="true"]')).toBe(true);
+  await expect(strip.getByTestId('board-create')).toBeInViewport({ ratio: 1 });
+  // The name form, and its error for a name in use, show whole; a board made here is scrolled into view.
+  await strip.getByTestId('board-create').click();
+  await strip.getByTestId('board-name-input').fill('board 05');
+  await page.keyboard.press('Enter');
+  const error = strip.locator('.board-form-error');
+  await expect(error).toBeVisible();
+  await expect(error).toBeInViewport({ ratio: 1 });
+  await screenshot(page, 'gallery-many-boards-name-in-use');
+  await strip.getByTestId('board-name-input').fill('Zz new');
+  await page.keyboard.press('Enter');
+  await expect(strip.getByTestId('board-name-input')).toHaveCount(0);
+  await expect(chips.getByTestId('board')).toHaveCount(61);
+  const made = await page.evaluate(() => {
+    const d = (globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<{ textContent: string | null; getAttribute(n: string): string | null }> } }).document;
+    return [...d.querySelectorAll('[data-testid="gallery-panel"] [data-testid="board"]')].find((c) => c.textContent?.startsWith('Zz new'))?.getAttribute('data-board-id') ?? '';
   });
-  expect(inStrip).toBe(true);
+  expect(made).not.toBe('');
+  await expect.poll(() => inList(`[data-board-id="${made}"]`)).toBe(true);
 });

@@ -2,7 +2,7 @@
 // stand-in that records what the preload exposes and sends. The real bridge runs in e2e/electron.spec.ts
 // wherever an Electron binary exists.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { IPC_EVENT_NAMES, IPC_METHODS } from '../src-shared/ipc/index.ts';
+import { EARLY_SETTINGS_MS, IPC_EVENT_NAMES, IPC_METHODS } from '../src-shared/ipc/index.ts';
 
 const exposed: Record<string, unknown> = {};
 const invoked: Array<{ channel: string; input: unknown }> = [];
@@ -91,5 +91,42 @@ describe('preload bridge', () => {
   it('builds image URLs on the app protocol with the id escaped', () => {
     expect(api.imageUrl!('thumb', 'img_AbCd1234')).toBe('studio-image://thumb/img_AbCd1234');
     expect(api.imageUrl!('full', '../x')).toBe('studio-image://full/..%2Fx');
+  });
+});
+
+describe('preload bridge, the early settings answer', () => {
+  async function freshBridge(): Promise<Api> {
+    vi.resetModules();
+    await import('./index.ts');
+    return exposed.api as Api;
+  }
+
+  it('is dropped after EARLY_SETTINGS_MS: a later first call asks main', async () => {
+    vi.useFakeTimers();
+    try {
+      invoked.length = 0;
+      const fresh = await freshBridge();
+      expect(invoked).toEqual([{ channel: 'settings:get', input: {} }]);
+      vi.advanceTimersByTime(EARLY_SETTINGS_MS);
+      await fresh.settingsGet!();
+      expect(invoked).toEqual([
+        { channel: 'settings:get', input: {} },
+        { channel: 'settings:get', input: {} },
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('is not given to a call with input, and that call ends it', async () => {
+    invoked.length = 0;
+    const fresh = await freshBridge();
+    await fresh.settingsGet!({ probe: 1 });
+    await fresh.settingsGet!();
+    expect(invoked).toEqual([
+      { channel: 'settings:get', input: {} },
+      { channel: 'settings:get', input: { probe: 1 } },
+      { channel: 'settings:get', input: {} },
+    ]);
   });
 });

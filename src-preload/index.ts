@@ -4,7 +4,7 @@
 // Built as CommonJS (out/preload/index.cjs) because a sandboxed preload cannot be an ES module.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { IpcResult } from '../src-shared/ipc/contract.ts';
-import { IPC_EVENT_NAMES, IPC_METHODS, type ImageKind, type IpcEventName, type IpcMethodName, type StudioApi } from '../src-shared/ipc/index.ts';
+import { EARLY_SETTINGS_MS, IPC_EVENT_NAMES, IPC_METHODS, type ImageKind, type IpcEventName, type IpcMethodName, type StudioApi } from '../src-shared/ipc/index.ts';
 
 type MethodFunctions = Omit<StudioApi, 'on' | 'imageUrl'>;
 
@@ -18,19 +18,12 @@ function methodFunctions(): MethodFunctions {
   return functions as MethodFunctions;
 }
 
-/**
- * The settings are asked for as the window opens, ahead of the renderer (docs/decisions.md "Start-up"): its first
- * render waits for them, and this way the answer is in by the time its bundle has loaded instead of a round trip
- * after. The renderer's first call to settingsGet without input takes that answer; any other call, and any call
- * after EARLY_ANSWER_MS, asks main.
- */
-const EARLY_ANSWER_MS = 10_000;
-
+/** The settings, asked for as the window opens: the renderer's first render waits for them (EARLY_SETTINGS_MS). */
 function withEarlySettings(functions: MethodFunctions): MethodFunctions {
   let early: Promise<IpcResult<unknown>> | null = ipcRenderer.invoke(IPC_METHODS.settingsGet.channel, {}) as Promise<IpcResult<unknown>>;
   // An answer nobody takes must not be an unhandled rejection; whoever takes it still sees the rejection.
   early.catch(() => undefined);
-  setTimeout(() => (early = null), EARLY_ANSWER_MS);
+  setTimeout(() => (early = null), EARLY_SETTINGS_MS);
   const ask = functions.settingsGet as (input?: unknown) => Promise<IpcResult<unknown>>;
   const settingsGet = (input?: unknown) => {
     const taken = early;

@@ -27,6 +27,9 @@ const queryClient = new QueryClient({
  */
 const FIRST_THUMBNAILS = 24;
 
+/** The longest the first render waits for the settings. */
+const SETTINGS_WAIT_MS = 500;
+
 const root = document.getElementById('root');
 if (root) {
   // The first gallery page is asked for at once, and its first thumbnails as soon as it is in: they load while
@@ -36,11 +39,10 @@ if (root) {
     const first = queryClient.getQueryData(firstGallery.queryKey)?.pages[0];
     if (first) warmThumbnails(first, FIRST_THUMBNAILS);
   });
-  // The app renders once the settings are in (a few milliseconds), in their language and theme: rendered before,
-  // it showed the default language and then rendered everything again, and its effects' subscriptions found the
-  // settings changed under them and re-rendered the whole tree once more before the first thumbnails. A failed
-  // answer renders anyway (the settings query shows the error where it is used).
-  void queryClient
+  // The app renders once the settings are in (milliseconds; the preload asked for them as the window opened), in
+  // their language and theme, instead of in the defaults and then all again; after SETTINGS_WAIT_MS it renders
+  // anyway (a keychain that hangs must not leave a blank window), and the settings apply when they come.
+  const settingsIn = queryClient
     .prefetchQuery(settingsQuery)
     .then(() => {
       const settings = queryClient.getQueryData(settingsQuery.queryKey);
@@ -49,17 +51,18 @@ if (root) {
         applyTheme(settings.theme);
       }
     })
-    .finally(() => {
-      // The first render is a transition: React yields to the page every few milliseconds, so the gallery's
-      // answer (and the thumbnails it asks for) is taken in while it renders, not after.
-      startTransition(() => {
-        createRoot(root).render(
-          <StrictMode>
-            <QueryClientProvider client={queryClient}>
-              <App />
-            </QueryClientProvider>
-          </StrictMode>,
-        );
-      });
+    .catch(() => undefined);
+  void Promise.race([settingsIn, new Promise((resolve) => setTimeout(resolve, SETTINGS_WAIT_MS))]).finally(() => {
+    // The first render is a transition: React yields to the page every few milliseconds, so the gallery's answer
+    // (and the thumbnails it asks for) is taken in while it renders, not after.
+    startTransition(() => {
+      createRoot(root).render(
+        <StrictMode>
+          <QueryClientProvider client={queryClient}>
+            <App />
+          </QueryClientProvider>
+        </StrictMode>,
+      );
     });
+  });
 }

@@ -1,10 +1,7 @@
 // The harness's stand-in for the preload: a classic script, served from the harness's own origin (so the
 // renderer's CSP `script-src 'self'` allows it), that defines window.api with the preload's exact shape.
 // Methods and events come from the same contract lists as the preload (DESIGN.md §2 rule 2).
-import { IPC_EVENT_NAMES, IPC_METHODS } from '../../src-shared/ipc/index.ts';
-
-/** How long the settings asked for as the page opens wait for the renderer's first call (as in the preload). */
-const EARLY_ANSWER_MS = 10_000;
+import { EARLY_SETTINGS_MS, IPC_EVENT_NAMES, IPC_METHODS } from '../../src-shared/ipc/index.ts';
 
 export function harnessClientScript(token: string): string {
   const channels = Object.fromEntries(Object.entries(IPC_METHODS).map(([name, m]) => [name, m.channel]));
@@ -64,9 +61,9 @@ export function harnessClientScript(token: string): string {
     api[name] = (input) => invoke(channel, input);
   }
   // As the preload does: the settings are asked for now, ahead of the renderer's bundle, and its first
-  // settingsGet() without input takes that answer (any other call, or one after ${EARLY_ANSWER_MS} ms, asks again).
+  // settingsGet() without input takes that answer (any other call, or one after ${EARLY_SETTINGS_MS} ms, asks again).
   let earlySettings = invoke(channels.settingsGet, {});
-  setTimeout(() => { earlySettings = null; }, ${EARLY_ANSWER_MS});
+  setTimeout(() => { earlySettings = null; }, ${EARLY_SETTINGS_MS});
   const askSettings = api.settingsGet;
   api.settingsGet = (input) => {
     const taken = earlySettings;

@@ -64,6 +64,12 @@ export const IPC_EVENT_NAMES = [
 
 export type ImageKind = 'thumb' | 'full';
 
+/**
+ * The bridge (the preload, and the harness's client like it) asks main for the settings as the window opens; the
+ * renderer's first settingsGet() without input within this time takes that answer (docs/decisions.md "Start-up").
+ */
+export const EARLY_SETTINGS_MS = 10_000;
+
 /** What the preload exposes as window.api (and the harness's client builds the same way). */
 export type StudioApi = {
   [K in IpcMethodName]: (input: MethodInput<IpcMethods[K]>) => Promise<IpcResult<MethodOutput<IpcMethods[K]>>>;

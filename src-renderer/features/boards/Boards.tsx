@@ -97,7 +97,7 @@ function NameForm(props: { initial: string; label: string; placeholder: string; 
   );
 }
 
-export function CreateBoard({ compact }: { compact?: boolean }) {
+export function CreateBoard({ compact, onCreated }: { compact?: boolean; onCreated?: (board: Board) => void }) {
   const lt = useLibraryT();
   const create = useCreateBoard();
   const [open, setOpen] = useState(false);
@@ -117,7 +117,14 @@ export function CreateBoard({ compact }: { compact?: boolean }) {
       testId="board-name-input"
       pending={create.isPending}
       error={nameError(create.error, lt)}
-      onSubmit={(name) => create.mutate(name, { onSuccess: () => setOpen(false) })}
+      onSubmit={(name) =>
+        create.mutate(name, {
+          onSuccess: (board) => {
+            setOpen(false);
+            onCreated?.(board);
+          },
+        })
+      }
       onCancel={() => {
         create.reset();
         setOpen(false);
@@ -292,21 +299,26 @@ function Chip({ children, active, onClick, testId, title, extra }: { children: R
   );
 }
 
-function BoardChip({ board, active }: { board: Board; active: boolean }) {
-  const lt = useLibraryT();
-  const { over, handlers } = useBoardDrop(board);
+/** Scrolls the strip's list (never the page) so that the chip is in its view whenever `when` turns true. */
+function useRevealInStrip(when: boolean) {
   const ref = useRef<HTMLSpanElement>(null);
-  // The strip scrolls when there are many boards: the board being viewed (chosen here, in the library view or by
-  // a smart board) is scrolled into the strip's view. Only the strip scrolls, never the page.
   useLayoutEffect(() => {
     const chip = ref.current;
-    const strip = chip?.closest('.board-strip');
-    if (!active || !chip || !strip) return;
+    const list = chip?.closest('.board-strip-chips');
+    if (!when || !chip || !list) return;
     const inner = chip.getBoundingClientRect();
-    const outer = strip.getBoundingClientRect();
-    if (inner.top < outer.top) strip.scrollTop -= outer.top - inner.top;
-    else if (inner.bottom > outer.bottom) strip.scrollTop += inner.bottom - outer.bottom;
-  }, [active]);
+    const outer = list.getBoundingClientRect();
+    if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
+    else if (inner.bottom > outer.bottom) list.scrollTop += inner.bottom - outer.bottom;
+  }, [when]);
+  return ref;
+}
+
+/** A board's chip: the board being viewed, or one just made, is scrolled into the strip's view. */
+function BoardChip({ board, active, justMade }: { board: Board; active: boolean; justMade: boolean }) {
+  const lt = useLibraryT();
+  const { over, handlers } = useBoardDrop(board);
+  const ref = useRevealInStrip(active || justMade);
   return (
     <span ref={ref} className={`board-chip-wrap ${over ? 'board-over' : ''}`} {...handlers}>
       <Chip testId="board" active={active} title={lt('boardHint')} extra={{ 'data-board-id': board.id }} onClick={() => toggleBoard(board.id, active)}>
@@ -317,31 +329,40 @@ function BoardChip({ board, active }: { board: Board; active: boolean }) {
   );
 }
 
+function SmartBoardChip({ board, active }: { board: SmartBoard; active: boolean }) {
+  const ref = useRevealInStrip(active);
+  return (
+    <span ref={ref} className="board-chip-wrap">
+      <Chip testId="smart-board" active={active} extra={{ 'data-smart-board-id': board.id }} onClick={() => applyFilters(active ? {} : board.filters)}>
+        <span aria-hidden="true">⚡</span>
+        {board.name}
+      </Chip>
+    </span>
+  );
+}
+
 /**
- * The gallery panel's compact boards: "+" to make one, then chips to view a board or apply a smart board. With many
- * boards the strip scrolls (at most two rows and a half show) instead of pushing the grid out of the panel.
+ * The gallery panel's compact boards: the label and "+" (and the name form when open) stay in sight; the chips to
+ * view a board or apply a smart board scroll in a list of two rows and a half, instead of pushing the grid out.
  */
 export function BoardStrip() {
   const lt = useLibraryT();
   const boards = useBoards().data ?? [];
   const smart = useSmartBoards().data ?? [];
   const filters = useGalleryStore((s) => s.filters);
+  const [justMade, setJustMade] = useState<string | null>(null);
   return (
     <div className="board-strip" role="group" aria-label={lt('boards')} data-testid="board-strip">
       <span className="board-strip-label muted">{lt('boards')}</span>
-      <CreateBoard compact />
-      {boards.map((board) => (
-        <BoardChip key={board.id} board={board} active={filters.boardId === board.id} />
-      ))}
-      {smart.map((board) => {
-        const active = sameFilters(filters, board.filters);
-        return (
-          <Chip key={board.id} testId="smart-board" active={active} extra={{ 'data-smart-board-id': board.id }} onClick={() => applyFilters(active ? {} : board.filters)}>
-            <span aria-hidden="true">⚡</span>
-            {board.name}
-          </Chip>
-        );
-      })}
+      <CreateBoard compact onCreated={(board) => setJustMade(board.id)} />
+      <div className="board-strip-chips" data-testid="board-chips">
+        {boards.map((board) => (
+          <BoardChip key={board.id} board={board} active={filters.boardId === board.id} justMade={justMade === board.id} />
+        ))}
+        {smart.map((board) => (
+          <SmartBoardChip key={board.id} board={board} active={sameFilters(filters, board.filters)} />
+        ))}
+      </div>
     </div>
   );
 }

@@ -22,14 +22,14 @@ export function useSettings() {
 export function useSettingsSync(): void {
   const client = useQueryClient();
   const query = useSettings();
-  useEffect(() => onEvent('settings:changed', () => void client.invalidateQueries({ queryKey: queryKeys.settings() })), [client]);
-  useEffect(
-    () =>
-      onEvent('service:status', () => {
-        void client.invalidateQueries({ queryKey: queryKeys.settings() });
-      }),
-    [client],
-  );
+  useEffect(() => {
+    const refresh = () => void client.invalidateQueries({ queryKey: queryKeys.settings() });
+    const offs = [onEvent('settings:changed', refresh), onEvent('service:status', refresh)];
+    // Events before this point went unheard, and the start-up answer was asked for as the window opened: ask once
+    // more now (nothing re-renders when nothing changed).
+    refresh();
+    return () => offs.forEach((off) => off());
+  }, [client]);
   const language = query.data?.language;
   useEffect(() => {
     if (language) setUiLanguage(language);
