@@ -110,7 +110,7 @@ test('the settings are asked for once while the bundle loads, as the page opens,
   expect(timing.untilLoaded[0]?.[0], JSON.stringify(timing)).toBeLessThan(timing.domInteractive);
 });
 
-test('a settings answer that never comes does not leave a blank window: the app renders after half a second', async ({ page, harness }) => {
+test('a settings answer that never comes does not leave a blank window: the app renders after a second', async ({ page, harness }) => {
   // Every settings request is held for 8 s (a keychain that hangs).
   await page.route('**/ipc/settings%3Aget', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 8_000));

@@ -28,7 +28,7 @@ const queryClient = new QueryClient({
 const FIRST_THUMBNAILS = 24;
 
 /** The longest the first render waits for the settings. */
-const SETTINGS_WAIT_MS = 500;
+const SETTINGS_WAIT_MS = 1_000;
 
 const root = document.getElementById('root');
 if (root) {

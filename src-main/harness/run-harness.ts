@@ -100,6 +100,10 @@ export async function runHarness(options: HarnessOptions, core: HarnessCore): Pr
     throw err;
   }
 
+  // As the app's main does before it opens its window (its menu and theme read the settings): the keychain's first
+  // answer, which can take half a second on Linux, comes before the page's, which the first render waits for.
+  await app.invoke('settingsGet', {});
+
   const ready: Record<string, unknown> = { event: 'ready', url: server.url, data_dir: dataDir };
   const serviceUrl = service.baseUrl();
   if (serviceUrl) ready.service_url = serviceUrl;
