@@ -8,20 +8,18 @@
 // the library so pages keep loading), sampling every frame: gallery tiles in the DOM, JS heap, and (from a Chromium
 // trace) the renderer main thread's work per frame. Medians of RUNS runs; a missed target fails the bench.
 // The browser-side functions type the few DOM globals they use themselves (this tsconfig has no DOM lib).
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import sharp from 'sharp';
 import { startHarness } from '../e2e/fixtures/harness.ts';
-import { makeThumbnail } from '../src-main/files/downloader.ts';
 import { cacheDirs, cachePath } from '../src-main/files/image-cache.ts';
 import { openLibraryDatabase } from '../src-main/library/database.ts';
 import { seedLibrary, type SeededLibrary } from './library-seed.ts';
 import { machineLine, median, writeSection } from './report.ts';
+import { thumbnailPool } from './thumbnail-pool.ts';
 import { frameTimesFromTrace } from './trace-frames.ts';
+import { SETTLE_MS, startSettlePage, startUp, WINDOW_LIKE_ARG } from './window-startup.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 // First thumbnails vary by ±100 ms from one start-up to the next on this shared machine: besides each run's own,
@@ -40,69 +38,7 @@ const PASS_MS = 10_000;
 const STEADY_PX_S = 1_200;
 const FAST_PX_S = 7_200;
 const TARGETS = { domImages: 300, heapMb: 150, p95FrameMs: 8, firstThumbsMs: 500 };
-// Start-up as the app's window has it: one renderer process, started by the window's navigation, and nothing else
-// starting beside it. Playwright's new page starts two renderers at once (its about:blank and one kept ready for a
-// navigation), and Chromium keeps a *spare* renderer started ahead for the next navigation (Electron turns that off:
-// shell/browser/feature_list.cc). So Chromium runs without the spare renderer, and each run first opens its page on
-// another site (a blank page on `localhost`; the harness is on `127.0.0.1`, a different site, so the app cannot
-// load in that page's process) and waits SETTLE_MS for those processes to finish starting; the navigation to the
-// app then starts the app's renderer, and the run checks that it did (docs/decisions.md "Start-up").
-const SETTLE_MS = 1_500;
-// Chromium reads only the last --disable-features, so this list carries the entries of Playwright's own list that
-// bear on a page on loopback, plus the spare renderer.
-const DISABLED_FEATURES = ['SpareRendererForSitePerProcess', 'PaintHolding', 'OptimizationHints', 'NetworkTimeServiceQuerying', 'MediaRouter', 'AimEnabled', 'PreconnectToSearch', 'LensOverlay', 'HttpsUpgrades'];
-
 // ---------- seeding ----------
-
-/** A generated product-shot-like picture (gradients, a "product", a shadow, a caption), 896×1200 PNG. */
-function pictureSvg(i: number): string {
-  const h = (i * 47) % 360;
-  const h2 = (h + 40 + (i % 7) * 20) % 360;
-  const cx = 300 + ((i * 37) % 300);
-  const cy = 500 + ((i * 53) % 300);
-  const rx = 140 + ((i * 13) % 120);
-  const ry = 200 + ((i * 29) % 160);
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="896" height="1200">
-  <defs>
-    <linearGradient id="bg" x1="0" y1="0" x2="0.3" y2="1"><stop offset="0" stop-color="hsl(${h},35%,88%)"/><stop offset="1" stop-color="hsl(${h2},30%,62%)"/></linearGradient>
-    <radialGradient id="p" cx="0.35" cy="0.3" r="0.8"><stop offset="0" stop-color="hsl(${h2},70%,80%)"/><stop offset="0.6" stop-color="hsl(${h2},60%,45%)"/><stop offset="1" stop-color="hsl(${h},50%,20%)"/></radialGradient>
-    <filter id="b"><feGaussianBlur stdDeviation="18"/></filter>
-  </defs>
-  <rect width="896" height="1200" fill="url(#bg)"/>
-  <rect y="${820 + (i % 5) * 20}" width="896" height="400" fill="hsl(${h},20%,${40 + (i % 30)}%)"/>
-  <ellipse cx="${cx + 30}" cy="${cy + ry - 10}" rx="${rx}" ry="40" fill="rgba(0,0,0,.35)" filter="url(#b)"/>
-  <ellipse cx="${cx}" cy="${cy}" rx="${rx}" ry="${ry}" fill="url(#p)"/>
-  <rect x="${cx - rx / 3}" y="${cy - ry - 60}" width="${(rx * 2) / 3}" height="80" rx="12" fill="hsl(${h},15%,25%)"/>
-  ${Array.from({ length: 6 }, (_, k) => `<circle cx="${(i * 71 + k * 151) % 896}" cy="${(i * 43 + k * 197) % 800}" r="${10 + ((i + k) % 5) * 12}" fill="hsla(${(h + k * 50) % 360},70%,70%,.5)"/>`).join('')}
-  <text x="60" y="140" font-family="sans-serif" font-size="64" font-weight="700" fill="hsl(${h},40%,20%)">No. ${i}</text>
-</svg>`;
-}
-
-/** DISTINCT_THUMBS real thumbnails made by the downloader's makeThumbnail (512 px long side, WebP q82). */
-async function thumbnailPool(dir: string): Promise<{ files: string[]; meanBytes: number }> {
-  mkdirSync(dir, { recursive: true });
-  const files: string[] = [];
-  // Photographic grain (blurred gaussian noise, soft-light), so thumbnails compress and decode like photos
-  // (a flat drawing makes 4 KiB WebPs; these are ~30 KiB, as product shots at 512 px are).
-  const grain = await Promise.all(
-    Array.from({ length: 8 }, () =>
-      sharp({ create: { width: 448, height: 600, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).resize(896, 1200, { kernel: 'cubic' }).blur(1.2).png().toBuffer(),
-    ),
-  );
-  for (let i = 0; i < DISTINCT_THUMBS; i++) {
-    const png = join(dir, `src-${i}.png`);
-    await sharp(Buffer.from(pictureSvg(i)))
-      .composite([{ input: grain[i % grain.length] as Buffer, blend: 'soft-light' }])
-      .png({ compressionLevel: 1 })
-      .toFile(png);
-    const thumb = join(dir, `thumb-${i}.webp`);
-    await makeThumbnail(png, thumb);
-    rmSync(png);
-    files.push(thumb);
-  }
-  const bytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
-  return { files, meanBytes: bytes / files.length };
-}
 
 interface Seeded {
   library: SeededLibrary;
@@ -124,7 +60,7 @@ async function seed(dataDir: string): Promise<Seeded> {
   if (ids.length !== library.images) throw new Error(`expected ${library.images} downloaded images, found ${ids.length}`);
 
   const thumbsStarted = performance.now();
-  const pool = await thumbnailPool(join(dataDir, 'bench-thumb-pool'));
+  const pool = await thumbnailPool(join(dataDir, 'bench-thumb-pool'), DISTINCT_THUMBS);
   const dirs = cacheDirs(dataDir);
   mkdirSync(dirs.thumb, { recursive: true });
   ids.forEach((imageId, k) => {
@@ -278,62 +214,11 @@ interface RunResult {
   heapAfterGcMb: number;
 }
 
-/** Renderer process ids and their CPU seconds (CDP SystemInfo.getProcessInfo). */
-async function rendererCpu(browser: Browser): Promise<Map<number, number>> {
-  const session = await browser.newBrowserCDPSession();
-  try {
-    const { processInfo } = await session.send('SystemInfo.getProcessInfo');
-    return new Map(processInfo.filter((p) => p.type === 'renderer').map((p) => [p.id, p.cpuTime]));
-  } finally {
-    await session.detach();
-  }
-}
-
-/**
- * Fails unless the page's document runs in a renderer process that was not running before its navigation: the
- * page's process is the one whose CPU time grows by most of a 400 ms busy loop run in the page.
- */
-async function checkStartedByNavigation(browser: Browser, page: Page, before: Set<number>): Promise<void> {
-  const a = await rendererCpu(browser);
-  await page.evaluate(() => {
-    const clock = (globalThis as unknown as { performance: { now(): number } }).performance;
-    const end = clock.now() + 400;
-    while (clock.now() < end);
-  });
-  const b = await rendererCpu(browser);
-  const grown = [...b].map(([id, cpu]) => ({ id, by: cpu - (a.get(id) ?? 0) })).sort((x, y) => y.by - x.by);
-  const [busiest, next] = grown;
-  // The page's process took most of the loop's CPU (the machine is shared: not necessarily all of it).
-  if (!busiest || busiest.by < 0.1 || (next && next.by > busiest.by / 2)) throw new Error(`could not tell the app's renderer process (CPU grown: ${JSON.stringify(grown)})`);
-  if (before.has(busiest.id)) {
-    throw new Error(`the app loaded in renderer ${busiest.id}, which was running before its navigation: first thumbnails would leave its start-up out`);
-  }
-}
-
-/**
- * One start-up in a fresh browser context: settle on another site, navigate to the app, wait for the first
- * thumbnails (navigation start, performance.now() = 0 of the new document, to the first FIRST_THUMBS gallery
- * thumbnails loaded and decoded in the studio's side gallery, where the app opens), check the renderer.
- */
-async function startUp(browser: Browser, url: string, settleUrl: string): Promise<{ context: BrowserContext; page: Page; first: { tiles: number; thumbs: number } }> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  try {
-    const page = await context.newPage();
-    await page.goto(settleUrl);
-    await page.waitForTimeout(SETTLE_MS);
-    const before = new Set((await rendererCpu(browser)).keys());
-    await page.goto(url);
-    const first = await thumbsReadyAt(page, '[data-testid="gallery-panel"]', FIRST_THUMBS);
-    await checkStartedByNavigation(browser, page, before);
-    return { context, page, first };
-  } catch (error) {
-    await context.close();
-    throw error;
-  }
-}
+/** First thumbnails: FIRST_THUMBS gallery thumbnails loaded and decoded in the studio's side gallery, where the app opens. */
+const sideGalleryThumbs = (page: Page) => thumbsReadyAt(page, '[data-testid="gallery-panel"]', FIRST_THUMBS);
 
 async function oneRun(browser: Browser, url: string, settleUrl: string, total: number): Promise<RunResult> {
-  const { context, page, first } = await startUp(browser, url, settleUrl);
+  const { context, page, first } = await startUp(browser, url, settleUrl, sideGalleryThumbs);
   try {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
@@ -382,28 +267,22 @@ try {
     `seeded ${seeded.library.images} images in ${seeded.library.sessions} sessions in ${(seeded.seedMs / 1000).toFixed(1)} s; ${DISTINCT_THUMBS} thumbnails made and linked in ${(seeded.thumbsMs / 1000).toFixed(1)} s (mean ${(seeded.thumbBytes / 1024).toFixed(1)} KiB)`,
   );
   const started = await startHarness({ dataDir });
-  const settle = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>settle</title>');
-  });
-  await new Promise<void>((resolve) => settle.listen(0, '127.0.0.1', resolve));
-  const settleUrl = `http://localhost:${(settle.address() as AddressInfo).port}/`;
-  if (new URL(settleUrl).hostname === new URL(started.harness.url).hostname) throw new Error('the settle page must be on another site than the app');
+  const settle = await startSettlePage(started.harness.url);
   const browser = await chromium.launch({
     executablePath: process.env.STUDIO_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-precise-memory-info', `--disable-features=${DISABLED_FEATURES.join(',')}`],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--enable-precise-memory-info', WINDOW_LIKE_ARG],
     // Real scrollbars, as in the app (Playwright hides them by default).
     ignoreDefaultArgs: ['--hide-scrollbars'],
   });
   try {
     for (let i = 0; i < STARTUPS; i++) {
-      const { context, first } = await startUp(browser, started.harness.url, settleUrl);
+      const { context, first } = await startUp(browser, started.harness.url, settle.url, sideGalleryThumbs);
       await context.close();
       startUps.push(first);
       console.log(`start-up ${i + 1}: first tiles ${first.tiles.toFixed(0)} ms, first thumbnails ${first.thumbs.toFixed(0)} ms`);
     }
     for (let i = 0; i < RUNS; i++) {
-      const r = await oneRun(browser, started.harness.url, settleUrl, seeded.library.images);
+      const r = await oneRun(browser, started.harness.url, settle.url, seeded.library.images);
       runs.push(r);
       const brief = (p: PassResult) =>
         `frames ${p.frames} (traced ${p.trace.frames}), DOM max ${p.maxImages}, heap max ${(p.maxHeapBytes / 2 ** 20).toFixed(1)} MB, CPU/frame p50 ${p.trace.cpu.p50.toFixed(1)} p95 ${p.trace.cpu.p95.toFixed(1)} max ${p.trace.cpu.max.toFixed(1)} ms, wall p95 ${p.trace.wall.p95.toFixed(1)} ms, rAF interval p95 ${p.p95IntervalMs.toFixed(1)} ms, scrolled ${p.scrolledPx} px, loaded ${p.loaded}, deepest #${p.deepestIndex}`;

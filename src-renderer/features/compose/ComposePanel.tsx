@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage, type ApiErrorValue } from '../../../src-shared/errors.ts';
 import { useAppStore } from '../../app-store.ts';
 import type { DesktopError } from '../../lib/desktop.ts';
+import { osOf } from '../../lib/platform.ts';
 import { BalanceAfter, useBalance } from '../money/balance.tsx';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { ErrorBanner } from '../runs/ErrorBanner.tsx';
@@ -20,7 +21,6 @@ import { PurposeField } from './PurposeField.tsx';
 import { ReferenceTray } from './ReferenceTray.tsx';
 import { SessionBar } from './SessionBar.tsx';
 import { useComposeStore } from './store.ts';
-import { osOf } from '../../lib/platform.ts';
 
 export function ComposePanel() {
   const { t } = useTranslation();
