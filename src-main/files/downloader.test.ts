@@ -59,16 +59,21 @@ describe('downloads follow the redirect without the key', () => {
     repo.createTurn({ id: 'lt_1', sessionId: 'ls_1', environment: 'remote', request: { prompt: 'x' }, estimate: estimateCredits({ model: 'auto', referenceCount: 0 }), startedAt: 1, retryOf: null, referenceImageIds: [] });
     repo.insertImages({ id: 'lt_1', sessionId: 'ls_1', environment: 'remote', model: 'nano-banana-2', purpose: 'free', prompt: 'x' }, [{ id: 'img_AAAAAAAA', filename: 'AAAAAAAA.png', width, height }], 1);
     const events: DownloadProgress[] = [];
+    /** The row's state as each event went out. */
+    const rowAtEvent: Array<string | undefined> = [];
     const dirs = cacheDirs(dataDir);
     const downloader = new Downloader({
       repo,
       dirs,
       clientFor: async () => new ServiceClient({ environment: 'remote', baseUrl: apiUrl, apiKey: KEY, language: 'en' }),
-      onProgress: (p) => events.push(p),
+      onProgress: (p) => {
+        events.push(p);
+        rowAtEvent.push(repo.getImage(p.imageId)?.download);
+      },
       onDone: () => undefined,
       retryDelaysMs: [50],
     });
-    return { repo, dirs, events, downloader };
+    return { repo, dirs, events, rowAtEvent, downloader };
   }
 
   it('sends the key to the API only; the direct-link server never sees Authorization; stores PNG and a 512 px WebP', async () => {
@@ -99,14 +104,15 @@ describe('downloads follow the redirect without the key', () => {
     expect(() => readFileSync(cachePath(dirs, 'full', 'img_AAAAAAAA') as string)).toThrow();
   });
 
-  it('retries a transient failure in the same run, and keeps the row pending while it waits', async () => {
-    const { repo, events, downloader } = setup(1376, 768);
+  it('retries a transient failure in the same run, and keeps the row pending while it waits; idle means the retry is done too', async () => {
+    const { repo, events, rowAtEvent, downloader } = setup(1376, 768);
     failNext = 1;
     downloader.resumePending();
     await downloader.whenIdle();
-    expect(events.at(-1)).toMatchObject({ state: 'failed' });
-    expect(repo.getImage('img_AAAAAAAA')?.download).toBe('pending');
-    for (let i = 0; i < 50 && repo.getImage('img_AAAAAAAA')?.download !== 'done'; i++) await new Promise((r) => setTimeout(r, 20));
+    const failed = events.findIndex((e) => e.state === 'failed');
+    expect(failed).toBeGreaterThanOrEqual(0);
+    expect(rowAtEvent[failed]).toBe('pending');
+    expect(events.at(-1)).toMatchObject({ state: 'done' });
     expect(repo.getImage('img_AAAAAAAA')?.download).toBe('done');
   });
 

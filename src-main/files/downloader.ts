@@ -71,6 +71,8 @@ export class Downloader {
   private readonly queue: PendingDownload[] = [];
   private readonly queued = new Set<string>();
   private active = 0;
+  /** Retries waiting for their delay in this run. */
+  private retrying = 0;
   private readonly controllers = new Set<AbortController>();
   private idleWaiters: Array<() => void> = [];
   private closed = false;
@@ -102,10 +104,21 @@ export class Downloader {
     this.enqueue(this.deps.repo.pendingDownloads());
   }
 
-  /** Resolves when nothing is queued or running (tests, benchmarks). */
+  /** Resolves when nothing is queued, running or waiting to be retried in this run (tests, benchmarks). */
   whenIdle(): Promise<void> {
-    if (this.active === 0 && this.queue.length === 0) return Promise.resolve();
+    if (this.idle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private idle(): boolean {
+    return this.active === 0 && this.queue.length === 0 && this.retrying === 0;
+  }
+
+  private wakeIdleWaiters(): void {
+    if (!this.idle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
   }
 
   close(): void {
@@ -122,11 +135,7 @@ export class Downloader {
         this.active--;
         this.queued.delete(item.id);
         this.pump();
-        if (this.active === 0 && this.queue.length === 0) {
-          const waiters = this.idleWaiters;
-          this.idleWaiters = [];
-          for (const w of waiters) w();
-        }
+        this.wakeIdleWaiters();
       });
     }
   }
@@ -149,8 +158,11 @@ export class Downloader {
       const delay = this.retryDelaysMs[attempt];
       if (!final && delay !== undefined) {
         this.attempts.set(item.id, attempt + 1);
+        this.retrying++;
         setTimeout(() => {
+          this.retrying--;
           if (!this.closed) this.enqueue([item]);
+          this.wakeIdleWaiters();
         }, delay).unref();
       }
     }
