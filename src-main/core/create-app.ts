@@ -89,6 +89,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
     onProgress: (p) => emit('download:progress', p),
     onDone: (id) => emit('library:changed', { kind: 'image', id }),
     ...(testing.downloadConcurrency ? { concurrency: testing.downloadConcurrency } : {}),
+    ...(testing.downloadRetryDelaysMs ? { retryDelaysMs: testing.downloadRetryDelaysMs } : {}),
   });
   const runner = new GenerationRunner({
     db,

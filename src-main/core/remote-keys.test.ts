@@ -82,7 +82,7 @@ describe('Remote keys are bound to an origin, and nothing that leaves main holds
       shell: new RecordingShell(),
       localService: new NodeLocalServiceHost({ dataDir: join(folder, 'local-service'), restartDelayMs: 100 }),
       keychainService: service,
-      testing: { generation: { generateTimeoutMs: 2500, authRetryDelaysMs: [50], rateLimitBaseMs: 100 } },
+      testing: { generation: { generateTimeoutMs: 2500, authRetryDelaysMs: [50], rateLimitBaseMs: 100 }, downloadRetryDelaysMs: [50] },
     });
     for (const event of IPC_EVENT_NAMES as readonly IpcEventName[]) opened.on(event, (payload) => saw.push(payload));
     return opened;

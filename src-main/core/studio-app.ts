@@ -28,6 +28,8 @@ export interface StudioAppOptions {
     /** Leave downloads pending (to prove they resume at the next start). */
     pauseDownloads?: boolean;
     downloadConcurrency?: number;
+    /** Waits before a failed download is tried again in this run (2 s, 10 s, 30 s in the app). */
+    downloadRetryDelaysMs?: number[];
     /** How long a copied key stays on the clipboard (60 s in the app). */
     clipboardClearMs?: number;
     /** The clock of the generation runner (back-off waits), so a test can pass a wait without sleeping. */
