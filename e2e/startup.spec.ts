@@ -120,3 +120,25 @@ test('a settings answer that never comes does not leave a blank window: the app 
   await expect(page.getByTestId('gallery-panel')).toBeVisible({ timeout: 4_000 });
   await expect(page.getByTestId('prompt')).toBeVisible();
 });
+
+test('start-up renders the app once: asking for the settings again after the first render does not render the tree again', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await compose(page, { prompt: 'A ceramic mug on a white background', model: 'nano-banana-2', resolution: '1K', n: '1' });
+  await generateAndWait(page, 'succeeded');
+  await page.reload();
+  await expect(page.getByTestId('gallery-panel').getByTestId('gallery-image').first()).toBeVisible();
+  // The settings were asked for again once the app had subscribed (events before that went unheard), and answered.
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        type Entry = { name: string };
+        const w = globalThis as unknown as { performance: { getEntriesByType(type: string): Entry[] } };
+        return w.performance.getEntriesByType('resource').filter((r) => r.name.includes('/ipc/settings%3Aget')).length;
+      }),
+    )
+    .toBeGreaterThanOrEqual(2);
+  // That answer changed nothing, so App rendered once (it rendered twice when the re-ask began inside the first
+  // commit's effects: every component that had just mounted found its settings result changed and rendered again).
+  await page.waitForTimeout(300);
+  await expect(page.locator('.app')).toHaveAttribute('data-renders', '1');
+});

@@ -1,4 +1,4 @@
-import { lazy, useEffect, type ComponentType } from 'react';
+import { lazy, useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore, type AppTab } from './app-store.ts';
 import { TabBoundary } from './ui/TabBoundary.tsx';
@@ -85,8 +85,15 @@ export function App() {
   usePreloadedTabs();
   const settings = useSettings();
   const tabs = TABS.filter((name) => name !== 'local' || settings.data?.environment !== 'remote');
+  // How many times App (and so most of the tree) has rendered, for the e2e that proves start-up renders it once.
+  const appRef = useRef<HTMLDivElement>(null);
+  const renders = useRef(0);
+  useLayoutEffect(() => {
+    renders.current += 1;
+    if (appRef.current) appRef.current.dataset.renders = String(renders.current);
+  });
   return (
-    <div className="app">
+    <div className="app" ref={appRef}>
       <header className="app-header">
         <span className="app-title">{t('app.name')}</span>
         <nav className="app-nav" aria-label={t('nav.label')}>

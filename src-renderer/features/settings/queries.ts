@@ -26,9 +26,18 @@ export function useSettingsSync(): void {
     const refresh = () => void client.invalidateQueries({ queryKey: queryKeys.settings() });
     const offs = [onEvent('settings:changed', refresh), onEvent('service:status', refresh)];
     // Events before this point went unheard, and the start-up answer was asked for as the window opened: ask once
-    // more now (nothing re-renders when nothing changed).
-    refresh();
-    return () => offs.forEach((off) => off());
+    // more (nothing re-renders when nothing changed). Not from inside this effect: the components mounted in the
+    // same commit compare their query results with the ones they rendered right after it, and a refetch under way
+    // would differ for all of them (its fetch status), so each would render again, App and with it the whole tree.
+    // A microtask runs once React has run every effect of the commit.
+    let live = true;
+    queueMicrotask(() => {
+      if (live) refresh();
+    });
+    return () => {
+      live = false;
+      offs.forEach((off) => off());
+    };
   }, [client]);
   const language = query.data?.language;
   useEffect(() => {
