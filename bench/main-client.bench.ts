@@ -81,7 +81,8 @@ async function main(): Promise<void> {
     repo.insertImages({ id: 'lt_bench', sessionId: 'ls_bench', environment: 'local', model: 'nano-banana-2', purpose: 'free', prompt: '' }, turn.images, 1);
     const dirs = cacheDirs(benchDir);
     const client = new ServiceClient({ environment: 'local', baseUrl: status.baseUrl, apiKey: key, language: 'en' });
-    const downloader = new Downloader({ repo, dirs, clientFor: async () => client, onProgress: () => undefined, onDone: () => undefined, concurrency: 4, thumbnails: false });
+    // No retries: a failed download fails the bench instead of hiding a retry's wait in a sample.
+    const downloader = new Downloader({ repo, dirs, clientFor: async () => client, onProgress: () => undefined, onDone: () => undefined, concurrency: 4, thumbnails: false, retryDelaysMs: [] });
     const clientMs: number[] = [];
     const curlMs: number[] = [];
     const urls = turn.images.map((image) => `${status.baseUrl}/api/file/${image.filename}`);

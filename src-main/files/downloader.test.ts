@@ -116,6 +116,44 @@ describe('downloads follow the redirect without the key', () => {
     expect(repo.getImage('img_AAAAAAAA')?.download).toBe('done');
   });
 
+  it('close() drops the retries it has scheduled: idle at once, and the row stays pending for the next start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-dl-close-'));
+    const db = openLibraryDatabase(join(dataDir, 'library.db'));
+    const repo = new LibraryRepo(db);
+    repo.createSession('ls_1', 'remote', 1);
+    repo.createTurn({ id: 'lt_1', sessionId: 'ls_1', environment: 'remote', request: { prompt: 'x' }, estimate: estimateCredits({ model: 'auto', referenceCount: 0 }), startedAt: 1, retryOf: null, referenceImageIds: [] });
+    repo.insertImages({ id: 'lt_1', sessionId: 'ls_1', environment: 'remote', model: 'nano-banana-2', purpose: 'free', prompt: 'x' }, [{ id: 'img_AAAAAAAA', filename: 'AAAAAAAA.png', width: 1376, height: 768 }], 1);
+    const events: DownloadProgress[] = [];
+    const seenBefore = directSeen.length;
+    const downloader = new Downloader({
+      repo,
+      dirs: cacheDirs(dataDir),
+      clientFor: async () => new ServiceClient({ environment: 'remote', baseUrl: apiUrl, apiKey: KEY, language: 'en' }),
+      onProgress: (p) => events.push(p),
+      onDone: () => undefined,
+      retryDelaysMs: [60_000],
+    });
+    failNext = 1;
+    downloader.resumePending();
+    for (let i = 0; i < 100 && !events.some((e) => e.state === 'failed'); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(events.map((e) => e.state)).toContain('failed');
+    // A retry is a minute away: not idle.
+    const idle = downloader.whenIdle();
+    let resolved = false;
+    void idle.then(() => (resolved = true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(resolved).toBe(false);
+    downloader.close();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('whenIdle() still waits after close()')), 2_000)));
+    await Promise.race([idle, late]);
+    await Promise.race([downloader.whenIdle(), late]);
+    clearTimeout(timer);
+    expect(repo.getImage('img_AAAAAAAA')?.download).toBe('pending');
+    expect(directSeen.length - seenBefore).toBe(1);
+    db.close();
+  });
+
   it('maps ids to cache paths only inside the cache', () => {
     const dirs = cacheDirs('/data');
     expect(cachePath(dirs, 'full', 'img_AAAAAAAA')).toBe('/data/cache/full/img_AAAAAAAA.png');
@@ -193,7 +231,8 @@ describe('a download past the size cap', () => {
         // No length at all: the body runs until the server closes the connection.
         stream(socket, name, `${ok}Connection: close\r\n\r\n`, pngThenFiller, () => socket.end());
       } else if (name === 'UNDERSAY.png') {
-        // Announces the PNG's true length, then keeps writing 8 MiB past it on the same connection.
+        // Announces the PNG's true length, then keeps writing 8 MiB past it. It says it closes the connection: a
+        // client that kept it for its next request would read the filler as that request's answer.
         let extra = 0;
         const more = (): Buffer | null => {
           if (extra === 0) {
@@ -204,7 +243,7 @@ describe('a download past the size cap', () => {
           extra += CHUNK.length;
           return CHUNK;
         };
-        stream(socket, name, `${ok}Content-Length: ${png.length}\r\n\r\n`, more, () => socket.end());
+        stream(socket, name, `${ok}Content-Length: ${png.length}\r\nConnection: close\r\n\r\n`, more, () => socket.end());
       } else {
         // An honest answer.
         stream(socket, name, `${ok}Content-Length: ${png.length}\r\nConnection: close\r\n\r\n`, () => (bytes++ === 0 ? png : null), () => socket.end());
@@ -276,8 +315,9 @@ describe('a download past the size cap', () => {
     // Final: not retried in this run, so each was asked for once.
     expect(events.filter((e) => e.imageId === 'img_CHUNKEDX' && e.state === 'failed')).toHaveLength(1);
 
-    // Bytes past a declared length never reach the cache: the file is exactly the PNG.
+    // Bytes past a declared length never reach the cache: the file is exactly the PNG. Each was fetched once.
     for (const name of ['UNDERSAY', 'HONESTAA', 'HONESTBB']) {
+      expect(events.filter((e) => e.imageId === `img_${name}` && e.state === 'failed'), name).toEqual([]);
       expect(repo.getImage(`img_${name}`)?.download, name).toBe('done');
       expect(readFileSync(cachePath(dirs, 'full', `img_${name}`) as string).equals(png), name).toBe(true);
     }

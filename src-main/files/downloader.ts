@@ -71,8 +71,8 @@ export class Downloader {
   private readonly queue: PendingDownload[] = [];
   private readonly queued = new Set<string>();
   private active = 0;
-  /** Retries waiting for their delay in this run. */
-  private retrying = 0;
+  /** Retries waiting for their delay in this run (cleared by close). */
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly controllers = new Set<AbortController>();
   private idleWaiters: Array<() => void> = [];
   private closed = false;
@@ -111,7 +111,7 @@ export class Downloader {
   }
 
   private idle(): boolean {
-    return this.active === 0 && this.queue.length === 0 && this.retrying === 0;
+    return this.active === 0 && this.queue.length === 0 && this.retryTimers.size === 0;
   }
 
   private wakeIdleWaiters(): void {
@@ -125,6 +125,10 @@ export class Downloader {
     this.closed = true;
     this.queue.length = 0;
     for (const c of this.controllers) c.abort(new NetworkError('cancelled', 'the app is closing'));
+    // Rows waiting for a retry stay pending: resumed at next start.
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
+    this.wakeIdleWaiters();
   }
 
   private pump(): void {
@@ -158,12 +162,12 @@ export class Downloader {
       const delay = this.retryDelaysMs[attempt];
       if (!final && delay !== undefined) {
         this.attempts.set(item.id, attempt + 1);
-        this.retrying++;
-        setTimeout(() => {
-          this.retrying--;
+        const timer = setTimeout(() => {
+          this.retryTimers.delete(timer);
           if (!this.closed) this.enqueue([item]);
           this.wakeIdleWaiters();
         }, delay).unref();
+        this.retryTimers.add(timer);
       }
     }
   }
@@ -179,6 +183,8 @@ export class Downloader {
     } catch (error) {
       throw new DownloadFailure(error instanceof Error ? error.message : String(error), false);
     }
+    // Closed while the client was being made: nothing was asked for yet, and the row stays pending.
+    if (this.closed) throw new DownloadFailure('the app is closing', false);
     const controller = new AbortController();
     this.controllers.add(controller);
     const tmp = join(dirs.tmp, `${item.id}.part`);
