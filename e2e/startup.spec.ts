@@ -121,24 +121,43 @@ test('a settings answer that never comes does not leave a blank window: the app 
   await expect(page.getByTestId('prompt')).toBeVisible();
 });
 
+// When the app first rendered into #root, on the page's clock.
+const FIRST_RENDER = `
+  window.__firstRender = null;
+  new MutationObserver((records, observer) => {
+    if (records.some((r) => r.target.id === 'root' && r.addedNodes.length > 0)) {
+      window.__firstRender = performance.now();
+      observer.disconnect();
+    }
+  }).observe(document, { childList: true, subtree: true });
+`;
+
 test('start-up renders the app once: asking for the settings again after the first render does not render the tree again', async ({ page, harness }) => {
   await openStudio(page, harness.url);
   await compose(page, { prompt: 'A ceramic mug on a white background', model: 'nano-banana-2', resolution: '1K', n: '1' });
   await generateAndWait(page, 'succeeded');
+  await page.addInitScript({ content: FIRST_RENDER });
   await page.reload();
   await expect(page.getByTestId('gallery-panel').getByTestId('gallery-image').first()).toBeVisible();
   // The settings were asked for again once the app had subscribed (events before that went unheard), and answered.
-  await expect
-    .poll(() =>
-      page.evaluate(() => {
-        type Entry = { name: string };
-        const w = globalThis as unknown as { performance: { getEntriesByType(type: string): Entry[] } };
-        return w.performance.getEntriesByType('resource').filter((r) => r.name.includes('/ipc/settings%3Aget')).length;
-      }),
-    )
-    .toBeGreaterThanOrEqual(2);
-  // That answer changed nothing, so App rendered once (it rendered twice when the re-ask began inside the first
-  // commit's effects: every component that had just mounted found its settings result changed and rendered again).
-  await page.waitForTimeout(300);
-  await expect(page.locator('.app')).toHaveAttribute('data-renders', '1');
+  const times = (await (
+    await page.waitForFunction(() => {
+      type Entry = { name: string; responseEnd: number };
+      const w = globalThis as unknown as { __firstRender: number | null; performance: { getEntriesByType(type: string): Entry[] } };
+      const asked = w.performance.getEntriesByType('resource').filter((r) => r.name.includes('/ipc/settings%3Aget'));
+      const [early, again] = asked;
+      return early && again && again.responseEnd > 0 && w.__firstRender !== null ? { early: early.responseEnd, rendered: w.__firstRender } : false;
+    })
+  ).jsonValue()) as { early: number; rendered: number };
+  // Precondition: the first answer was in before the first render (the render waits at most a second for it; a later
+  // answer renders App again, for a reason this test is not about).
+  expect(times.early, `precondition: the settings answered at ${times.early} ms, after the first render at ${times.rendered} ms`).toBeLessThan(times.rendered);
+  // Two frames after the answer it has been taken in; it changed nothing, so App was committed once. (The re-ask once
+  // began inside the first commit's effects and so rendered the whole tree twice with the bench's large library;
+  // with this test's one image it did not: this guards the invariant, docs/decisions.md "Start-up".)
+  await page.evaluate(() => {
+    const w = globalThis as unknown as { requestAnimationFrame(callback: () => void): number };
+    return new Promise<void>((resolve) => w.requestAnimationFrame(() => w.requestAnimationFrame(() => resolve())));
+  });
+  await expect(page.locator('.app')).toHaveAttribute('data-commits', '1');
 });

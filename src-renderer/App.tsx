@@ -85,12 +85,13 @@ export function App() {
   usePreloadedTabs();
   const settings = useSettings();
   const tabs = TABS.filter((name) => name !== 'local' || settings.data?.environment !== 'remote');
-  // How many times App (and so most of the tree) has rendered, for the e2e that proves start-up renders it once.
+  // How many commits have rendered App (and so most of the tree), for the e2e that proves start-up renders it
+  // once. In development StrictMode runs this effect twice on mount.
   const appRef = useRef<HTMLDivElement>(null);
-  const renders = useRef(0);
+  const commits = useRef(0);
   useLayoutEffect(() => {
-    renders.current += 1;
-    if (appRef.current) appRef.current.dataset.renders = String(renders.current);
+    commits.current += 1;
+    if (appRef.current) appRef.current.dataset.commits = String(commits.current);
   });
   return (
     <div className="app" ref={appRef}>

@@ -26,10 +26,10 @@ export function useSettingsSync(): void {
     const refresh = () => void client.invalidateQueries({ queryKey: queryKeys.settings() });
     const offs = [onEvent('settings:changed', refresh), onEvent('service:status', refresh)];
     // Events before this point went unheard, and the start-up answer was asked for as the window opened: ask once
-    // more (nothing re-renders when nothing changed). Not from inside this effect: the components mounted in the
-    // same commit compare their query results with the ones they rendered right after it, and a refetch under way
-    // would differ for all of them (its fetch status), so each would render again, App and with it the whole tree.
-    // A microtask runs once React has run every effect of the commit.
+    // more (nothing re-renders when nothing changed). Not from inside this effect: App's own useSettings() checks,
+    // in an effect that runs after this one, that its query result is still the one it rendered, and a refetch
+    // under way differs (its fetch status), so App, and with it the whole tree, would render again before the first
+    // paint. A microtask runs once React has run every effect of the commit.
     let live = true;
     queueMicrotask(() => {
       if (live) refresh();
