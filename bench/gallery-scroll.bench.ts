@@ -406,10 +406,11 @@ while mounting, scrolling repainted the grid (software rendering does not compos
 (2026-11-23) every session or row entering laid out the whole document, the library's side bar included, 4–7 ms
 each: the scroller was a flex item, which Blink never makes a relayout boundary; it now fills its wrap out of flow
 (library p95 12.7 → 8.4 ms). Left: the fixed cost of a row, as above, several times what it is with GPU
-rasterisation on 4+ cores; runs late in a bench are slower than its first ones (p95 6.8–7.3 ms in run 1). Since
+rasterisation on 4+ cores; each run's p95 moves with the shared machine's load. Since
 2026-11-23 the side gallery shows more rows (36 tiles in the DOM, 28 before): the panel's board strip no longer grows
 with the library's 50 boards (docs/decisions.md), so figures of the side gallery before and after are not alike. First
-thumbnails (per start-up in this set-up, 2026-11-23; docs/decisions.md "Start-up"): the app's renderer has its HTML at
+thumbnails (per start-up in this set-up, 2026-11-23, before the build was minified and the start-up render made
+single, ~100 ms less since; docs/decisions.md "Start-up"): the app's renderer has its HTML at
 5–25 ms; the page asks main for the settings while it is parsed (~70–110 ms; the preload does the same in the app);
 the bundle is fetched and evaluated by ~175–270 ms, 55–65 ms of it V8 compiling ~975 functions on first call
 (react-dom is 55% of the bundle); the app renders once the settings are in; the first gallery page is in by ~190–290 ms

@@ -435,8 +435,8 @@ test('scrolling the library lays out the grid alone: sessions and rows entering 
   await page.getByTestId('open-library').click();
   const grid = page.getByTestId('library-view').getByTestId('gallery');
   await expect(grid.getByTestId('gallery-image').first()).toBeVisible();
-  // The virtualised scroller opts out of scroll anchoring (which cannot follow its transformed rows and only cost
-  // an anchor search per scrolled frame).
+  // The virtualised scroller opts out of scroll anchoring (its moves all suppress anchoring's adjustment, so it only
+  // cost an anchor search at each layout after a scroll).
   await expect(grid).toHaveCSS('overflow-anchor', 'none');
   const browser = page.context().browser();
   if (!browser) throw new Error('no browser to trace');
