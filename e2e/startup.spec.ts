@@ -75,13 +75,18 @@ test('the first render is already in the saved language and theme: the app does 
   expect(order.slice(rendered + 1), order.join(' ')).toEqual([]);
 });
 
-test('with earlier work in the library, the empty stage never says that nothing was generated yet', async ({ page, harness }) => {
-  await openStudio(page, harness.url);
-  await compose(page, { prompt: 'A linen tote bag on a white background', model: 'nano-banana-2', resolution: '1K', n: '1' });
+/** One generation in the library, then a reload with `recorder` run before the page's own scripts. */
+async function reloadWithHistory(page: Page, url: string, prompt: string, recorder: string): Promise<void> {
+  await openStudio(page, url);
+  await compose(page, { prompt, model: 'nano-banana-2', resolution: '1K', n: '1' });
   await generateAndWait(page, 'succeeded');
-  await page.addInitScript({ content: RECORDER });
-  // After a reload a new session is next, and the library has one.
+  await page.addInitScript({ content: recorder });
   await page.reload();
+}
+
+test('with earlier work in the library, the empty stage never says that nothing was generated yet', async ({ page, harness }) => {
+  // After a reload a new session is next, and the library has one.
+  await reloadWithHistory(page, harness.url, 'A linen tote bag on a white background', RECORDER);
   await expect(page.getByTestId('stage-empty')).toHaveAttribute('data-history', 'true');
   const stages = (await shown(page)).map((s) => s.stage);
   expect(stages).not.toContain('还没有生成任何图片');
@@ -133,11 +138,7 @@ const FIRST_RENDER = `
 `;
 
 test('start-up renders the app once: asking for the settings again after the first render does not render the tree again', async ({ page, harness }) => {
-  await openStudio(page, harness.url);
-  await compose(page, { prompt: 'A ceramic mug on a white background', model: 'nano-banana-2', resolution: '1K', n: '1' });
-  await generateAndWait(page, 'succeeded');
-  await page.addInitScript({ content: FIRST_RENDER });
-  await page.reload();
+  await reloadWithHistory(page, harness.url, 'A ceramic mug on a white background', FIRST_RENDER);
   await expect(page.getByTestId('gallery-panel').getByTestId('gallery-image').first()).toBeVisible();
   // The settings were asked for again once the app had subscribed (events before that went unheard), and answered.
   const times = (await (

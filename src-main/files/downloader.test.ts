@@ -51,7 +51,7 @@ describe('downloads follow the redirect without the key', () => {
     direct.close();
   });
 
-  function setup(width: number, height: number) {
+  function setup(width: number, height: number, retryDelaysMs = [50]) {
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-dl-'));
     const db = openLibraryDatabase(join(dataDir, 'library.db'));
     const repo = new LibraryRepo(db);
@@ -71,9 +71,9 @@ describe('downloads follow the redirect without the key', () => {
         rowAtEvent.push(repo.getImage(p.imageId)?.download);
       },
       onDone: () => undefined,
-      retryDelaysMs: [50],
+      retryDelaysMs,
     });
-    return { repo, dirs, events, rowAtEvent, downloader };
+    return { db, repo, dirs, events, rowAtEvent, downloader };
   }
 
   it('sends the key to the API only; the direct-link server never sees Authorization; stores PNG and a 512 px WebP', async () => {
@@ -117,22 +117,8 @@ describe('downloads follow the redirect without the key', () => {
   });
 
   it('close() drops the retries it has scheduled: idle at once, and the row stays pending for the next start', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'studio-dl-close-'));
-    const db = openLibraryDatabase(join(dataDir, 'library.db'));
-    const repo = new LibraryRepo(db);
-    repo.createSession('ls_1', 'remote', 1);
-    repo.createTurn({ id: 'lt_1', sessionId: 'ls_1', environment: 'remote', request: { prompt: 'x' }, estimate: estimateCredits({ model: 'auto', referenceCount: 0 }), startedAt: 1, retryOf: null, referenceImageIds: [] });
-    repo.insertImages({ id: 'lt_1', sessionId: 'ls_1', environment: 'remote', model: 'nano-banana-2', purpose: 'free', prompt: 'x' }, [{ id: 'img_AAAAAAAA', filename: 'AAAAAAAA.png', width: 1376, height: 768 }], 1);
-    const events: DownloadProgress[] = [];
+    const { db, repo, events, downloader } = setup(1376, 768, [60_000]);
     const seenBefore = directSeen.length;
-    const downloader = new Downloader({
-      repo,
-      dirs: cacheDirs(dataDir),
-      clientFor: async () => new ServiceClient({ environment: 'remote', baseUrl: apiUrl, apiKey: KEY, language: 'en' }),
-      onProgress: (p) => events.push(p),
-      onDone: () => undefined,
-      retryDelaysMs: [60_000],
-    });
     failNext = 1;
     downloader.resumePending();
     for (let i = 0; i < 100 && !events.some((e) => e.state === 'failed'); i++) await new Promise((r) => setTimeout(r, 10));
