@@ -1,8 +1,7 @@
 import { lazy, useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useAppStore, type AppTab } from './app-store.ts';
 import { TabBoundary } from './ui/TabBoundary.tsx';
-import { useBatchT } from './features/batch/i18n.ts';
+import { batchText } from './features/batch/i18n.ts';
 import { ComposePanel } from './features/compose/ComposePanel.tsx';
 import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
 import { ExportDialog } from './features/export/ExportDialog.tsx';
@@ -18,6 +17,7 @@ import './features/inspector/inspector.css';
 import { RunStage } from './features/runs/RunStage.tsx';
 import { EnvironmentBadge } from './features/settings/EnvironmentBadge.tsx';
 import { useSettings, useSettingsSync } from './features/settings/queries.ts';
+import { appText, useText } from './i18n/text.ts';
 
 const TABS: AppTab[] = ['studio', 'batch', 'webhooks', 'local', 'settings'];
 
@@ -77,8 +77,8 @@ function LazyTabPage({ tab }: { tab: LazyTab }) {
 }
 
 export function App() {
-  const { t } = useTranslation();
-  const bt = useBatchT();
+  const t = useText(appText);
+  const bt = useText(batchText);
   const tab = useAppStore((s) => s.tab);
   const setTab = useAppStore((s) => s.setTab);
   useSettingsSync();

@@ -1,10 +1,10 @@
 // A long text (a 4000-character prompt) shown in a few lines, with a toggle to read all of it. The toggle
 // appears only when the text is actually cut off.
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { appText, useText } from '../i18n/text.ts';
 
 export function ClampedText({ text, lines, className, testId }: { text: string; lines: number; className?: string; testId?: string }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const ref = useRef<HTMLParagraphElement>(null);
   const [expanded, setExpanded] = useState(false);
   const [overflows, setOverflows] = useState(false);

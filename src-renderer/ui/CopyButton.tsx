@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { appText, useText } from '../i18n/text.ts';
 
 /** Copies text to the clipboard and says so for a moment. */
 export function CopyButton(props: { text: string; label?: string; className?: string; testId?: string }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = async () => {
     try {

@@ -3,10 +3,10 @@
 // reload instead of React unmounting the whole app. React.lazy remembers a failed load, so reloading the app is
 // the way to try again.
 import { Component, Suspense, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { appText, useText } from '../i18n/text.ts';
 
 function TabLoading() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   return (
     <p className="tab-state" aria-busy="true" data-testid="tab-loading">
       {t('app.tabLoading')}
@@ -15,7 +15,7 @@ function TabLoading() {
 }
 
 function TabLoadFailed() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   return (
     <div className="tab-state" role="alert" data-testid="tab-load-error">
       <p>{t('app.tabLoadFailed')}</p>

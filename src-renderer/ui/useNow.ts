@@ -10,12 +10,3 @@ export function useNow(active: boolean, intervalMs = 250): number {
   }, [active, intervalMs]);
   return now;
 }
-
-export function formatSeconds(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  if (h > 0) return `${h}:${String(m).padStart(2, '0')}:${ss}`;
-  return m > 0 ? `${m}:${ss}` : `${s}s`;
-}

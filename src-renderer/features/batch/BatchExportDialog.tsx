@@ -4,10 +4,12 @@
 // and the bytes. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes.
 import { useEffect, useId, useState } from 'react';
 import type { BatchSummary, MarketplaceExportSummary } from '../../../src-shared/ipc/batch.ts';
+import { formatBytes } from '../../i18n/format.ts';
+import { useText } from '../../i18n/text.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useDialogFocus } from '../../ui/useDialogFocus.ts';
-import { useBatchT } from './i18n.ts';
-import { ErrorLine, formatBytes } from './parts.tsx';
+import { batchText } from './i18n.ts';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useBatchExport, useMarketplacePresets } from './queries.ts';
 
 const DEFAULT_TEMPLATE = '{sku}_{shot}_{index}';
@@ -17,7 +19,7 @@ function percent(share: number): string {
 }
 
 function Result({ summary }: { summary: MarketplaceExportSummary }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   if (summary.folder === null) {
     return (
       <div className="export-result" role="status" data-testid="batch-export-result" data-outcome="cancelled">
@@ -69,7 +71,7 @@ function Result({ summary }: { summary: MarketplaceExportSummary }) {
 }
 
 function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const id = useId();
   const dialogRef = useDialogFocus(true);
   const presets = useMarketplacePresets(true);
@@ -122,7 +124,7 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
           <span className="field-hint" id={`${id}-preset-hint`}>
             {chosen?.summary ?? ''}
           </span>
-          <ErrorLine error={presets.error} />
+          <ErrorLine error={presets.error} testId="batch-error" showCode />
         </div>
         <div className="field">
           <label className="field-label" htmlFor={`${id}-template`}>
@@ -159,7 +161,7 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
             {t('exportRunning')}
           </p>
         ) : null}
-        {!running ? <ErrorLine error={run.error} testId="batch-export-error" /> : null}
+        {!running ? <ErrorLine error={run.error} testId="batch-export-error" showCode /> : null}
         {run.data && !running ? <Result summary={run.data} /> : null}
         <div className="export-foot">
           <button type="button" className="btn btn-ghost" onClick={close} disabled={running}>

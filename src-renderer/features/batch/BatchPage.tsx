@@ -2,9 +2,10 @@
 // (plan and start, run and jobs, marketplace export, report), like a collection runner beside its collection. Two columns that scroll on their own on a wide window; one scrolling
 // column on a narrow one (the 960 × 600 minimum), the jobs list keeping a scroll region of its own.
 import { useId, useMemo } from 'react';
+import { useText } from '../../i18n/text.ts';
 import { ImageViewer } from '../viewer/ImageViewer.tsx';
 import { BatchExportDialog } from './BatchExportDialog.tsx';
-import { useBatchT } from './i18n.ts';
+import { batchText } from './i18n.ts';
 import { PlanSection } from './PlanSection.tsx';
 import { ProductEditor } from './ProductEditor.tsx';
 import { ProductsSection } from './ProductsSection.tsx';
@@ -15,7 +16,7 @@ import { ShotListSection } from './ShotListSection.tsx';
 import { useBatchStore } from './store.ts';
 
 export function BatchPage() {
-  const t = useBatchT();
+  const t = useText(batchText);
   const id = useId();
   useBatchEvents();
   const products = useProducts();

@@ -6,10 +6,11 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
 import type { BatchJob } from '../../../src-shared/ipc/batch.ts';
 import { chooseAutoModel } from '../../../src-shared/pricing.ts';
+import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useGalleryStore } from '../gallery/store.ts';
-import { useBatchT } from './i18n.ts';
+import { batchText } from './i18n.ts';
 import { JobStatusBadge } from './parts.tsx';
 
 const ROW_ESTIMATE = 64;
@@ -23,7 +24,7 @@ function modelOf(job: BatchJob): string {
 }
 
 const JobRow = memo(function JobRow({ job }: { job: BatchJob }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const openViewer = useGalleryStore((s) => s.openViewer);
   const model = modelOf(job);
   return (

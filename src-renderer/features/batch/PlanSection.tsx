@@ -5,15 +5,16 @@
 import { useId, useMemo, useState } from 'react';
 import type { BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
 import { BATCH_CONCURRENCY_MAX } from '../../../src-shared/limits.ts';
-import { useBatchT } from './i18n.ts';
-import { ErrorLine, ipcErrorOf } from './parts.tsx';
+import { useText } from '../../i18n/text.ts';
+import { batchText } from './i18n.ts';
+import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
 import { useBatchPlan, useCreateBatch, useDebounced } from './queries.ts';
 import { parseBudget, useBatchStore } from './store.ts';
 
 const PLAN_DEBOUNCE_MS = 300;
 
 export function PlanSection({ productIds, shotListId }: { productIds: string[]; shotListId: string | null }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const id = useId();
   const budgetText = useBatchStore((s) => s.budget);
   const setBudget = useBatchStore((s) => s.setBudget);
@@ -70,7 +71,7 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
         ) : null}
       </div>
       {!wanted ? <p className="muted small">{t('planNeeds')}</p> : null}
-      {wanted ? <ErrorLine error={plan.error} testId="batch-plan-error" /> : null}
+      {wanted ? <ErrorLine error={plan.error} testId="batch-plan-error" showCode /> : null}
       {data ? (
         <>
           <div className="batch-plan-summary" aria-live="polite">
@@ -190,7 +191,7 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
           {t('planChanged')}
         </p>
       ) : null}
-      <ErrorLine error={create.error} testId="batch-start-error" />
+      <ErrorLine error={create.error} testId="batch-start-error" showCode />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { useEffect, useId, useState, type DragEvent, type FormEvent } from 'reac
 import { MAX_REFERENCE_IMAGES } from '../../../src-shared/catalog.ts';
 import type { Product, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX } from '../../../src-shared/limits.ts';
+import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useDialogFocus } from '../../ui/useDialogFocus.ts';
@@ -13,8 +14,8 @@ import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../gallery/drag.ts';
 import { FilterBar } from '../gallery/Filters.tsx';
 import { GalleryBody } from '../gallery/GridChrome.tsx';
 import { useGalleryStore } from '../gallery/store.ts';
-import { useBatchT } from './i18n.ts';
-import { ErrorLine } from './parts.tsx';
+import { batchText } from './i18n.ts';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useProducts, useSaveProduct } from './queries.ts';
 import { isOverLimit, referenceLimit } from './references.ts';
 import { useBatchStore } from './store.ts';
@@ -22,7 +23,7 @@ import { useBatchStore } from './store.ts';
 type Notice = { kind: 'full' | 'duplicate' | 'files'; count: number } | null;
 
 function LibraryPane({ onAdd }: { onAdd: (ids: string[]) => void }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const filters = useGalleryStore((s) => s.filters);
   const selected = useGalleryStore((s) => s.selected);
   const headingId = useId();
@@ -45,7 +46,7 @@ function LibraryPane({ onAdd }: { onAdd: (ids: string[]) => void }) {
 }
 
 function EditorForm({ product, shotList, close }: { product: Product | null; shotList: ShotList | null; close: () => void }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const id = useId();
   const save = useSaveProduct();
   const dialogRef = useDialogFocus(true);
@@ -199,7 +200,7 @@ function EditorForm({ product, shotList, close }: { product: Product | null; sho
                 </p>
               ) : null}
             </section>
-            <ErrorLine error={save.error} testId="product-save-error" />
+            <ErrorLine error={save.error} testId="product-save-error" showCode />
           </form>
           {libraryShown ? <LibraryPane onAdd={add} /> : null}
         </div>

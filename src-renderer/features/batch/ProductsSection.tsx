@@ -3,15 +3,16 @@
 // (confirmed in the row), CSV import (all or nothing; problems listed by line and column) and export.
 import { useId, useState, type ChangeEvent } from 'react';
 import type { CsvProblem, Product, ShotList } from '../../../src-shared/ipc/batch.ts';
+import { useText } from '../../i18n/text.ts';
 import { csvProblemText } from './csv-problems.ts';
-import { ErrorLine, ipcErrorOf } from './parts.tsx';
-import { useBatchT } from './i18n.ts';
+import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
+import { batchText } from './i18n.ts';
 import { useDeleteProduct, useExportProducts, useImportProducts, useProducts } from './queries.ts';
 import { isOverLimit, referenceLimit } from './references.ts';
 import { useBatchStore } from './store.ts';
 
 function ReferenceCount({ product, shotList }: { product: Product; shotList: ShotList | null }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const count = product.referenceImageIds.length;
   const limit = referenceLimit(product.prompt, count, shotList?.shots ?? null);
   const over = isOverLimit(count, limit);
@@ -30,7 +31,7 @@ function ReferenceCount({ product, shotList }: { product: Product; shotList: Sho
 }
 
 function ProductRow({ product, shotList, included }: { product: Product; shotList: ShotList | null; included: boolean }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const setIncluded = useBatchStore((s) => s.setIncluded);
   const openEditor = useBatchStore((s) => s.openEditor);
   const remove = useDeleteProduct();
@@ -58,7 +59,7 @@ function ProductRow({ product, shotList, included }: { product: Product; shotLis
             <button type="button" className="btn btn-xs" onClick={() => setConfirming(false)}>
               {t('keep')}
             </button>
-            <ErrorLine error={remove.error} />
+            <ErrorLine error={remove.error} testId="batch-error" showCode />
           </span>
         ) : (
           <>
@@ -76,11 +77,11 @@ function ProductRow({ product, shotList, included }: { product: Product; shotLis
 }
 
 function ImportResult({ error, fileName }: { error: unknown; fileName: string }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const ipc = ipcErrorOf(error);
   if (!ipc) return null;
   const problems = ipc.code === 'product_csv_invalid' ? ((ipc.details as { problems?: CsvProblem[] } | undefined)?.problems ?? []) : [];
-  if (problems.length === 0) return <ErrorLine error={error} testId="product-import-error" />;
+  if (problems.length === 0) return <ErrorLine error={error} testId="product-import-error" showCode />;
   return (
     <div className="batch-problems" role="alert" data-testid="product-import-error" data-code={ipc.code}>
       <p>
@@ -98,7 +99,7 @@ function ImportResult({ error, fileName }: { error: unknown; fileName: string })
 }
 
 function ImportExportBar() {
-  const t = useBatchT();
+  const t = useText(batchText);
   const id = useId();
   const importer = useImportProducts();
   const exporter = useExportProducts();
@@ -173,13 +174,13 @@ function ImportExportBar() {
         </p>
       ) : null}
       <ImportResult error={importer.error} fileName={fileName} />
-      <ErrorLine error={exporter.error} />
+      <ErrorLine error={exporter.error} testId="batch-error" showCode />
     </div>
   );
 }
 
 export function ProductsSection({ shotList }: { shotList: ShotList | null }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const products = useProducts();
   const excluded = useBatchStore((s) => s.excluded);
   const setIncluded = useBatchStore((s) => s.setIncluded);
@@ -203,7 +204,7 @@ export function ProductsSection({ shotList }: { shotList: ShotList | null }) {
         </button>
       </div>
       <ImportExportBar />
-      <ErrorLine error={products.error} />
+      <ErrorLine error={products.error} testId="batch-error" showCode />
       {list.length === 0 && products.isSuccess ? (
         <p className="muted small">{t('productsEmpty')}</p>
       ) : list.length > 0 ? (

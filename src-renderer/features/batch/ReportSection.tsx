@@ -3,9 +3,10 @@
 // kept fresh by the batch's events while it is open.
 import { Fragment, useId, useState } from 'react';
 import type { BatchReport, BatchReportRow } from '../../../src-shared/ipc/batch.ts';
+import { useText } from '../../i18n/text.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { useBatchT } from './i18n.ts';
-import { ErrorLine } from './parts.tsx';
+import { batchText } from './i18n.ts';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useBatchReport, useBatchReportCsv } from './queries.ts';
 
 type Counts = Omit<BatchReportRow, 'productId' | 'sku' | 'name' | 'failures'>;
@@ -27,7 +28,7 @@ function Cells({ row }: { row: Counts }) {
 }
 
 function ReportTable({ report }: { report: BatchReport }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   return (
     <div className="batch-table-scroll batch-report-scroll" tabIndex={0} role="region" aria-label={t('reportTable')}>
       <table className="table batch-table batch-report-table">
@@ -99,7 +100,7 @@ function ReportTable({ report }: { report: BatchReport }) {
 }
 
 export function ReportSection({ batchId }: { batchId: string }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const id = useId();
   const [open, setOpen] = useState(false);
   const report = useBatchReport(batchId, open);
@@ -123,11 +124,11 @@ export function ReportSection({ batchId }: { batchId: string }) {
           {csv.data.file === null ? t('exportCancelled') : t('reportCsvWritten', { file: csv.data.file })}
         </p>
       ) : null}
-      <ErrorLine error={csv.error} />
+      <ErrorLine error={csv.error} testId="batch-error" showCode />
       <div id={`${id}-body`} hidden={!open}>
         {open ? (
           <>
-            <ErrorLine error={report.error} testId="batch-report-error" />
+            <ErrorLine error={report.error} testId="batch-report-error" showCode />
             {report.data ? <ReportTable report={report.data} /> : report.isPending ? <p className="small muted">…</p> : null}
           </>
         ) : null}

@@ -2,19 +2,20 @@
 // spent of planned, time left), why it is paused and, when it goes on by itself, a live countdown; pause, resume,
 // cancel (confirmed: nothing more is sent, running jobs finish) and the concurrency while it runs; then its jobs.
 import { useId, useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { BatchDetail, BatchSummary } from '../../../src-shared/ipc/batch.ts';
 import { BATCH_CONCURRENCY_MAX } from '../../../src-shared/limits.ts';
-import { formatSeconds, useNow } from '../../ui/useNow.ts';
-import { useBatchT } from './i18n.ts';
+import { formatDuration, useFormats } from '../../i18n/format.ts';
+import { useText } from '../../i18n/text.ts';
+import { useNow } from '../../ui/useNow.ts';
+import { batchText } from './i18n.ts';
 import { JobList } from './JobList.tsx';
-import { ErrorLine, formatClock } from './parts.tsx';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useBatchControl } from './queries.ts';
 import { useBatchStore } from './store.ts';
 
 function BatchPicker({ batches, current }: { batches: BatchSummary[]; current: string }) {
-  const t = useBatchT();
-  const { i18n } = useTranslation();
+  const t = useText(batchText);
+  const format = useFormats();
   const id = useId();
   const setBatchId = useBatchStore((s) => s.setBatchId);
   return (
@@ -25,7 +26,7 @@ function BatchPicker({ batches, current }: { batches: BatchSummary[]; current: s
       <select id={`${id}-batch`} data-testid="batch-select" value={current} onChange={(e) => setBatchId(e.target.value)}>
         {batches.map((b) => (
           <option key={b.id} value={b.id}>
-            {t('batchOption', { name: b.name, state: t(`state.${b.state}`) })} · {new Date(b.createdAt).toLocaleString(i18n.language)}
+            {t('batchOption', { name: b.name, state: t(`state.${b.state}`) })} · {format.dateTime(b.createdAt)}
           </option>
         ))}
       </select>
@@ -34,7 +35,7 @@ function BatchPicker({ batches, current }: { batches: BatchSummary[]; current: s
 }
 
 function Progress({ batch }: { batch: BatchSummary }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const total = Math.max(1, batch.jobCount);
   const donePct = (batch.done / total) * 100;
   const failedPct = (batch.failed / total) * 100;
@@ -66,7 +67,7 @@ function Progress({ batch }: { batch: BatchSummary }) {
         <span>{t('spentText', { spent: batch.spent, planned: batch.planned })}</span>
       </p>
       <p className="batch-progress-line muted small">
-        <span>{batch.state === 'running' ? (batch.etaMs !== null ? t('eta', { time: formatSeconds(batch.etaMs) }) : t('etaNone')) : t(`state.${batch.state}`)}</span>
+        <span>{batch.state === 'running' ? (batch.etaMs !== null ? t('eta', { time: formatDuration(batch.etaMs) }) : t('etaNone')) : t(`state.${batch.state}`)}</span>
         {batch.reserved > 0 ? <span>{t('reservedText', { reserved: batch.reserved })}</span> : null}
       </p>
     </div>
@@ -74,8 +75,8 @@ function Progress({ batch }: { batch: BatchSummary }) {
 }
 
 function PauseNotice({ batch }: { batch: BatchSummary }) {
-  const t = useBatchT();
-  const { i18n } = useTranslation();
+  const t = useText(batchText);
+  const format = useFormats();
   const until = batch.pause?.until ?? null;
   const now = useNow(until !== null, 1000);
   if (batch.state !== 'paused' || !batch.pause) return null;
@@ -84,7 +85,7 @@ function PauseNotice({ batch }: { batch: BatchSummary }) {
       <span>{batch.pause.message}</span>
       {until !== null ? (
         <span className="batch-countdown" data-testid="batch-resumes-at" data-until={until}>
-          {until > now ? t('resumesAt', { time: formatClock(until, i18n.language, now), left: formatSeconds(until - now) }) : t('resumesNow')}
+          {until > now ? t('resumesAt', { time: format.clock(until, now), left: formatDuration(until - now) }) : t('resumesNow')}
         </span>
       ) : null}
     </div>
@@ -92,7 +93,7 @@ function PauseNotice({ batch }: { batch: BatchSummary }) {
 }
 
 function Controls({ batch }: { batch: BatchSummary }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const id = useId();
   const pause = useBatchControl('batchPause');
   const resume = useBatchControl('batchResume');
@@ -158,7 +159,7 @@ function Controls({ batch }: { batch: BatchSummary }) {
           </div>
         </div>
       ) : null}
-      <ErrorLine error={pause.error ?? resume.error ?? cancel.error ?? setConcurrency.error} testId="batch-control-error" />
+      <ErrorLine error={pause.error ?? resume.error ?? cancel.error ?? setConcurrency.error} testId="batch-control-error" showCode />
     </div>
   );
 }
@@ -166,7 +167,7 @@ function Controls({ batch }: { batch: BatchSummary }) {
 type JobFilter = 'all' | 'problems';
 
 export function RunSection({ batches, batch, error, exportButton }: { batches: BatchSummary[]; batch: BatchDetail | null; error: unknown; exportButton: ReactNode }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const id = useId();
   const [filter, setFilter] = useState<JobFilter>('all');
   const jobs = useMemo(() => {
@@ -183,7 +184,7 @@ export function RunSection({ batches, batch, error, exportButton }: { batches: B
         <span className="spacer" />
         {batch ? exportButton : null}
       </div>
-      <ErrorLine error={error} />
+      <ErrorLine error={error} testId="batch-error" showCode />
       {!batch ? (
         <p className="muted small">{t('noBatch')}</p>
       ) : (

@@ -6,10 +6,11 @@ import { useId, useState } from 'react';
 import { IMAGE_COUNTS, MODEL_IDS, MODELS, PURPOSE_IDS, PURPOSES, QUALITIES, RATIOS, RESOLUTIONS, type ModelId, type PurposeId, type Quality, type Ratio, type Resolution } from '../../../src-shared/catalog.ts';
 import type { Shot, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX } from '../../../src-shared/limits.ts';
+import { useText } from '../../i18n/text.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { useBatchT } from './i18n.ts';
-import { ErrorLine } from './parts.tsx';
+import { batchText } from './i18n.ts';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useDeleteShotList, useResetShotList, useSaveShotList } from './queries.ts';
 import { useBatchStore } from './store.ts';
 
@@ -30,7 +31,7 @@ function offers(model: ModelId, what: { ratio?: Ratio; resolution?: Resolution |
 }
 
 function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; index: number; onChange: (s: Shot) => void; onRemove: () => void; canRemove: boolean }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const language = useLanguage();
   const label = (field: string) => t('shotField', { field, index: index + 1 });
   const set = (patch: Partial<Shot>) => onChange({ ...shot, ...patch });
@@ -122,7 +123,7 @@ function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; i
 type Confirm = 'reset' | 'delete' | 'saveAs' | null;
 
 function ShotListEditor({ list }: { list: ShotList }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const id = useId();
   const setShotListId = useBatchStore((s) => s.setShotListId);
   const save = useSaveShotList();
@@ -295,13 +296,13 @@ function ShotListEditor({ list }: { list: ShotList }) {
           </div>
         </form>
       ) : null}
-      <ErrorLine error={error} testId="shot-list-error" />
+      <ErrorLine error={error} testId="shot-list-error" showCode />
     </div>
   );
 }
 
 export function ShotListSection({ lists, list, error }: { lists: ShotList[]; list: ShotList | null; error: unknown }) {
-  const t = useBatchT();
+  const t = useText(batchText);
   const id = useId();
   const setShotListId = useBatchStore((s) => s.setShotListId);
   return (
@@ -323,7 +324,7 @@ export function ShotListSection({ lists, list, error }: { lists: ShotList[]; lis
         </select>
         {list ? <span className="small muted">{t('shotCount', { count: list.shots.length })}</span> : null}
       </div>
-      <ErrorLine error={error} />
+      <ErrorLine error={error} testId="batch-error" showCode />
       {list ? <ShotListEditor key={`${list.id}:${list.updatedAt}`} list={list} /> : null}
     </section>
   );

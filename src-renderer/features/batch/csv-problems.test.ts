@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseProductCsv } from '../../../src-shared/product-csv.ts';
-import { i18next } from '../../i18n/index.ts';
+import { textIn } from '../../i18n/text.ts';
 import { csvProblemText } from './csv-problems.ts';
-import { BATCH_NS, type BatchT } from './i18n.ts';
+import { batchText } from './i18n.ts';
 
-const tIn = (lng: string): BatchT => (key, options) => (i18next.t as unknown as (k: string, o: object) => string)(key, { ...options, ns: BATCH_NS, lng });
+const tIn = (lng: string) => textIn(batchText, lng);
 
 function problemsOf(csv: string) {
   const parsed = parseProductCsv(csv);

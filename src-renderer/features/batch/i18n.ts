@@ -1,12 +1,7 @@
-// The catalog screen's own i18n namespace ("batch"): products, shot lists, the plan, the run, the marketplace
-// export and the report. Registered with addResourceBundle (as the library does), so these strings do not
-// crowd the app's shared resource files; `useBatchT` type-checks keys against the English table and zh must
-// match it key for key.
-import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
-import { i18next } from '../../i18n/index.ts';
-
-export const BATCH_NS = 'batch';
+import { defineTextNamespace, type SameShape, type Text, type TextKey } from '../../i18n/text.ts';
+// The catalog screen's own text namespace ("batch"): products, shot lists, the plan, the run, the marketplace
+// export and the report, kept out of the app's shared resource files. Components read it with
+// `useText(batchText)` (i18n/text.ts), which checks keys against the English table; zh matches it key for key.
 
 export const batchEn = {
   tab: 'Catalog',
@@ -269,15 +264,7 @@ export const batchEn = {
   errorTitle: 'Could not do that',
 };
 
-export type BatchKey = LeafKeys<typeof batchEn>;
-
-/** Dotted paths to every string of a nested table ("csv.too_long"). */
-type LeafKeys<T, P extends string = ''> = {
-  [K in keyof T & string]: T[K] extends string ? `${P}${K}` : LeafKeys<T[K], `${P}${K}.`>;
-}[keyof T & string];
-
-/** The zh table has exactly the English table's shape. */
-type SameShape<T> = { [K in keyof T]: T[K] extends string ? string : SameShape<T[K]> };
+export type BatchKey = TextKey<typeof batchEn>;
 
 const batchZh: SameShape<typeof batchEn> = {
   tab: '商品批量',
@@ -532,30 +519,6 @@ const batchZh: SameShape<typeof batchEn> = {
   errorTitle: '操作未完成',
 };
 
-let registered = false;
-export function registerBatchI18n(): void {
-  if (registered) return;
-  registered = true;
-  i18next.addResourceBundle('en', BATCH_NS, batchEn, true, true);
-  i18next.addResourceBundle('zh-CN', BATCH_NS, batchZh, true, true);
-}
+export const batchText = defineTextNamespace('batch', batchEn, batchZh);
 
-registerBatchI18n();
-
-/** Plural keys are asked for by their base (`planTotal` with `count`), as i18next does. */
-type BatchPluralKey = { [K in BatchKey]: K extends `${infer Base}_one` ? Base : never }[BatchKey];
-export type BatchT = (key: BatchKey | BatchPluralKey, options?: Record<string, unknown>) => string;
-
-/** t() for the batch namespace; re-renders on a language change like useTranslation. */
-export function useBatchT(): BatchT {
-  const { i18n } = useTranslation();
-  const lng = i18n.language;
-  return useCallback(
-    (key: string, options?: Record<string, unknown>) => {
-      // The app's t() is typed against its own namespace only; ours is checked by BatchKey instead.
-      const translate = i18n.t as unknown as (k: string, o: Record<string, unknown>) => string;
-      return translate(key, { ...options, ns: BATCH_NS, lng });
-    },
-    [i18n, lng],
-  );
-}
+export type BatchT = Text<typeof batchEn>;

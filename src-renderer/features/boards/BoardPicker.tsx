@@ -1,13 +1,14 @@
 // "Add to board": opened by B in the grid or by the selection bar's button. 1–9 or the arrows and Enter pick a
 // board; a name typed in the field makes a new board and adds to it; Esc closes. Focus goes back to the grid.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useText } from '../../i18n/text.ts';
 import { DesktopError } from '../../lib/desktop.ts';
 import { useGalleryView } from '../gallery/view-store.ts';
-import { useLibraryT } from '../library/i18n.ts';
+import { libraryText } from '../library/i18n.ts';
 import { useBoardAdd, useBoards, useCreateBoard } from './queries.ts';
 
 export function BoardPicker({ imageIds, onDone }: { imageIds: string[]; onDone: () => void }) {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const boards = useBoards().data ?? [];
   const add = useBoardAdd();
   const create = useCreateBoard();

@@ -2,14 +2,14 @@
 // the gallery panel. A board is a drop target for dragged images and, when clicked, the gallery's board view
 // (filter boardId). A smart board applies its saved filters when clicked.
 import { useLayoutEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { Board, GalleryFilters, SmartBoard } from '../../../src-shared/ipc/library.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { DesktopError } from '../../lib/desktop.ts';
 import { useExportStore } from '../export/store.ts';
 import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../gallery/drag.ts';
 import { useGalleryStore } from '../gallery/store.ts';
 import { useGalleryView } from '../gallery/view-store.ts';
-import { useLibraryT } from '../library/i18n.ts';
+import { libraryText, type LibraryT } from '../library/i18n.ts';
 import { useBoardAdd, useBoards, useCreateBoard, useDeleteBoard, useDeleteSmartBoard, useRenameBoard, useSmartBoards } from './queries.ts';
 
 function sameFilters(a: GalleryFilters, b: GalleryFilters): boolean {
@@ -31,7 +31,7 @@ function toggleBoard(boardId: string, active: boolean): void {
   else applyFilters({ boardId });
 }
 
-function nameError(error: Error | null, lt: ReturnType<typeof useLibraryT>): string | null {
+function nameError(error: Error | null, lt: LibraryT): string | null {
   if (!error) return null;
   return error instanceof DesktopError && error.ipc.code === 'board_name_taken' ? lt('nameTaken') : error.message;
 }
@@ -61,7 +61,7 @@ function useBoardDrop(board: Board) {
 }
 
 function NameForm(props: { initial: string; label: string; placeholder: string; submit: string; testId: string; pending: boolean; error: string | null; onSubmit: (name: string) => void; onCancel: () => void }) {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const [name, setName] = useState(props.initial);
   return (
     <form
@@ -98,7 +98,7 @@ function NameForm(props: { initial: string; label: string; placeholder: string; 
 }
 
 export function CreateBoard({ compact, onCreated }: { compact?: boolean; onCreated?: (board: Board) => void }) {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const create = useCreateBoard();
   const [open, setOpen] = useState(false);
   if (!open) {
@@ -134,8 +134,8 @@ export function CreateBoard({ compact, onCreated }: { compact?: boolean; onCreat
 }
 
 function BoardRow({ board, active }: { board: Board; active: boolean }) {
-  const lt = useLibraryT();
-  const { t } = useTranslation();
+  const lt = useText(libraryText);
+  const t = useText(appText);
   const openExport = useExportStore((s) => s.open);
   const rename = useRenameBoard();
   const remove = useDeleteBoard();
@@ -216,7 +216,7 @@ function BoardRow({ board, active }: { board: Board; active: boolean }) {
 }
 
 function SmartBoardRow({ board, active }: { board: SmartBoard; active: boolean }) {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const remove = useDeleteSmartBoard();
   return (
     <li className={`board-row ${active ? 'board-row-active' : ''}`} data-testid="smart-board" data-smart-board-id={board.id}>
@@ -246,7 +246,7 @@ function SmartBoardRow({ board, active }: { board: SmartBoard; active: boolean }
 
 /** The library view's side bar: boards (with "All images") and smart boards. */
 export function BoardsSection() {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const boards = useBoards().data ?? [];
   const smart = useSmartBoards().data ?? [];
   const filters = useGalleryStore((s) => s.filters);
@@ -316,7 +316,7 @@ function useRevealInStrip(when: boolean) {
 
 /** A board's chip: the board being viewed, or one just made, is scrolled into the strip's view. */
 function BoardChip({ board, active, justMade }: { board: Board; active: boolean; justMade: boolean }) {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const { over, handlers } = useBoardDrop(board);
   const ref = useRevealInStrip(active || justMade);
   return (
@@ -346,7 +346,7 @@ function SmartBoardChip({ board, active }: { board: SmartBoard; active: boolean 
  * view a board or apply a smart board scroll in a list of two rows and a half, instead of pushing the grid out.
  */
 export function BoardStrip() {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const boards = useBoards().data ?? [];
   const smart = useSmartBoards().data ?? [];
   const filters = useGalleryStore((s) => s.filters);

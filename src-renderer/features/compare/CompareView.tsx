@@ -2,15 +2,15 @@
 // the request fields that differ between them, and culling (rate, reject, star) in each pane.
 import { useQueries } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { PURPOSES } from '../../../src-shared/catalog.ts';
 import type { ImageDetail } from '../../../src-shared/ipc/library.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { useGalleryStore } from '../gallery/store.ts';
 import { CullBar, marksForKey } from '../viewer/CullBar.tsx';
-import { useLoupeT, type LoupeKey } from '../viewer/i18n.ts';
+import { loupeText, type LoupeKey } from '../viewer/i18n.ts';
 import { isTyping } from '../viewer/keys.ts';
 import { KeyHints } from '../viewer/KeyHints.tsx';
 import { MARGIN, type Size } from '../viewer/panZoom.ts';
@@ -64,8 +64,8 @@ export function CompareView() {
 }
 
 function Compare({ ids }: { ids: string[] }) {
-  const { t } = useTranslation();
-  const lt = useLoupeT();
+  const t = useText(appText);
+  const lt = useText(loupeText);
   const close = useGalleryStore((s) => s.closeCompare);
   const details = useQueries({ queries: ids.map((id) => imageDetailQuery(id)) });
   const all = details.map((d) => d.data);
@@ -169,8 +169,8 @@ function Compare({ ids }: { ids: string[] }) {
 }
 
 function ComparePane(props: { index: number; id: string; detail: ImageDetail | undefined; pz: PanZoom; active: boolean; onActivate: () => void; onMark: (marks: Marks) => void }) {
-  const { t } = useTranslation();
-  const lt = useLoupeT();
+  const t = useText(appText);
+  const lt = useText(loupeText);
   const { pz, detail } = props;
   const { bindStage, view, isFit, canPan, content } = pz;
   const image = detail?.image;
@@ -211,8 +211,8 @@ function ComparePane(props: { index: number; id: string; detail: ImageDetail | u
 }
 
 function DiffTable({ facts, fields }: { facts: RequestFacts[]; fields: RequestField[] }) {
-  const { t } = useTranslation();
-  const lt = useLoupeT();
+  const t = useText(appText);
+  const lt = useText(loupeText);
   const language = useLanguage();
   const show = (f: RequestFacts, field: RequestField): string => {
     switch (field) {

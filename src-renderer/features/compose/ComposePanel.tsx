@@ -2,9 +2,9 @@
 // this run, Generate. Ctrl/Cmd+Enter generates from anywhere in the panel. The reference tray is pinned above
 // the estimate (the fields above it scroll), so it is a drop target in view at every window size.
 import { useMemo, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorMessage, type ApiErrorValue } from '../../../src-shared/errors.ts';
 import { useAppStore } from '../../app-store.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import type { DesktopError } from '../../lib/desktop.ts';
 import { osOf } from '../../lib/platform.ts';
 import { BalanceAfter, useBalance } from '../money/balance.tsx';
@@ -23,7 +23,7 @@ import { SessionBar } from './SessionBar.tsx';
 import { useComposeStore } from './store.ts';
 
 export function ComposePanel() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const language = useLanguage();
   const draft = useComposeStore((s) => s.draft);
   const session = useComposeStore((s) => s.session);

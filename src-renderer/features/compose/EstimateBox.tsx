@@ -1,11 +1,11 @@
 // The live estimate: exactly what the service will reserve (src-shared estimateCredits), with its breakdown.
-import { useTranslation } from 'react-i18next';
 import { errorMessage, isErrorCode } from '../../../src-shared/errors.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import type { DraftCheck } from './draft.ts';
 
 export function EstimateBox({ check }: { check: DraftCheck }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const language = useLanguage();
   if (!check.ok) {
     const code = check.error.code;

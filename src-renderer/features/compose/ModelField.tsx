@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { MODEL_IDS, MODELS, type ModelId, type ModelStatus } from '../../../src-shared/catalog.ts';
 import type { AutoChoice } from '../../../src-shared/pricing.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { Badge, type BadgeTone } from '../../ui/Badge.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { useComposeStore } from './store.ts';
@@ -8,12 +8,12 @@ import { useComposeStore } from './store.ts';
 const STATUS_TONE: Record<ModelStatus, BadgeTone> = { stable: 'ok', testing: 'warn', edit_only: 'info' };
 
 export function ModelStatusBadge({ status }: { status: ModelStatus }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   return <Badge tone={STATUS_TONE[status]}>{t(`model.status.${status}`)}</Badge>;
 }
 
 function AutoExplanation({ auto }: { auto: AutoChoice }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   if (!auto.ok) return <span className="hint-danger">{t('model.autoNone', { count: auto.count, limit: auto.limit })}</span>;
   const r = auto.reason;
   const why =
@@ -30,7 +30,7 @@ function AutoExplanation({ auto }: { auto: AutoChoice }) {
 }
 
 export function ModelField({ auto }: { auto: AutoChoice | null }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const model = useComposeStore((s) => s.draft.model);
   const update = useComposeStore((s) => s.update);
   const status = model === 'auto' ? null : MODELS[model].status;

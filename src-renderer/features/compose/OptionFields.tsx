@@ -1,6 +1,5 @@
 // Ratio, resolution, quality and n. A value the model does not offer stays visible but disabled, with the
 // reason next to it (spec §4.1 rule 2: the service refuses it rather than replacing it).
-import { useTranslation } from 'react-i18next';
 import {
   IMAGE_COUNTS,
   MODELS,
@@ -13,6 +12,7 @@ import {
   type Ratio,
   type Resolution,
 } from '../../../src-shared/catalog.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { Field } from '../../ui/Field.tsx';
 import { useComposeStore } from './store.ts';
 
@@ -21,7 +21,7 @@ function notOffered<T extends string>(all: readonly T[], allowed: readonly T[] |
 }
 
 export function OptionFields({ model }: { model: ConcreteModelId | null }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const draft = useComposeStore((s) => s.draft);
   const update = useComposeStore((s) => s.update);
   const spec = model ? MODELS[model] : null;

@@ -1,11 +1,11 @@
-import { useTranslation } from 'react-i18next';
 import { PROMPT_MAX_CODE_POINTS } from '../../../src-shared/catalog.ts';
 import { codePointLength } from '../../../src-shared/validation.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { Field } from '../../ui/Field.tsx';
 import { useComposeStore } from './store.ts';
 
 export function PromptField() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const prompt = useComposeStore((s) => s.draft.prompt);
   const update = useComposeStore((s) => s.update);
   // spec §8: the limit counts characters (code points), so an emoji or a CJK character counts once.

@@ -1,11 +1,11 @@
-import { useTranslation } from 'react-i18next';
 import { PURPOSE_IDS, PURPOSES, type PurposeId } from '../../../src-shared/catalog.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { Field } from '../../ui/Field.tsx';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { useComposeStore } from './store.ts';
 
 export function PurposeField() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const language = useLanguage();
   const purpose = useComposeStore((s) => s.draft.purpose);
   const update = useComposeStore((s) => s.update);

@@ -5,16 +5,16 @@
 // or says why nothing changed.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { ConcreteModelId } from '../../../src-shared/catalog.ts';
 import { MODELS } from '../../../src-shared/catalog.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { call, imageUrl } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../gallery/drag.ts';
 import { useComposeStore } from './store.ts';
 
 function TrayItem({ id, flaggedMissing }: { id: string; flaggedMissing: boolean }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const remove = useComposeStore((s) => s.removeReference);
   const detail = useQuery({ queryKey: queryKeys.image(id), queryFn: () => call('libraryGetImage', { imageId: id }), retry: false });
   const missing = flaggedMissing || detail.data?.image.missing === true;
@@ -30,7 +30,7 @@ function TrayItem({ id, flaggedMissing }: { id: string; flaggedMissing: boolean 
 }
 
 export function ReferenceTray({ model }: { model: ConcreteModelId | null }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const ids = useComposeStore((s) => s.draft.referenceIds);
   const missing = useComposeStore((s) => s.missingReferenceIds);
   const notice = useComposeStore((s) => s.trayNotice);

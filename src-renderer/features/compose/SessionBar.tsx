@@ -1,13 +1,13 @@
 // Which session the next generation goes into: a new one, the one being continued, or a service session
 // typed in by its id (sessions are also listed on the service's website, spec §1).
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { appText, useText } from '../../i18n/text.ts';
 import { useSettings } from '../settings/queries.ts';
 import { useSessionSummary } from './queries.ts';
 import { useComposeStore } from './store.ts';
 
 export function SessionBar() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const session = useComposeStore((s) => s.session);
   const serviceSessionId = useComposeStore((s) => s.serviceSessionId);
   const setSession = useComposeStore((s) => s.setSession);

@@ -3,10 +3,11 @@
 // written where and what was skipped and why. A modal dialog: focus moves in, Tab stays in, Esc closes.
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { parseTemplate, renderTemplate, templateImage, templateValues, TEMPLATE_FIELDS, type TemplateParse } from '../../../src-shared/export-template.ts';
 import type { ExportProgress, ExportSummary } from '../../../src-shared/ipc/export.ts';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../src-shared/limits.ts';
+import { formatBytes } from '../../i18n/format.ts';
+import { appText, useText, type AppText } from '../../i18n/text.ts';
 import { call, onEvent, type DesktopError } from '../../lib/desktop.ts';
 import type { MethodInputOf } from '../../lib/ipc-types.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -17,12 +18,6 @@ import { exportSource, useExportStore, type ExportTarget } from './store.ts';
 import './export.css';
 
 const EXTENSIONS: Record<ExportFormat, string> = { png: 'png', jpeg: 'jpg', webp: 'webp' };
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(0)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 /** The first image of the set with what its name is made of, and the size of the set (for {index}). */
 function useFirstImage(target: ExportTarget) {
@@ -57,7 +52,7 @@ function useFirstImage(target: ExportTarget) {
   return { detail: detail.data ?? null, sessionTitle: session.data?.title ?? null, total };
 }
 
-function templateProblemText(parsed: TemplateParse, t: ReturnType<typeof useTranslation>['t']): string | null {
+function templateProblemText(parsed: TemplateParse, t: AppText): string | null {
   if (parsed.ok) return null;
   const p = parsed.problem;
   if (p.code === 'export_template_unknown_field') return t('export.templateUnknown', { field: `{${p.field}}`, allowed: p.allowed.map((f) => `{${f}}`).join(' ') });
@@ -66,7 +61,7 @@ function templateProblemText(parsed: TemplateParse, t: ReturnType<typeof useTran
 }
 
 function Result({ summary }: { summary: ExportSummary }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   if (summary.folder === null) {
     return (
       <div className="export-result" role="status" data-testid="export-result" data-outcome="cancelled">
@@ -117,7 +112,7 @@ function Result({ summary }: { summary: ExportSummary }) {
 }
 
 function ExportDialogBody({ target }: { target: ExportTarget }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const close = useExportStore((s) => s.close);
   const choices = useExportStore((s) => s.choices);
   const setChoices = useExportStore((s) => s.setChoices);

@@ -2,31 +2,31 @@
 // opening the library keeps them): search, model, purpose, starred, minimum rating, rejects, dates, the board
 // or session being viewed, and "save as smart board".
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { MODEL_IDS, PURPOSE_IDS, PURPOSES, type ModelId, type PurposeId } from '../../../src-shared/catalog.ts';
 import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { DesktopError } from '../../lib/desktop.ts';
+import { DateField } from '../../ui/DateField.tsx';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { useBoards, useSaveSmartBoard, useSmartBoards } from '../boards/queries.ts';
-import { useLibraryT } from '../library/i18n.ts';
+import { libraryText } from '../library/i18n.ts';
 import { useGalleryStore } from './store.ts';
 import { useGalleryView } from './view-store.ts';
 
-function dayStart(value: string): number | undefined {
-  return value ? new Date(`${value}T00:00:00`).getTime() : undefined;
+/** A day's local midnight → its last millisecond, so "to" includes the whole day. */
+function dayEnd(day: number | undefined): number | undefined {
+  if (day === undefined) return undefined;
+  const end = new Date(day);
+  end.setHours(23, 59, 59, 999);
+  return end.getTime();
 }
-function dayEnd(value: string): number | undefined {
-  return value ? new Date(`${value}T23:59:59.999`).getTime() : undefined;
-}
-/** ms → the local yyyy-mm-dd a date input shows. */
-function dayOf(ms: number | undefined): string {
-  if (ms === undefined) return '';
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+/** The "to" filter's last millisecond → that day's local midnight, which the field shows. */
+function dayStartOf(ms: number | undefined): number | undefined {
+  return ms === undefined ? undefined : new Date(new Date(ms).toDateString()).getTime();
 }
 
 function SearchField() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const setFilters = useGalleryStore((s) => s.setFilters);
   const [query, setQuery] = useState(() => useGalleryStore.getState().filters.query ?? '');
   useEffect(() => {
@@ -49,7 +49,7 @@ function SearchField() {
 
 /** What is being viewed besides the plain filters: a board, a session. */
 function ViewChips({ filters }: { filters: GalleryFilters }) {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const boards = useBoards().data;
   const setFilters = useGalleryStore((s) => s.setFilters);
   if (!filters.boardId && !filters.sessionId) return null;
@@ -77,7 +77,7 @@ function ViewChips({ filters }: { filters: GalleryFilters }) {
 }
 
 function SaveSmartBoard({ filters }: { filters: GalleryFilters }) {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const save = useSaveSmartBoard();
   const smart = useSmartBoards().data ?? [];
   const [open, setOpen] = useState(false);
@@ -136,8 +136,8 @@ function SaveSmartBoard({ filters }: { filters: GalleryFilters }) {
 }
 
 export function FilterBar({ layout = 'panel' }: { layout?: 'panel' | 'side' }) {
-  const { t } = useTranslation();
-  const lt = useLibraryT();
+  const t = useText(appText);
+  const lt = useText(libraryText);
   const language = useLanguage();
   const filters = useGalleryStore((s) => s.filters);
   const setFilters = useGalleryStore((s) => s.setFilters);
@@ -149,11 +149,11 @@ export function FilterBar({ layout = 'panel' }: { layout?: 'panel' | 'side' }) {
     <div className="filter-row">
       <label className="date-filter">
         {t('gallery.from')}
-        <input type="date" data-testid="filter-from" value={dayOf(filters.from)} onChange={(e) => setFilters({ from: dayStart(e.target.value) })} />
+        <DateField testId="filter-from" value={dayStartOf(filters.from)} onChange={(day) => setFilters({ from: day })} />
       </label>
       <label className="date-filter">
         {t('gallery.to')}
-        <input type="date" data-testid="filter-to" value={dayOf(filters.to)} onChange={(e) => setFilters({ to: dayEnd(e.target.value) })} />
+        <DateField testId="filter-to" value={dayStartOf(filters.to)} onChange={(day) => setFilters({ to: dayEnd(day) })} />
       </label>
     </div>
   );

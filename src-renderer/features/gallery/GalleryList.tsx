@@ -8,16 +8,15 @@
 // B adds to a board; Ctrl/Cmd+A selects all; Esc clears the selection.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { GalleryPage } from '../../../src-shared/ipc/library.ts';
 import type { EnvironmentName } from '../../../src-shared/ipc/settings.ts';
 import type { Language } from '../../../src-shared/language.ts';
+import { appText, useText, type AppText } from '../../i18n/text.ts';
 import { call } from '../../lib/desktop.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { useSettings } from '../settings/queries.ts';
-import { useLibraryT } from '../library/i18n.ts';
+import { libraryText } from '../library/i18n.ts';
 import { BoardPicker } from '../boards/BoardPicker.tsx';
 import { marksForKey, useMark } from './cull.ts';
 import { installDragOut } from './drag-out.ts';
@@ -40,7 +39,7 @@ interface GroupProps {
   onOpen: (id: string) => void;
   onReject: (id: string) => void;
   dragIds: (id: string) => string[];
-  t: TFunction;
+  t: AppText;
   text: TileText;
   language: Language;
   environment: EnvironmentName | undefined;
@@ -100,10 +99,10 @@ export interface ImageGridProps {
 }
 
 export function GalleryList(props: ImageGridProps) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const language = useLanguage();
   const environment = useSettings().data?.environment;
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const text = useMemo(() => tileText(t, lt), [t, lt]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);

@@ -1,22 +1,22 @@
 // The gallery panel (resizable, beside the stage): filters, boards, the selection's actions and the virtualised
 // grid of sessions. The full-window library view (features/library) reuses its filter bar, selection bar and grid.
-import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../app-store.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { BoardStrip } from '../boards/Boards.tsx';
 import { useBoardEvents, useBoardRemove } from '../boards/queries.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useExportStore } from '../export/store.ts';
 import { useLocalConsoleStore } from '../local-console/store.ts';
 import { useSettings } from '../settings/queries.ts';
-import { useLibraryT } from '../library/i18n.ts';
+import { libraryText } from '../library/i18n.ts';
 import { FilterBar } from './Filters.tsx';
 import { CullLegend, GalleryBody, GalleryResizer, GalleryTotals, ThumbSizeSlider } from './GridChrome.tsx';
 import { useGalleryStore } from './store.ts';
 import { useGalleryView } from './view-store.ts';
 
 export function SelectionBar() {
-  const { t } = useTranslation();
-  const lt = useLibraryT();
+  const t = useText(appText);
+  const lt = useText(libraryText);
   const boardId = useGalleryStore((s) => s.filters.boardId);
   const openBoardPicker = useGalleryView((s) => s.openBoardPicker);
   const removeFromBoard = useBoardRemove();
@@ -78,8 +78,8 @@ export function SelectionBar() {
 }
 
 export function GalleryPanel() {
-  const { t } = useTranslation();
-  const lt = useLibraryT();
+  const t = useText(appText);
+  const lt = useText(libraryText);
   const filters = useGalleryStore((s) => s.filters);
   const width = useGalleryView((s) => s.galleryWidth);
   const openLibrary = useGalleryView((s) => s.setLibraryOpen);

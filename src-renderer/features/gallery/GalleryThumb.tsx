@@ -1,6 +1,6 @@
 import { memo, type DragEvent, type MouseEvent } from 'react';
-import type { TFunction } from 'i18next';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
+import type { AppText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import type { LibraryT } from '../library/i18n.ts';
 import { beginImageDrag } from './drag-out.ts';
@@ -36,7 +36,7 @@ export interface TileText {
   downloadFailed: string;
 }
 
-export function tileText(t: TFunction, lt: LibraryT): TileText {
+export function tileText(t: AppText, lt: LibraryT): TileText {
   // The label's template with markers where the values go, filled in per tile (the values may hold anything,
   // so they are inserted by a function, never read as a replacement pattern).
   const template = t('gallery.imageLabel', { prompt: '\u0001', model: '\u0002' });

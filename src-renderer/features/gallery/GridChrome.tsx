@@ -1,16 +1,16 @@
 // What surrounds the grid in both views: the tile-size slider, the keys legend with "advance after marking",
 // the gallery panel's splitter, and the grid itself with its empty state.
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
-import { useLibraryT } from '../library/i18n.ts';
+import { appText, useText } from '../../i18n/text.ts';
+import { libraryText } from '../library/i18n.ts';
 import { GalleryList } from './GalleryList.tsx';
 import { useGallery } from './queries.ts';
 import { GALLERY_WIDTH, maxGalleryWidth, THUMB_SIZE, useGalleryView, type GridView } from './view-store.ts';
 import './gallery.css';
 
 export function ThumbSizeSlider({ view }: { view: GridView }) {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const size = useGalleryView((s) => s.thumbSize[view]);
   const setSize = useGalleryView((s) => s.setThumbSize);
   return (
@@ -34,7 +34,7 @@ export function ThumbSizeSlider({ view }: { view: GridView }) {
 
 /** The culling keys, always in sight under the grid, and the "advance after marking" switch. */
 export function CullLegend() {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const advance = useGalleryView((s) => s.advance);
   const setAdvance = useGalleryView((s) => s.setAdvance);
   // Culling keys first; the moving keys are the usual ones (a short window leaves them out, gallery.css).
@@ -70,7 +70,7 @@ export function CullLegend() {
  * Home/End. The width is kept in localStorage (view-store) and clamped so the stage keeps its room.
  */
 export function GalleryResizer() {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const width = useGalleryView((s) => s.galleryWidth);
   const setWidth = useGalleryView((s) => s.setGalleryWidth);
   const drag = useRef<{ x: number; width: number } | null>(null);
@@ -137,7 +137,7 @@ function useWindowWidth(): number {
 
 /** The grid for the current filters, with its empty state and errors. */
 export function GalleryBody({ filters, view }: { filters: GalleryFilters; view: GridView }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const gallery = useGallery(filters);
   const rowHeight = useGalleryView((s) => s.thumbSize[view]);
   const pages = gallery.data?.pages ?? [];
@@ -156,7 +156,7 @@ export function GalleryBody({ filters, view }: { filters: GalleryFilters; view: 
 }
 
 export function GalleryTotals({ filters }: { filters: GalleryFilters }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const totals = useGallery(filters).data?.pages[0]?.totals;
   if (!totals) return null;
   return (

@@ -1,17 +1,16 @@
 import { memo, useState } from 'react';
-import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
 import type { EnvironmentName } from '../../../src-shared/ipc/settings.ts';
 import type { SessionSummary } from '../../../src-shared/ipc/library.ts';
 import type { Language } from '../../../src-shared/language.ts';
+import { formatsFor } from '../../i18n/format.ts';
+import { appText, useText, type AppText } from '../../i18n/text.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useExportStore } from '../export/store.ts';
 import { useRenameSession } from './queries.ts';
-import { formatSessionTime } from './session-time.ts';
 
 /** The title editor, mounted only while renaming (so scrolling headers carry no mutation observers). */
 function RenameInput({ session, done }: { session: SessionSummary; done: () => void }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const rename = useRenameSession();
   const [title, setTitle] = useState(session.title);
   const save = () => {
@@ -43,7 +42,7 @@ interface HeaderProps {
   /** The current environment (undefined until settings load). */
   environment: EnvironmentName | undefined;
   /** Passed down by the grid, as to the tiles: headers scroll in and out, so they subscribe to as little as they can. */
-  t: TFunction;
+  t: AppText;
   language: Language;
 }
 
@@ -71,7 +70,7 @@ export const SessionHeader = memo(function SessionHeader({ session, total, envir
       )}
       <span className="session-meta muted">
         {elsewhere ? `${t(`env.${session.environment}`)} · ` : ''}
-        {t('gallery.imageCount', { count: total })} · {formatSessionTime(session.updatedAt, language)}
+        {t('gallery.imageCount', { count: total })} · {formatsFor(language).dateTime(session.updatedAt)}
       </span>
       <button
         type="button"

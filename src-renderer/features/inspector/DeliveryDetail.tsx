@@ -3,17 +3,18 @@
 import { useState } from 'react';
 import type { PublicationRecord } from '../../../src-shared/api.ts';
 import type { CapturedRequestDetail, SendResult } from '../../../src-shared/ipc/inspector.ts';
+import { useText } from '../../i18n/text.ts';
 import { call, imageUrl } from '../../lib/desktop.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { useInspectorT } from './i18n.ts';
+import { inspectorText } from './i18n.ts';
 import { useCapturedRequest, useInspectorAction } from './queries.ts';
-import { ErrorLine } from './ReceiverCard.tsx';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { SendAnswer } from './SendTestForm.tsx';
 import { useInspectorStore } from './store.ts';
 import { VerificationSteps } from './VerificationSteps.tsx';
 
 function ExportButtons({ requestId }: { requestId: string }) {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const [text, setText] = useState<{ format: string; text: string } | null>(null);
   const [error, setError] = useState<Error | null>(null);
   const run = async (format: 'curl' | 'json') => {
@@ -42,13 +43,13 @@ function ExportButtons({ requestId }: { requestId: string }) {
           {text.text}
         </pre>
       ) : null}
-      <ErrorLine error={error} />
+      <ErrorLine error={error} testId="inspector-error" />
     </div>
   );
 }
 
 function ResendForm({ detail }: { detail: CapturedRequestDetail }) {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const resend = useInspectorAction('inspectorResend');
   const [url, setUrl] = useState('');
   const [result, setResult] = useState<SendResult | null>(null);
@@ -69,14 +70,14 @@ function ResendForm({ detail }: { detail: CapturedRequestDetail }) {
           {t('resend')}
         </button>
       </div>
-      <ErrorLine error={resend.error} />
+      <ErrorLine error={resend.error} testId="inspector-error" />
       {result ? <SendAnswer result={result} /> : null}
     </form>
   );
 }
 
 function PublicationBox({ id }: { id: number }) {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const [record, setRecord] = useState<PublicationRecord | null>(null);
   const fetchIt = useInspectorAction('inspectorFetchPublication');
   return (
@@ -84,7 +85,7 @@ function PublicationBox({ id }: { id: number }) {
       <button type="button" className="btn btn-sm" disabled={fetchIt.isPending} onClick={() => fetchIt.mutate({ publicationId: id }, { onSuccess: setRecord })}>
         {t('fetchPublication', { id })}
       </button>
-      <ErrorLine error={fetchIt.error} />
+      <ErrorLine error={fetchIt.error} testId="inspector-error" />
       {record ? (
         <div className="stack">
           <code className="small">
@@ -107,7 +108,7 @@ function PublicationBox({ id }: { id: number }) {
 }
 
 export function DeliveryDetail() {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const selected = useInspectorStore((s) => s.selectedRequestId);
   const detail = useCapturedRequest(selected);
   if (selected === null) return <section className="card muted">{t('selectHint')}</section>;
@@ -117,7 +118,7 @@ export function DeliveryDetail() {
       <h3 className="card-title">
         {t('verdict')} <code className="small">{d ? `${d.method} ${d.path}` : ''}</code>
       </h3>
-      <ErrorLine error={detail.error} />
+      <ErrorLine error={detail.error} testId="inspector-error" />
       {d ? (
         <>
           <VerificationSteps report={d.verification.report} diagnosis={d.verification.diagnosis} />

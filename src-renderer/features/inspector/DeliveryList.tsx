@@ -1,24 +1,21 @@
 // Deliveries grouped by delivery id (spec §6: retries keep it), newest first, each with its timeline of
 // attempts and a duplicate badge when an earlier delivery carried the same (pack_id, version).
 import type { CapturedRequest, DeliveryGroup } from '../../../src-shared/ipc/inspector.ts';
+import { useFormats } from '../../i18n/format.ts';
+import { useText } from '../../i18n/text.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { useLanguage } from '../../ui/useLanguage.ts';
-import { useInspectorT } from './i18n.ts';
+import { inspectorText } from './i18n.ts';
 import { useDeliveries, useInspectorAction } from './queries.ts';
 import { useInspectorStore } from './store.ts';
-import { ErrorLine } from './ReceiverCard.tsx';
-
-function time(ms: number, language: string): string {
-  return new Date(ms).toLocaleTimeString(language === 'en' ? 'en-GB' : 'zh-CN', { hour12: false });
-}
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 
 function AttemptChip({ attempt, index, first }: { attempt: CapturedRequest; index: number; first: number }) {
-  const t = useInspectorT();
-  const language = useLanguage();
+  const t = useText(inspectorText);
+  const format = useFormats();
   const selected = useInspectorStore((s) => s.selectedRequestId === attempt.requestId);
   const select = useInspectorStore((s) => s.select);
   const tone = attempt.valid ? 'ok' : 'danger';
-  const offset = index === 0 ? time(attempt.receivedAt, language) : `+${((attempt.receivedAt - first) / 1000).toFixed(1)} s`;
+  const offset = index === 0 ? format.time(attempt.receivedAt) : `+${((attempt.receivedAt - first) / 1000).toFixed(1)} s`;
   return (
     <li>
       <button
@@ -50,7 +47,7 @@ export function DeliveryTimeline({ group }: { group: DeliveryGroup }) {
 }
 
 function GroupRow({ group }: { group: DeliveryGroup }) {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const last = group.attempts.at(-1);
   const kind = last?.tooLarge ? 'tooLarge' : last?.diagnosis === 'wrong_path' ? 'otherPath' : null;
   return (
@@ -80,7 +77,7 @@ function GroupRow({ group }: { group: DeliveryGroup }) {
 }
 
 export function DeliveryList() {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const list = useDeliveries();
   const clear = useInspectorAction('inspectorClear');
   const select = useInspectorStore((s) => s.select);
@@ -112,7 +109,7 @@ export function DeliveryList() {
           ))}
         </ul>
       )}
-      <ErrorLine error={list.error ?? clear.error} />
+      <ErrorLine error={list.error ?? clear.error} testId="inspector-error" />
     </section>
   );
 }

@@ -1,14 +1,15 @@
 // Paste to verify (spec §6): a raw request, or headers and body, plus a secret; the same verdict steps.
 import { useState } from 'react';
 import type { VerificationExplained } from '../../../src-shared/ipc/inspector.ts';
-import { useInspectorT } from './i18n.ts';
+import { useText } from '../../i18n/text.ts';
+import { inspectorText } from './i18n.ts';
 import { useInspectorAction } from './queries.ts';
-import { ErrorLine } from './ReceiverCard.tsx';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { SecretChoiceFields, secretChoiceInput, type SecretChoiceState } from './SecretChoice.tsx';
 import { VerificationSteps } from './VerificationSteps.tsx';
 
 export function PasteVerifyForm() {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const verify = useInspectorAction('inspectorVerifyPasted');
   const [mode, setMode] = useState<'raw' | 'separate'>('raw');
   const [raw, setRaw] = useState('');
@@ -59,7 +60,7 @@ export function PasteVerifyForm() {
           {t('verify')}
         </button>
       </form>
-      <ErrorLine error={verify.error} />
+      <ErrorLine error={verify.error} testId="inspector-error" />
       {result ? (
         <div data-testid="paste-result">
           <VerificationSteps report={result.report} diagnosis={result.diagnosis} />

@@ -1,26 +1,18 @@
 // The receiver: its URL (with copy), the stored secret (masked), one-click connect of the local service,
 // Regenerate, and the forced answer / delay used to watch the service's retries.
 import { useState } from 'react';
-import type { DesktopError } from '../../lib/desktop.ts';
+import { useText } from '../../i18n/text.ts';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { Badge } from '../../ui/Badge.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useSettings } from '../settings/queries.ts';
-import { useInspectorT } from './i18n.ts';
+import { inspectorText } from './i18n.ts';
 import { useInspectorAction, useInspectorStatus } from './queries.ts';
-
-export function ErrorLine({ error }: { error: Error | null }) {
-  if (!error) return null;
-  return (
-    <p className="hint-danger" role="alert" data-testid="inspector-error">
-      {(error as DesktopError).ipc?.message ?? error.message}
-    </p>
-  );
-}
 
 const FORCEABLE = [200, 204, 301, 400, 401, 404, 410, 429, 500, 502, 503];
 
 export function ReceiverCard() {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const status = useInspectorStatus();
   const settings = useSettings();
   const connect = useInspectorAction('inspectorConnectLocal');
@@ -77,7 +69,7 @@ export function ReceiverCard() {
           <span className="muted small">{t('connectLocalHint')}</span>
         </div>
       ) : null}
-      <ErrorLine error={connect.error ?? regenerate.error} />
+      <ErrorLine error={connect.error ?? regenerate.error} testId="inspector-error" />
       <form
         className="row-gap wrap inspector-behaviour"
         onSubmit={(e) => {
@@ -125,7 +117,7 @@ export function ReceiverCard() {
         </button>
       </form>
       <p className="muted small">{t('behaviourHint')}</p>
-      <ErrorLine error={configure.error} />
+      <ErrorLine error={configure.error} testId="inspector-error" />
     </section>
   );
 }

@@ -1,5 +1,6 @@
 // "Use the stored secret" or type one. A typed secret goes to main for this one call and is never echoed.
-import { useInspectorT } from './i18n.ts';
+import { useText } from '../../i18n/text.ts';
+import { inspectorText } from './i18n.ts';
 
 export interface SecretChoiceState {
   useStored: boolean;
@@ -11,7 +12,7 @@ export function secretChoiceInput(s: SecretChoiceState): { useStoredSecret: true
 }
 
 export function SecretChoiceFields(props: { idPrefix: string; value: SecretChoiceState; onChange: (v: SecretChoiceState) => void }) {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const { value, onChange } = props;
   return (
     <div className="row-gap wrap">

@@ -2,14 +2,15 @@
 // delivery id kept or new, the stored secret or a given one; shows the receiver's answer.
 import { useState } from 'react';
 import type { SendResult } from '../../../src-shared/ipc/inspector.ts';
+import { useText } from '../../i18n/text.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { useInspectorT } from './i18n.ts';
+import { inspectorText } from './i18n.ts';
 import { useInspectorAction, useInspectorStatus } from './queries.ts';
-import { ErrorLine } from './ReceiverCard.tsx';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { SecretChoiceFields, type SecretChoiceState, secretChoiceInput } from './SecretChoice.tsx';
 
 export function SendAnswer({ result }: { result: SendResult }) {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   return (
     <div className="stack inspector-answer" data-testid="send-answer" data-status={result.status ?? ''}>
@@ -33,7 +34,7 @@ export function SendAnswer({ result }: { result: SendResult }) {
 }
 
 export function SendTestForm() {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const status = useInspectorStatus();
   const send = useInspectorAction('inspectorSendTest');
   const [url, setUrl] = useState('');
@@ -98,7 +99,7 @@ export function SendTestForm() {
           {t('send')}
         </button>
       </form>
-      <ErrorLine error={send.error} />
+      <ErrorLine error={send.error} testId="inspector-error" />
       {result ? <SendAnswer result={result} /> : null}
     </section>
   );

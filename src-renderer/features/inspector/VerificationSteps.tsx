@@ -3,12 +3,14 @@
 import type { ReactNode } from 'react';
 import type { Diagnosis } from '../../../src-shared/ipc/inspector.ts';
 import type { StepVerdict, VerificationReport } from '../../../src-shared/webhook-signature.ts';
+import { formatDuration, useFormats } from '../../i18n/format.ts';
+import { useText } from '../../i18n/text.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { formatSeconds, useNow } from '../../ui/useNow.ts';
-import { useInspectorT, type InspectorKey } from './i18n.ts';
+import { useNow } from '../../ui/useNow.ts';
+import { inspectorText, type InspectorKey } from './i18n.ts';
 
 function VerdictBadge({ verdict }: { verdict: StepVerdict }) {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   return (
     <Badge tone={verdict === 'pass' ? 'ok' : verdict === 'fail' ? 'danger' : 'neutral'} testId="step-verdict">
       {t(verdict)}
@@ -17,7 +19,7 @@ function VerdictBadge({ verdict }: { verdict: StepVerdict }) {
 }
 
 function Step(props: { name: string; title: InspectorKey; verdict: StepVerdict; children: ReactNode }) {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   return (
     <li className={`inspector-step inspector-step-${props.verdict}`} data-testid={`step-${props.name}`} data-verdict={props.verdict}>
       <div className="inspector-step-head">
@@ -31,7 +33,7 @@ function Step(props: { name: string; title: InspectorKey; verdict: StepVerdict; 
 
 /** Live position of the timestamp against the window, counted on this machine's clock. */
 function WindowCountdown({ value, tolerance }: { value: number; tolerance: number }) {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
   const now = useNow(true, 1000);
   const nowS = now / 1000;
   const start = value - tolerance;
@@ -39,13 +41,13 @@ function WindowCountdown({ value, tolerance }: { value: number; tolerance: numbe
   let text: string;
   let tone: 'ok' | 'danger' | 'warn';
   if (nowS < start) {
-    text = t('windowFuture', { time: formatSeconds((start - nowS) * 1000) });
+    text = t('windowFuture', { time: formatDuration((start - nowS) * 1000) });
     tone = 'warn';
   } else if (nowS <= end) {
-    text = t('windowLeft', { time: formatSeconds((end - nowS) * 1000) });
+    text = t('windowLeft', { time: formatDuration((end - nowS) * 1000) });
     tone = 'ok';
   } else {
-    text = t('windowExpired', { time: formatSeconds((nowS - end) * 1000) });
+    text = t('windowExpired', { time: formatDuration((nowS - end) * 1000) });
     tone = 'danger';
   }
   return (
@@ -56,7 +58,8 @@ function WindowCountdown({ value, tolerance }: { value: number; tolerance: numbe
 }
 
 export function VerificationSteps({ report, diagnosis }: { report: VerificationReport; diagnosis: Diagnosis }) {
-  const t = useInspectorT();
+  const t = useText(inspectorText);
+  const format = useFormats();
   const ts = report.timestamp;
   return (
     <div className="inspector-verdict" data-testid="inspector-verdict" data-valid={report.valid ? 'true' : 'false'}>
@@ -79,7 +82,7 @@ export function VerificationSteps({ report, diagnosis }: { report: VerificationR
             {ts.value !== null ? (
               <>
                 <dt>{t('timestampParsed')}</dt>
-                <dd>{new Date(ts.value * 1000).toISOString()}</dd>
+                <dd>{format.dateTimeSeconds(ts.value * 1000)}</dd>
                 <dt>{t('skew')}</dt>
                 <dd>{(ts.skewSeconds ?? 0) >= 0 ? t('skewOld', { s: ts.skewSeconds }) : t('skewFuture', { s: -(ts.skewSeconds ?? 0) })}</dd>
                 <dt>±{ts.toleranceSeconds} s</dt>

@@ -1,10 +1,6 @@
-// The inspector's own i18n namespace ("inspector"), registered with addResourceBundle so the app's resource
-// files stay R's. Keys are flat; `useInspectorT` type-checks them against the English table.
-import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
-import { i18next } from '../../i18n/index.ts';
-
-export const INSPECTOR_NS = 'inspector';
+import { defineTextNamespace, type SameShape, type TextKey } from '../../i18n/text.ts';
+// The inspector's own text namespace ("inspector"), kept out of the app's shared resource files. Components
+// read it with `useText(inspectorText)` (i18n/text.ts), which checks keys against the English table.
 
 export const inspectorEn = {
   title: 'Webhook inspector',
@@ -107,9 +103,9 @@ export const inspectorEn = {
   error: 'Error',
 } as const;
 
-export type InspectorKey = keyof typeof inspectorEn;
+export type InspectorKey = TextKey<typeof inspectorEn>;
 
-export const inspectorZh: Record<InspectorKey, string> = {
+const inspectorZh: SameShape<typeof inspectorEn> = {
   title: 'Webhook 检查器',
   subtitle: '在本机接收通知，看清签名为什么通过或失败，并重放通知。',
   receiver: '接收器',
@@ -210,27 +206,4 @@ export const inspectorZh: Record<InspectorKey, string> = {
   error: '错误',
 };
 
-let registered = false;
-
-export function registerInspectorI18n(): void {
-  if (registered) return;
-  registered = true;
-  i18next.addResourceBundle('en', INSPECTOR_NS, inspectorEn, true, true);
-  i18next.addResourceBundle('zh-CN', INSPECTOR_NS, inspectorZh, true, true);
-}
-
-registerInspectorI18n();
-
-/** t() for the inspector namespace; re-renders on a language change like useTranslation. */
-export function useInspectorT(): (key: InspectorKey, options?: Record<string, unknown>) => string {
-  const { i18n } = useTranslation();
-  const lng = i18n.language;
-  return useCallback(
-    (key: InspectorKey, options?: Record<string, unknown>) => {
-      // The app's t() is typed against its own namespace only; ours is checked by InspectorKey instead.
-      const translate = i18n.t as unknown as (k: string, o: Record<string, unknown>) => string;
-      return translate(key, { ...options, ns: INSPECTOR_NS, lng });
-    },
-    [i18n, lng],
-  );
-}
+export const inspectorText = defineTextNamespace('inspector', inspectorEn, inspectorZh);

@@ -2,6 +2,7 @@
 // or out) with room to cull: filters, boards and smart boards in a side bar, the selection's actions, and the
 // grid at its own tile size. Opened from the gallery panel (open-library), closed back to the studio.
 import { useEffect, useRef } from 'react';
+import { useText } from '../../i18n/text.ts';
 import { useBoardEvents } from '../boards/queries.ts';
 import { BoardsSection } from '../boards/Boards.tsx';
 import { FilterBar } from '../gallery/Filters.tsx';
@@ -9,10 +10,10 @@ import { SelectionBar } from '../gallery/GalleryPanel.tsx';
 import { CullLegend, GalleryBody, GalleryTotals, ThumbSizeSlider } from '../gallery/GridChrome.tsx';
 import { useGalleryStore } from '../gallery/store.ts';
 import { useGalleryView } from '../gallery/view-store.ts';
-import { useLibraryT } from './i18n.ts';
+import { libraryText } from './i18n.ts';
 
 export function LibraryView() {
-  const lt = useLibraryT();
+  const lt = useText(libraryText);
   const filters = useGalleryStore((s) => s.filters);
   const close = useGalleryView((s) => s.setLibraryOpen);
   const rootRef = useRef<HTMLElement>(null);

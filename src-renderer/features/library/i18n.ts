@@ -1,11 +1,7 @@
-// The library's own i18n namespace ("library"): the gallery's grid and culling, the full-window library view
-// and boards. Registered with addResourceBundle (as the inspector does), so these strings do not crowd the
-// app's shared resource files; `useLibraryT` type-checks keys against the English table and zh must match it.
-import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
-import { i18next } from '../../i18n/index.ts';
-
-export const LIBRARY_NS = 'library';
+import { defineTextNamespace, type SameShape, type Text } from '../../i18n/text.ts';
+// The library's own text namespace ("library"): the gallery's grid and culling, the full-window library view
+// and boards, kept out of the app's shared resource files. Components read it with `useText(libraryText)`
+// (i18n/text.ts), which checks keys against the English table; zh matches it key for key.
 
 export const libraryEn = {
   title: 'Library',
@@ -87,9 +83,7 @@ export const libraryEn = {
   onlySession: 'Only this session',
 };
 
-export type LibraryKey = keyof typeof libraryEn;
-
-const libraryZh: Record<LibraryKey, string> = {
+const libraryZh: SameShape<typeof libraryEn> = {
   title: '图片库',
   sideLabel: '筛选与画板',
   open: '图片库',
@@ -169,30 +163,6 @@ const libraryZh: Record<LibraryKey, string> = {
   onlySession: '只看这个会话',
 };
 
-let registered = false;
-export function registerLibraryI18n(): void {
-  if (registered) return;
-  registered = true;
-  i18next.addResourceBundle('en', LIBRARY_NS, libraryEn, true, true);
-  i18next.addResourceBundle('zh-CN', LIBRARY_NS, libraryZh, true, true);
-}
+export const libraryText = defineTextNamespace('library', libraryEn, libraryZh);
 
-registerLibraryI18n();
-
-/** Plural keys are asked for by their base (`marked` with `count`), as i18next does. */
-type LibraryPluralKey = { [K in LibraryKey]: K extends `${infer Base}_one` ? Base : never }[LibraryKey];
-export type LibraryT = (key: LibraryKey | LibraryPluralKey, options?: Record<string, unknown>) => string;
-
-/** t() for the library namespace; re-renders on a language change like useTranslation. */
-export function useLibraryT(): LibraryT {
-  const { i18n } = useTranslation();
-  const lng = i18n.language;
-  return useCallback(
-    (key: string, options?: Record<string, unknown>) => {
-      // The app's t() is typed against its own namespace only; ours is checked by LibraryKey instead.
-      const translate = i18n.t as unknown as (k: string, o: Record<string, unknown>) => string;
-      return translate(key, { ...options, ns: LIBRARY_NS, lng });
-    },
-    [i18n, lng],
-  );
-}
+export type LibraryT = Text<typeof libraryEn>;

@@ -1,25 +1,16 @@
 // The local service console (Local environment only): account, keys, faults, clock, rate limits, webhook
 // and image packs, through main's admin client. The renderer never sees the admin token, a key or a secret.
 import { useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { API_SCOPES, type ApiScope } from '../../../src-shared/limits.ts';
 import type { LocalConsoleState } from '../../../src-shared/ipc/local-console.ts';
-import type { DesktopError } from '../../lib/desktop.ts';
+import { useFormats } from '../../i18n/format.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useSettings } from '../settings/queries.ts';
 import { useLocalAction, useLocalStatus } from './queries.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useLocalConsoleStore } from './store.ts';
-
-function ErrorLine({ error }: { error: Error | null }) {
-  if (!error) return null;
-  return (
-    <p className="hint-danger" role="alert">
-      {(error as DesktopError).ipc?.message ?? error.message}
-    </p>
-  );
-}
 
 function Card(props: { title: string; children: ReactNode; testId?: string; wide?: boolean }) {
   return (
@@ -30,12 +21,9 @@ function Card(props: { title: string; children: ReactNode; testId?: string; wide
   );
 }
 
-function fmtTime(unixSeconds: number, language: string): string {
-  return new Date(unixSeconds * 1000).toLocaleString(language === 'en' ? 'en' : 'zh-CN');
-}
 
 function AccountCard({ state }: { state: LocalConsoleState }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const topUp = useLocalAction('localTopUp');
   const update = useLocalAction('localUpdateAccount');
   const [amount, setAmount] = useState('1000');
@@ -93,8 +81,8 @@ function AccountCard({ state }: { state: LocalConsoleState }) {
 }
 
 function KeysCard({ state }: { state: LocalConsoleState }) {
-  const { t } = useTranslation();
-  const language = useLanguage();
+  const t = useText(appText);
+  const format = useFormats();
   const create = useLocalAction('localCreateKey');
   const revoke = useLocalAction('localRevokeKey');
   const rate = useLocalAction('localSetKeyRateLimit');
@@ -123,7 +111,7 @@ function KeysCard({ state }: { state: LocalConsoleState }) {
                 {k.name} {k.usedByApp ? <Badge tone="accent">{t('local.usedByApp')}</Badge> : null} {k.revoked ? <Badge tone="danger">{t('local.revoked')}</Badge> : null}
               </td>
               <td className="small">{k.scopes.join(', ')}</td>
-              <td className="small">{k.expires_at ? fmtTime(k.expires_at, language) : t('local.never')}</td>
+              <td className="small">{k.expires_at ? format.dateTimeSeconds(k.expires_at * 1000) : t('local.never')}</td>
               <td>
                 <form
                   className="row-gap"
@@ -225,7 +213,7 @@ function KeysCard({ state }: { state: LocalConsoleState }) {
 }
 
 function FaultsCard({ state }: { state: LocalConsoleState }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const setFaults = useLocalAction('localSetFaults');
   const [fail, setFail] = useState('1');
   const [partialProduce, setPartialProduce] = useState('1');
@@ -282,8 +270,8 @@ function FaultsCard({ state }: { state: LocalConsoleState }) {
 }
 
 function ClockAndLimitsCard({ state }: { state: LocalConsoleState }) {
-  const { t } = useTranslation();
-  const language = useLanguage();
+  const t = useText(appText);
+  const format = useFormats();
   const advance = useLocalAction('localAdvanceClock');
   const settings = useLocalAction('localSetSettings');
   const [hours, setHours] = useState('24');
@@ -291,7 +279,7 @@ function ClockAndLimitsCard({ state }: { state: LocalConsoleState }) {
   return (
     <Card title={t('local.clockAndLimits')} testId="local-clock">
       <p>
-        {t('local.serviceClock')}: <strong>{fmtTime(state.now, language)}</strong>
+        {t('local.serviceClock')}: <strong>{format.dateTimeSeconds(state.now * 1000)}</strong>
       </p>
       <div className="row-gap wrap">
         <label htmlFor="clock-advance-hours" className="field-label">
@@ -321,8 +309,8 @@ function ClockAndLimitsCard({ state }: { state: LocalConsoleState }) {
 }
 
 function WebhookCard({ state }: { state: LocalConsoleState }) {
-  const { t } = useTranslation();
-  const language = useLanguage();
+  const t = useText(appText);
+  const format = useFormats();
   const set = useLocalAction('localWebhookSet');
   const regenerate = useLocalAction('localWebhookRegenerate');
   const ping = useLocalAction('localWebhookPing');
@@ -359,7 +347,7 @@ function WebhookCard({ state }: { state: LocalConsoleState }) {
       <p className="small" data-testid="last-delivery">
         {t('local.lastDelivery')}:{' '}
         {d
-          ? t('local.deliveryLine', { event: d.event, outcome: t(`local.outcome.${d.outcome}`), attempts: d.attempts, status: d.status ?? '—', at: fmtTime(d.at, language) })
+          ? t('local.deliveryLine', { event: d.event, outcome: t(`local.outcome.${d.outcome}`), attempts: d.attempts, status: d.status ?? '—', at: format.dateTimeSeconds(d.at * 1000) })
           : t('local.noDelivery')}
       </p>
       <ErrorLine error={set.error ?? regenerate.error ?? ping.error} />
@@ -368,7 +356,7 @@ function WebhookCard({ state }: { state: LocalConsoleState }) {
 }
 
 function PacksCard({ state }: { state: LocalConsoleState }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const packIds = useLocalConsoleStore((s) => s.packImageIds);
   const create = useLocalAction('localPackCreate');
   const update = useLocalAction('localPackUpdate');
@@ -442,7 +430,7 @@ function PacksCard({ state }: { state: LocalConsoleState }) {
 }
 
 export function LocalConsole() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const settings = useSettings().data;
   const isLocal = settings?.environment === 'local';
   const status = useLocalStatus(isLocal);

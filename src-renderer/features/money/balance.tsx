@@ -3,8 +3,9 @@
 // shows nothing and the estimate says the balance is unknown.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../app-store.ts';
+import { useFormats } from '../../i18n/format.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { useSettings } from '../settings/queries.ts';
@@ -56,30 +57,31 @@ export function useBalanceEvents(): void {
 
 /** The header's balance (Local only); opens the local console, where it can be topped up. */
 export function BalanceBadge() {
-  const { t, i18n } = useTranslation();
+  const t = useText(appText);
+  const format = useFormats();
   const balance = useBalance();
   const setTab = useAppStore((s) => s.setTab);
   useBalanceEvents();
   if (!balance.known) return null;
-  const format = new Intl.NumberFormat(i18n.language);
   return (
     <button
       type="button"
       className="balance-badge"
       data-testid="balance"
       data-credits={balance.credits}
-      title={balance.reserved > 0 ? `${t('money.balanceTitle')} ${t('money.reserved', { value: format.format(balance.reserved) })}` : t('money.balanceTitle')}
+      title={balance.reserved > 0 ? `${t('money.balanceTitle')} ${t('money.reserved', { value: format.number(balance.reserved) })}` : t('money.balanceTitle')}
       onClick={() => setTab('local')}
     >
       <span className="balance-label">{t('money.balance')}</span>
-      <span className="balance-value">{t('money.balanceValue', { value: format.format(balance.credits) })}</span>
+      <span className="balance-value">{t('money.balanceValue', { value: format.number(balance.credits) })}</span>
     </button>
   );
 }
 
 /** "After this run" beside the estimate; on Remote, says the balance is unknown instead of guessing. */
 export function BalanceAfter({ estimate }: { estimate: number }) {
-  const { t, i18n } = useTranslation();
+  const t = useText(appText);
+  const format = useFormats();
   const balance = useBalance();
   if (!balance.known) {
     if (balance.reason !== 'remote') return null;
@@ -90,10 +92,9 @@ export function BalanceAfter({ estimate }: { estimate: number }) {
     );
   }
   const after = balance.credits - estimate;
-  const format = new Intl.NumberFormat(i18n.language);
   return (
     <p className={`balance-after small ${after < 0 ? 'balance-short' : 'muted'}`} data-testid="balance-after" data-known="true" data-after={after}>
-      {after < 0 ? t('money.afterShort', { value: format.format(-after) }) : t('money.after', { value: format.format(after) })}
+      {after < 0 ? t('money.afterShort', { value: format.number(-after) }) : t('money.after', { value: format.number(after) })}
     </p>
   );
 }

@@ -1,26 +1,29 @@
 // What happened to the user's local data at this start (docs/main-process.md "Recovery of local data"):
 // one dismissable banner per notice, worded from its code in the UI language, with the damaged file's path
 // selectable and copyable.
-import { useTranslation } from 'react-i18next';
 import type { StartupNotice } from '../../../src-shared/ipc/app.ts';
+import { useFormats, type Formats } from '../../i18n/format.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useDismissNotice, useStartupNotices } from './queries.ts';
 import './notices.css';
 
-function formatDate(iso: string | undefined, language: string): string {
+/** The backup's time in the UI's format; a value that is no time is shown as main sent it. */
+function backupTime(iso: string | undefined, format: Formats): string {
   if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  const ms = new Date(iso).getTime();
+  return Number.isNaN(ms) ? iso : format.dateTime(ms);
 }
 
 function NoticeBanner(props: { notice: StartupNotice }) {
-  const { t, i18n } = useTranslation();
+  const t = useText(appText);
+  const format = useFormats();
   const dismiss = useDismissNotice();
   const { code, params } = props.notice;
   return (
     <div className="startup-notice" role="status" data-testid="startup-notice" data-code={code}>
       <div className="startup-notice-body">
-        <p>{t(`notices.${code}`, { backupDate: formatDate(params.backupDate, i18n.language), accountId: params.accountId ?? '' })}</p>
+        <p>{t(`notices.${code}`, { backupDate: backupTime(params.backupDate, format), accountId: params.accountId ?? '' })}</p>
         {params.damagedPath ? (
           <div className="startup-notice-where">
             <span>{t('notices.keptAt')}</span>
@@ -46,7 +49,7 @@ function NoticeBanner(props: { notice: StartupNotice }) {
 
 /** The banners of this start's notices; nothing when there are none. */
 export function StartupNotices() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const notices = useStartupNotices();
   if (!notices.data?.length) return null;
   return (

@@ -1,13 +1,13 @@
 // "Copy as code" for a turn: curl or TypeScript fetch with $STUDIO_API_KEY, never the key itself.
-import { useTranslation } from 'react-i18next';
 import { generateRequestAsCode } from '../../../src-shared/copy-as-code.ts';
 import type { TurnRecord } from '../../../src-shared/ipc/generation.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { useSettings } from '../settings/queries.ts';
 
 export function CopyAsCode({ turn }: { turn: TurnRecord }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const language = useLanguage();
   const settings = useSettings().data;
   const baseUrl = settings?.environments[turn.environment].baseUrl ?? 'https://api.example.com';

@@ -1,10 +1,11 @@
 // An error as the designer sees it: the human message, then what to do about it (spec §7's client action),
 // never a bare code. The code is shown small, for support, next to the request id.
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { errorSpec } from '../../../src-shared/errors.ts';
+import { formatDuration } from '../../i18n/format.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { formatSeconds, useNow } from '../../ui/useNow.ts';
+import { useNow } from '../../ui/useNow.ts';
 
 export interface ShownError {
   code: string;
@@ -13,7 +14,7 @@ export interface ShownError {
 }
 
 export function ErrorBanner(props: { error: ShownError; retryAt?: number | null; actions?: ReactNode; title?: string }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const spec = errorSpec(props.error.code);
   const now = useNow(props.retryAt != null, 500);
   const remaining = props.retryAt != null ? props.retryAt - now : 0;
@@ -28,7 +29,7 @@ export function ErrorBanner(props: { error: ShownError; retryAt?: number | null;
       ) : null}
       {props.retryAt != null ? (
         <p className="error-countdown" aria-live="polite">
-          {remaining > 0 ? t('errors.waitCountdown', { time: formatSeconds(remaining) }) : t('errors.waitOver')}
+          {remaining > 0 ? t('errors.waitCountdown', { time: formatDuration(remaining) }) : t('errors.waitOver')}
         </p>
       ) : null}
       <div className="error-foot">

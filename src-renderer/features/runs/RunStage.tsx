@@ -2,7 +2,7 @@
 // from this window when a new session is next. Results appear here in place, large (StageResults), on a matte
 // or a checkerboard (remembered on this computer).
 import { useLayoutEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { appText, useText } from '../../i18n/text.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useAnySession, useGenerationEvents, useRunningTurns, useSessionTurns } from './queries.ts';
 import { StageHeight } from './StageResults.tsx';
@@ -12,7 +12,7 @@ import { TurnCard } from './TurnCard.tsx';
 const BACKGROUNDS: StageBackground[] = ['matte', 'checker'];
 
 function BackgroundToggle() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const [background, setBackground] = useStageBackground();
   return (
     <div className="stage-toolbar">
@@ -38,7 +38,7 @@ function BackgroundToggle() {
 }
 
 export function RunStage() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   useGenerationEvents();
   const session = useComposeStore((s) => s.session);
   const turns = useSessionTurns(session?.id ?? null);

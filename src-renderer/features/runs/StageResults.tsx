@@ -3,8 +3,8 @@
 // stage's choice), so a white background shows where it ends. Actions appear on hover and on keyboard focus.
 // The thumbnail (long side 512) is used while it is sharp enough; past that the full PNG.
 import { createContext, useContext, useLayoutEffect, useRef, useState, type RefObject } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { ImageRecord, TurnRecord } from '../../../src-shared/ipc/generation.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useExportStore } from '../export/store.ts';
@@ -56,7 +56,7 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
 }
 
 function StageImage({ image, index, ids, turn, layout }: { image: ImageRecord; index: number; ids: string[]; turn: TurnRecord; layout: ResultLayout }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const openViewer = useGalleryStore((s) => s.openViewer);
   const addReferences = useComposeStore((s) => s.addReferences);
   const star = useStar();

@@ -2,14 +2,14 @@
 // goes on in the background) or abort (confirmed, with what it may cost), results large in place (StageResults),
 // warnings, charged vs estimated, request id, errors with what to do, and "outcome unknown" notes.
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { TurnRecord } from '../../../src-shared/ipc/generation.ts';
 import { useAppStore } from '../../app-store.ts';
+import { formatDuration, useFormats } from '../../i18n/format.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { Badge, type BadgeTone } from '../../ui/Badge.tsx';
 import { ClampedText } from '../../ui/ClampedText.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { formatSeconds, useNow } from '../../ui/useNow.ts';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useNow } from '../../ui/useNow.ts';
 import { usualSeconds } from '../compose/draft.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { CopyAsCode } from './CopyAsCode.tsx';
@@ -28,7 +28,7 @@ const STATUS_TONE: Record<TurnRecord['status'], BadgeTone> = {
 
 /** Abort the connection: a separate, confirmed action that says what it may cost. */
 function AbortControl({ turn }: { turn: TurnRecord }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const cancel = useCancelGeneration();
   const [confirming, setConfirming] = useState(false);
   if (!turn.actions.abort) return null;
@@ -54,12 +54,12 @@ function AbortControl({ turn }: { turn: TurnRecord }) {
 
 /** A run the user stopped waiting for: no progress in the foreground, only that it goes on and how to abort it. */
 function BackgroundRun({ turn }: { turn: TurnRecord }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const now = useNow(true, 1000);
   return (
     <div className="run-background" data-testid="run-background" role="status">
       <p>
-        <strong>{t('turn.background')}</strong> · <span className="muted">{formatSeconds(now - turn.startedAt)}</span>
+        <strong>{t('turn.background')}</strong> · <span className="muted">{formatDuration(now - turn.startedAt)}</span>
       </p>
       <p className="muted small">{t('turn.backgroundExplain')}</p>
       <AbortControl turn={turn} />
@@ -68,7 +68,7 @@ function BackgroundRun({ turn }: { turn: TurnRecord }) {
 }
 
 function RunningProgress({ turn }: { turn: TurnRecord }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const progress = useRunsStore((s) => s.progress[turn.id]);
   const now = useNow(true, 250);
   const stopWaiting = useStopWaiting();
@@ -82,10 +82,10 @@ function RunningProgress({ turn }: { turn: TurnRecord }) {
     <div className="run-progress" data-testid="run-progress">
       <div className="run-progress-line">
         <span className="run-phase" data-testid="run-phase" data-phase={phase}>
-          {t(`turn.phase.${phaseKey}`, { wait: formatSeconds(progress?.waitMs ?? 0), attempt: progress?.attempt ?? 1 })}
+          {t(`turn.phase.${phaseKey}`, { wait: formatDuration(progress?.waitMs ?? 0), attempt: progress?.attempt ?? 1 })}
         </span>
         <span className="run-elapsed" data-testid="elapsed">
-          {t('turn.elapsed', { elapsed: formatSeconds(elapsed), usual: formatSeconds(usual) })}
+          {t('turn.elapsed', { elapsed: formatDuration(elapsed), usual: formatDuration(usual) })}
         </span>
       </div>
       <div className="progress-track" aria-hidden>
@@ -112,7 +112,7 @@ function RunningProgress({ turn }: { turn: TurnRecord }) {
 }
 
 function TurnError({ turn }: { turn: TurnRecord }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const retry = useRetryGeneration();
   const setTab = useAppStore((s) => s.setTab);
   const setSession = useComposeStore((s) => s.setSession);
@@ -180,8 +180,8 @@ function TurnError({ turn }: { turn: TurnRecord }) {
 }
 
 export function TurnCard({ turnId }: { turnId: string }) {
-  const { t } = useTranslation();
-  const language = useLanguage();
+  const t = useText(appText);
+  const format = useFormats();
   const query = useTurn(turnId);
   const recall = useComposeStore((s) => s.recall);
   const turn = query.data;
@@ -210,7 +210,7 @@ export function TurnCard({ turnId }: { turnId: string }) {
           {e.referenceCount > 0 ? ` · ${t('turn.refs', { count: e.referenceCount })}` : ''}
         </span>
         <time className="turn-time muted" dateTime={new Date(turn.startedAt).toISOString()}>
-          {new Date(turn.startedAt).toLocaleTimeString(language === 'en' ? 'en' : 'zh-CN')}
+          {format.time(turn.startedAt)}
         </time>
       </header>
       {r.prompt ? <ClampedText text={r.prompt} lines={background ? 1 : 4} className="turn-prompt" testId="turn-prompt" /> : null}
@@ -242,7 +242,7 @@ export function TurnCard({ turnId }: { turnId: string }) {
             : t('turn.estimateOnly', { estimate: e.total })}
           {turn.creditsCharged !== null && turn.creditsCharged < e.total ? ` · ${t('turn.refunded', { count: e.total - turn.creditsCharged })}` : ''}
         </span>
-        {turn.durationMs !== null ? <span className="muted">{t('turn.duration', { time: formatSeconds(turn.durationMs) })}</span> : null}
+        {turn.durationMs !== null ? <span className="muted">{t('turn.duration', { time: formatDuration(turn.durationMs) })}</span> : null}
         {turn.requestId && !turn.error ? (
           <span className="request-id-wrap">
             {t('turn.requestId')} <code data-testid="request-id">{turn.requestId}</code>

@@ -1,10 +1,10 @@
 // The current environment, always visible in the header (Local with the bundled service's state, or Remote).
-import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../../app-store.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { useSettings } from './queries.ts';
 
 export function EnvironmentBadge() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const settings = useSettings();
   const setTab = useAppStore((s) => s.setTab);
   const s = settings.data;

@@ -1,13 +1,13 @@
 // Settings: environment (Local / Remote with its base URL), the API key (masked, kept in the keychain, never
 // shown again), test connection, keychain problems in plain words, UI language, theme (system, light, dark).
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '../../../src-shared/language.ts';
 import type { EnvironmentName } from '../../../src-shared/ipc/settings.ts';
 import { THEMES, type Theme } from '../../../src-shared/limits.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { applyTheme } from '../../lib/theme.ts';
-import type { DesktopError } from '../../lib/desktop.ts';
 import { Badge } from '../../ui/Badge.tsx';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useClearKey, useSelectEnvironment, useSetKey, useSetLanguage, useSetRemote, useSetTheme, useSettings, useTestConnection } from './queries.ts';
 
 function originOf(url: string): string | null {
@@ -18,17 +18,8 @@ function originOf(url: string): string | null {
   }
 }
 
-function MutationError({ error }: { error: Error | null }) {
-  if (!error) return null;
-  return (
-    <p className="hint-danger" role="alert">
-      {(error as DesktopError).ipc?.message ?? error.message}
-    </p>
-  );
-}
-
 function KeySection({ environment }: { environment: EnvironmentName }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const settings = useSettings().data;
   const setKey = useSetKey();
   const clearKey = useClearKey();
@@ -102,7 +93,7 @@ function KeySection({ environment }: { environment: EnvironmentName }) {
       )}
       {/* Without a keychain the key is not "stored in the keychain": say only what holds. */}
       <p className="muted small">{keychainDown ? t('settings.keyNeverShownNoKeychain') : t('settings.keyNeverShown')}</p>
-      <MutationError error={setKey.error} />
+      <ErrorLine error={setKey.error} />
       <div className="row-gap">
         <button type="button" className="btn btn-sm" data-testid={`test-connection-${environment}`} disabled={!env.keySet || test.isPending} onClick={() => test.mutate({ environment })}>
           {test.isPending ? t('settings.testing') : t('settings.testConnection')}
@@ -119,13 +110,13 @@ function KeySection({ environment }: { environment: EnvironmentName }) {
           )
         ) : null}
       </div>
-      <MutationError error={test.error} />
+      <ErrorLine error={test.error} />
     </section>
   );
 }
 
 export function SettingsPage() {
-  const { t } = useTranslation();
+  const t = useText(appText);
   const settings = useSettings();
   const setLanguage = useSetLanguage();
   const setTheme = useSetTheme();
@@ -135,7 +126,7 @@ export function SettingsPage() {
   /** A new address on another origin while a key is set: both origins are named before the key goes. */
   const [confirmOrigin, setConfirmOrigin] = useState<{ baseUrl: string; from: string; to: string } | null>(null);
   const s = settings.data;
-  if (!s) return <div className="page">{settings.isError ? <MutationError error={settings.error} /> : t('common.loading')}</div>;
+  if (!s) return <div className="page">{settings.isError ? <ErrorLine error={settings.error} /> : t('common.loading')}</div>;
   const local = s.environments.local;
   // Shows the choice at once while main switches (the answer then confirms or reverts it).
   const shownEnvironment = selectEnv.isPending && selectEnv.variables ? selectEnv.variables.environment : s.environment;
@@ -185,7 +176,7 @@ export function SettingsPage() {
           ))}
         </select>
         {s.theme === 'system' ? <p className="muted small">{t('settings.themeFollowsOs')}</p> : null}
-        <MutationError error={setTheme.error} />
+        <ErrorLine error={setTheme.error} />
       </section>
 
       <section className="card">
@@ -264,7 +255,7 @@ export function SettingsPage() {
             {t('settings.remoteInsecure')}
           </p>
         ) : null}
-        <MutationError error={setRemote.error ?? selectEnv.error} />
+        <ErrorLine error={setRemote.error ?? selectEnv.error} />
       </section>
 
       <section className="card" data-testid="keychain-status">

@@ -1,7 +1,7 @@
 // Culling controls for one image, with their keys shown: 1–5 rate, 0 clears, X rejects, S (or F) stars. The viewer
 // and each compare pane use it; the keys themselves are handled by the dialog that owns the image.
-import { useTranslation } from 'react-i18next';
-import { useLoupeT } from './i18n.ts';
+import { appText, useText } from '../../i18n/text.ts';
+import { loupeText } from './i18n.ts';
 import type { Marks } from './queries.ts';
 
 export interface Markable {
@@ -22,8 +22,8 @@ export function marksForKey(key: string, image: Markable): Marks | null {
 }
 
 export function CullBar({ image, onMark, compact = false }: { image: Markable; onMark: (marks: Marks) => void; compact?: boolean }) {
-  const { t } = useTranslation();
-  const lt = useLoupeT();
+  const t = useText(appText);
+  const lt = useText(loupeText);
   const rating = image.rating ?? 0;
   return (
     <div

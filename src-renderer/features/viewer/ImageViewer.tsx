@@ -4,7 +4,7 @@
 // and its actions (export, use as reference, recall, copy as code, delete on the local service).
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useComposeStore } from '../compose/store.ts';
@@ -15,7 +15,7 @@ import { useLocalAction } from '../local-console/queries.ts';
 import { CopyAsCode } from '../runs/CopyAsCode.tsx';
 import { useSettings } from '../settings/queries.ts';
 import { CullBar, marksForKey } from './CullBar.tsx';
-import { useLoupeT } from './i18n.ts';
+import { loupeText } from './i18n.ts';
 import { isTyping } from './keys.ts';
 import { KeyHints } from './KeyHints.tsx';
 import { MetaPanel } from './MetaPanel.tsx';
@@ -35,8 +35,8 @@ export function ImageViewer() {
 }
 
 function Loupe({ viewer }: { viewer: ViewerState }) {
-  const { t } = useTranslation();
-  const lt = useLoupeT();
+  const t = useText(appText);
+  const lt = useText(loupeText);
   const client = useQueryClient();
   const close = useGalleryStore((s) => s.closeViewer);
   const open = useGalleryStore((s) => s.openViewer);

@@ -1,5 +1,6 @@
 // The keys of the viewer and compare, shown where they are used.
-import { useLoupeT, type LoupeKey } from './i18n.ts';
+import { useText } from '../../i18n/text.ts';
+import { loupeText, type LoupeKey } from './i18n.ts';
 
 const VIEWER: Array<[string, LoupeKey]> = [
   ['← →', 'keyMove'],
@@ -25,7 +26,7 @@ const COMPARE: Array<[string, LoupeKey]> = [
 ];
 
 export function KeyHints({ mode }: { mode: 'viewer' | 'compare' }) {
-  const lt = useLoupeT();
+  const lt = useText(loupeText);
   const rows = mode === 'viewer' ? VIEWER : COMPARE;
   return (
     <section className="key-hints" aria-label={lt('keysTitle')} data-testid="viewer-keys">

@@ -2,19 +2,20 @@
 // when and where (date, session), what it cost (charged vs estimated), the request id and warnings, the
 // references it used and the generations that used it (thumbnails that open those images), and its boards.
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { PURPOSES } from '../../../src-shared/catalog.ts';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { ImageDetail } from '../../../src-shared/ipc/library.ts';
+import { useFormats } from '../../i18n/format.ts';
+import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { ClampedText } from '../../ui/ClampedText.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useLanguage } from '../../ui/useLanguage.ts';
-import { useLoupeT } from './i18n.ts';
+import { loupeText } from './i18n.ts';
 import { requestFacts } from './requestFacts.ts';
 
 export function MiniThumbs({ images, onOpen, testId }: { images: ImageRecord[]; onOpen: (id: string) => void; testId?: string }) {
-  const { t } = useTranslation();
+  const t = useText(appText);
   return (
     <ul className="mini-thumbs" data-testid={testId}>
       {images.map((im) => (
@@ -39,12 +40,12 @@ function Fact({ field, label, children, value }: { field: string; label: string;
 }
 
 export function MetaPanel({ detail, sessionTitle, onOpen }: { detail: ImageDetail; sessionTitle: string | null; onOpen: (id: string) => void }) {
-  const { t } = useTranslation();
-  const lt = useLoupeT();
+  const t = useText(appText);
+  const lt = useText(loupeText);
   const language = useLanguage();
+  const format = useFormats();
   const { image, turn } = detail;
   const f = requestFacts(turn);
-  const locale = language === 'en' ? 'en' : 'zh-CN';
   const usedBy = detail.usedIn.flatMap((u) => u.images);
   const boards = detail.boards ?? [];
   return (
@@ -71,7 +72,7 @@ export function MetaPanel({ detail, sessionTitle, onOpen }: { detail: ImageDetai
           {turn.images.length === f.n ? f.n : lt('countProduced', { n: f.n, produced: turn.images.length })}
         </Fact>
         <Fact field="date" label={lt('date')} value={image.createdAt}>
-          <time dateTime={new Date(image.createdAt).toISOString()}>{new Date(image.createdAt).toLocaleString(locale)}</time>
+          <time dateTime={new Date(image.createdAt).toISOString()}>{format.dateTimeSeconds(image.createdAt)}</time>
         </Fact>
         <Fact field="session" label={lt('session')} value={sessionTitle ?? ''}>
           {sessionTitle ?? '…'}

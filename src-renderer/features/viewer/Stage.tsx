@@ -1,7 +1,8 @@
 // Pieces of a pan/zoom stage: the image drawn at the view's transform on a neutral matte with a hairline frame
 // (a white product shot shows where it ends; the frame stays 1 px at every zoom), and the zoom controls.
 import { useState } from 'react';
-import { useLoupeT } from './i18n.ts';
+import { useText } from '../../i18n/text.ts';
+import { loupeText } from './i18n.ts';
 import type { View } from './panZoom.ts';
 import type { PanZoom } from './usePanZoom.ts';
 
@@ -55,7 +56,7 @@ export function PannedImage(props: {
 }
 
 export function ZoomBar({ pz, label }: { pz: PanZoom; label?: string }) {
-  const lt = useLoupeT();
+  const lt = useText(loupeText);
   const actual = pz.actual;
   const level = Math.round((pz.view.s / actual) * 100);
   const at = (k: number) => !pz.isFit && Math.abs(pz.view.s - actual * k) < 1e-3;

@@ -1,11 +1,6 @@
-// The viewer's and compare's own i18n namespace ("loupe"), registered with addResourceBundle so the app's
-// shared resource files stay untouched by this feature. Keys are flat; `useLoupeT` type-checks them against
-// the English table.
-import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
-import { i18next } from '../../i18n/index.ts';
-
-export const LOUPE_NS = 'loupe';
+import { defineTextNamespace, type SameShape, type TextKey } from '../../i18n/text.ts';
+// The viewer's and compare's own text namespace ("loupe"), kept out of the app's shared resource files.
+// Components read it with `useText(loupeText)` (i18n/text.ts), which checks keys against the English table.
 
 export const loupeEn = {
   position: '{{index}} / {{total}}',
@@ -76,9 +71,9 @@ export const loupeEn = {
   diffReferences: 'References',
 } as const;
 
-export type LoupeKey = keyof typeof loupeEn;
+export type LoupeKey = TextKey<typeof loupeEn>;
 
-export const loupeZh: Record<LoupeKey, string> = {
+const loupeZh: SameShape<typeof loupeEn> = {
   position: '{{index}} / {{total}}',
   positionOutside: '不在当前筛选中 · 筛选共 {{total}} 张',
   positionLabel: '图库当前筛选中的第 {{index}} 张，共 {{total}} 张',
@@ -147,27 +142,4 @@ export const loupeZh: Record<LoupeKey, string> = {
   diffReferences: '参考图',
 };
 
-let registered = false;
-
-export function registerLoupeI18n(): void {
-  if (registered) return;
-  registered = true;
-  i18next.addResourceBundle('en', LOUPE_NS, loupeEn, true, true);
-  i18next.addResourceBundle('zh-CN', LOUPE_NS, loupeZh, true, true);
-}
-
-registerLoupeI18n();
-
-/** t() for the loupe namespace; re-renders on a language change like useTranslation. */
-export function useLoupeT(): (key: LoupeKey, options?: Record<string, unknown>) => string {
-  const { i18n } = useTranslation();
-  const lng = i18n.language;
-  return useCallback(
-    (key: LoupeKey, options?: Record<string, unknown>) => {
-      // The app's t() is typed against its own namespace only; ours is checked by LoupeKey instead.
-      const translate = i18n.t as unknown as (k: string, o: Record<string, unknown>) => string;
-      return translate(key, { ...options, ns: LOUPE_NS, lng });
-    },
-    [i18n, lng],
-  );
-}
+export const loupeText = defineTextNamespace('loupe', loupeEn, loupeZh);

@@ -28,6 +28,8 @@ export const en = {
     save: 'Save',
     apply: 'Apply',
     showMore: 'Show all',
+    datePattern: 'mm/dd/yyyy',
+    pickDate: 'Choose on a calendar',
     showLess: 'Show less',
   },
   env: {

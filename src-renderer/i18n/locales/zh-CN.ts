@@ -29,6 +29,8 @@ export const zhCN: Resources = {
     save: '保存',
     apply: '应用',
     showMore: '展开全文',
+    datePattern: '年/月/日',
+    pickDate: '在日历中选择',
     showLess: '收起',
   },
   env: {

@@ -1,0 +1,66 @@
+// The one way the renderer gets user text: a namespace is an English table and a zh table of the same shape,
+// and `useText(namespace)` gives its t(). The app's shared resources are the namespace `appText`; a feature
+// with many strings of its own defines its namespace next to it (defineTextNamespace registers both tables).
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { i18next } from './index.ts';
+import type { Resources } from './locales/en.ts';
+
+/** A table of strings, nested one level or more ("csv.too_long"). */
+export interface TextTable {
+  readonly [key: string]: string | TextTable;
+}
+
+/** The zh table has exactly the English table's shape. */
+export type SameShape<T> = { [K in keyof T]: T[K] extends string ? string : SameShape<T[K]> };
+
+/** Dotted paths to every string of a nested table. */
+type LeafKeys<T, P extends string = ''> = {
+  [K in keyof T & string]: T[K] extends string ? `${P}${K}` : LeafKeys<T[K], `${P}${K}.`>;
+}[keyof T & string];
+
+/** Plural keys are asked for by their base (`planTotal` with `count`), as i18next does. */
+type PluralBase<K extends string> = K extends `${infer Base}_one` ? Base : never;
+
+export type TextKey<T> = LeafKeys<T> | PluralBase<LeafKeys<T>>;
+
+/** A namespace's t(): a key of its English table, options are i18next's (values, `count`). */
+export type Text<T> = (key: TextKey<T>, options?: Record<string, unknown>) => string;
+
+export interface TextNamespace<T> {
+  readonly name: string;
+  /** Only its type is read: it is what keys are checked against. */
+  readonly en: T;
+}
+
+/** Registers a feature's tables under `name` (once per name) and returns the namespace for useText. */
+export function defineTextNamespace<T extends object>(name: string, en: T, zh: SameShape<T>): TextNamespace<T> {
+  if (!i18next.hasResourceBundle('en', name)) {
+    i18next.addResourceBundle('en', name, en, true, true);
+    i18next.addResourceBundle('zh-CN', name, zh, true, true);
+  }
+  return { name, en };
+}
+
+/** The app's shared resources (locales/en.ts and zh-CN.ts), i18next's default namespace. */
+export const appText: TextNamespace<Resources> = { name: 'translation', en: {} as Resources };
+export type AppText = Text<Resources>;
+
+/** t() of one namespace in a given i18next language ('zh-CN', 'en'), outside React (tests). */
+export function textIn<T>(namespace: TextNamespace<T>, lng: string): Text<T> {
+  return (key, options) => translate(namespace.name, key, options, lng);
+}
+
+/** t() of one namespace; the component re-renders when the UI language changes. */
+export function useText<T>(namespace: TextNamespace<T>): Text<T> {
+  const { i18n } = useTranslation();
+  const lng = i18n.language;
+  const ns = namespace.name;
+  return useCallback((key: TextKey<T>, options?: Record<string, unknown>) => translate(ns, key, options, lng), [ns, lng]);
+}
+
+function translate(ns: string, key: string, options: Record<string, unknown> | undefined, lng: string): string {
+  // i18next's own t() is typed for the default namespace only; our keys are checked by TextKey instead.
+  const t = i18next.t as unknown as (k: string, o: Record<string, unknown>) => string;
+  return t(key, { ...options, ns, lng });
+}
