@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, startHarness, test } from './fixtures/harness.ts';
 import { contrastOf, seriousViolations } from './support/axe.ts';
-import { chooseLook, compose, generateAndWait, LANGUAGES, openStudio, openTab, screenshot, SIZES, THEMES } from './support/studio.ts';
+import { chooseLook, compose, generateAndWait, LANGUAGES, monthFirstDates, openStudio, openTab, screenshot, SIZES, THEMES } from './support/studio.ts';
 import { ipc } from './support/ipc.ts';
 
 
@@ -147,6 +147,9 @@ test('axe, keyboard focus and screenshots: local console, one-time key, webhook 
       // The local console.
       await openTab(page, 'local');
       await expect(page.getByTestId('local-balance')).toBeVisible();
+      // Dates in the UI language (i18n/format.ts): year first in Chinese, and never month/day/year.
+      await expect(page.getByTestId('local-clock')).toContainText(language === 'zh' ? /\d{4}\/\d{1,2}\/\d{1,2} \d{1,2}:\d{2}:\d{2}/ : /\d{1,2}\/\d{1,2}\/\d{4}, \d{1,2}:\d{2}:\d{2} [AP]M/);
+      if (language === 'zh') expect(await monthFirstDates(page)).toEqual([]);
       await axe(`local console ${look}`);
       if (full) {
         await focus(`local console ${look}`, page.getByTestId('nav-local'), ['local-topup-amount', 'local-topup', 'local-set-credits', 'local-ban', 'local-key-rate', 'fault-fail', 'fault-latency']);
@@ -197,6 +200,16 @@ test('axe, keyboard focus and screenshots: local console, one-time key, webhook 
       }
       await page.keyboard.press('Escape');
       await expect(dialog).toHaveCount(0);
+
+      // The gallery's date filter writes a typed day in the UI's pattern, and session headers show dates the same way.
+      if (!(await page.getByTestId('filter-from').isVisible())) await page.getByTestId('more-filters').click();
+      await page.getByTestId('filter-from').fill('2026-01-02');
+      await page.getByTestId('filter-from').press('Enter');
+      await expect(page.getByTestId('filter-from')).toHaveValue(language === 'zh' ? '2026/1/2' : '1/2/2026');
+      await expect(page.locator('.session-meta').first()).toContainText(language === 'zh' ? /\d{4}\/\d{1,2}\/\d{1,2} \d{1,2}:\d{2}/ : /\d{1,2}\/\d{1,2}\/\d{4}, /);
+      if (language === 'zh') expect(await monthFirstDates(page)).toEqual([]);
+      await page.getByTestId('filters-clear').click();
+      await expect(page.getByTestId('filter-from')).toHaveValue('');
 
       // The studio: the over-budget confirm, the waited-for run (stop waiting), the background run, the banners.
       if ((await page.getByTestId('over-budget-confirm').count()) === 0) await page.getByTestId('generate').click();

@@ -67,6 +67,13 @@ export async function chooseLook(page: Page, language: (typeof LANGUAGES)[number
   await expect(page.locator('html')).toHaveAttribute('lang', language === 'zh' ? 'zh-CN' : 'en');
 }
 
+/** Every month-first date (11/23/2026) the page shows, in its text and in its fields' values. */
+export async function monthFirstDates(page: Page): Promise<string[]> {
+  const text = await page.locator('body').innerText();
+  const values = await page.locator('input').evaluateAll((inputs) => inputs.map((input) => (input as unknown as { value: string }).value));
+  return [text, ...values].flatMap((shown) => shown.match(/\b\d{1,2}\/\d{1,2}\/\d{4}\b/g) ?? []);
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `e2e/screenshots/${name}.png` });
 }

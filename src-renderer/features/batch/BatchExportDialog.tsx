@@ -2,12 +2,11 @@
 // images that fail the white-background check are written anyway; main asks for the folder and makes one folder
 // per product. The result says what was written where, what was not and why (a white share as %), the manifest
 // and the bytes. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes.
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import type { BatchSummary, MarketplaceExportSummary } from '../../../src-shared/ipc/batch.ts';
 import { formatBytes } from '../../i18n/format.ts';
 import { useText } from '../../i18n/text.ts';
-import { trapTab } from '../../ui/trapTab.ts';
-import { useDialogFocus } from '../../ui/useDialogFocus.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
 import { batchText } from './i18n.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useBatchExport, useMarketplacePresets } from './queries.ts';
@@ -73,7 +72,6 @@ function Result({ summary }: { summary: MarketplaceExportSummary }) {
 function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }) {
   const t = useText(batchText);
   const id = useId();
-  const dialogRef = useDialogFocus(true);
   const presets = useMarketplacePresets(true);
   const run = useBatchExport();
   const [presetId, setPresetId] = useState('');
@@ -83,96 +81,77 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
   const list = presets.data ?? [];
   const chosen = list.find((p) => p.id === presetId) ?? list[0] ?? null;
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !running) close();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [close, running]);
-
   const start = () => {
     if (!chosen || running) return;
     run.mutate({ batchId: batch.id, presetId: chosen.id, template, includeFailedChecks: includeFailed });
   };
 
+  const footer = (
+    <>
+      <button type="button" className="btn btn-ghost" onClick={close} disabled={running}>
+        {run.data?.folder ? t('close') : t('cancel')}
+      </button>
+      <button type="button" className="btn btn-primary" data-testid="batch-export-run" disabled={!chosen || running || template.trim() === ''} onClick={start}>
+        {running ? t('exportRunning') : t('exportRun')}
+      </button>
+    </>
+  );
   return (
-    <div className="export-backdrop">
-      <div className="export-dialog" role="dialog" aria-modal="true" aria-labelledby={`${id}-title`} aria-describedby={`${id}-what`} data-testid="batch-export-dialog" ref={dialogRef} tabIndex={-1} onKeyDown={trapTab}>
-        <div className="export-head">
-          <h2 className="export-title" id={`${id}-title`}>
-            {t('exportTitle')}
-          </h2>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={close} disabled={running} aria-label={t('close')}>
-            ✕
-          </button>
-        </div>
-        <p className="muted small" id={`${id}-what`}>
-          {t('exportWhat', { name: batch.name })}
-        </p>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-preset`}>
-            {t('preset')}
-          </label>
-          <select id={`${id}-preset`} data-testid="batch-export-preset" value={chosen?.id ?? ''} disabled={running || list.length === 0} aria-describedby={`${id}-preset-hint`} onChange={(e) => setPresetId(e.target.value)}>
-            {list.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-          <span className="field-hint" id={`${id}-preset-hint`}>
-            {chosen?.summary ?? ''}
-          </span>
-          <ErrorLine error={presets.error} testId="batch-error" showCode />
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-template`}>
-            {t('template')}
-          </label>
-          <input
-            id={`${id}-template`}
-            data-testid="batch-export-template"
-            className="mono"
-            value={template}
-            maxLength={200}
-            spellCheck={false}
-            autoComplete="off"
-            aria-describedby={`${id}-template-hint`}
-            disabled={running}
-            onChange={(e) => setTemplate(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                start();
-              }
-            }}
-          />
-          <span className="field-hint mono" id={`${id}-template-hint`}>
-            {t('templateHint')}
-          </span>
-        </div>
-        <label className="toggle">
-          <input type="checkbox" data-testid="batch-export-include-failed" checked={includeFailed} disabled={running} onChange={(e) => setIncludeFailed(e.target.checked)} />
-          {t('includeFailed')}
+    <Dialog title={t('exportTitle')} description={t('exportWhat', { name: batch.name })} testId="batch-export-dialog" closeLabel={t('close')} busy={running} onClose={close} footer={footer}>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-preset`}>
+          {t('preset')}
         </label>
-        {running ? (
-          <p className="small muted" role="status">
-            {t('exportRunning')}
-          </p>
-        ) : null}
-        {!running ? <ErrorLine error={run.error} testId="batch-export-error" showCode /> : null}
-        {run.data && !running ? <Result summary={run.data} /> : null}
-        <div className="export-foot">
-          <button type="button" className="btn btn-ghost" onClick={close} disabled={running}>
-            {run.data?.folder ? t('close') : t('cancel')}
-          </button>
-          <button type="button" className="btn btn-primary" data-testid="batch-export-run" disabled={!chosen || running || template.trim() === ''} onClick={start}>
-            {running ? t('exportRunning') : t('exportRun')}
-          </button>
-        </div>
+        <select id={`${id}-preset`} data-testid="batch-export-preset" value={chosen?.id ?? ''} disabled={running || list.length === 0} aria-describedby={`${id}-preset-hint`} onChange={(e) => setPresetId(e.target.value)}>
+          {list.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+        <span className="field-hint" id={`${id}-preset-hint`}>
+          {chosen?.summary ?? ''}
+        </span>
+        <ErrorLine error={presets.error} testId="batch-error" showCode />
       </div>
-    </div>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-template`}>
+          {t('template')}
+        </label>
+        <input
+          id={`${id}-template`}
+          data-testid="batch-export-template"
+          className="mono"
+          value={template}
+          maxLength={200}
+          spellCheck={false}
+          autoComplete="off"
+          aria-describedby={`${id}-template-hint`}
+          disabled={running}
+          onChange={(e) => setTemplate(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              start();
+            }
+          }}
+        />
+        <span className="field-hint mono" id={`${id}-template-hint`}>
+          {t('templateHint')}
+        </span>
+      </div>
+      <label className="toggle">
+        <input type="checkbox" data-testid="batch-export-include-failed" checked={includeFailed} disabled={running} onChange={(e) => setIncludeFailed(e.target.checked)} />
+        {t('includeFailed')}
+      </label>
+      {running ? (
+        <p className="small muted" role="status">
+          {t('exportRunning')}
+        </p>
+      ) : null}
+      {!running ? <ErrorLine error={run.error} testId="batch-export-error" showCode /> : null}
+      {run.data && !running ? <Result summary={run.data} /> : null}
+    </Dialog>
   );
 }
 

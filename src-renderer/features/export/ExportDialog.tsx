@@ -11,8 +11,7 @@ import { appText, useText, type AppText } from '../../i18n/text.ts';
 import { call, onEvent, type DesktopError } from '../../lib/desktop.ts';
 import type { MethodInputOf } from '../../lib/ipc-types.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { trapTab } from '../../ui/trapTab.ts';
-import { useDialogFocus } from '../../ui/useDialogFocus.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorBanner } from '../runs/ErrorBanner.tsx';
 import { exportSource, useExportStore, type ExportTarget } from './store.ts';
 import './export.css';
@@ -111,36 +110,15 @@ function Result({ summary }: { summary: ExportSummary }) {
   );
 }
 
-function ExportDialogBody({ target }: { target: ExportTarget }) {
+/** The file-name template: the text, a chip per field that inserts it at the caret, and the first name it makes. */
+function TemplateField(props: { target: ExportTarget; parsed: TemplateParse; running: boolean; onEnter: () => void }) {
   const t = useText(appText);
-  const close = useExportStore((s) => s.close);
+  const id = useId();
   const choices = useExportStore((s) => s.choices);
   const setChoices = useExportStore((s) => s.setChoices);
-  const dialogRef = useDialogFocus(true);
   const templateRef = useRef<HTMLInputElement>(null);
-  const id = useId();
-  const [progress, setProgress] = useState<ExportProgress | null>(null);
-  const run = useMutation({ mutationFn: (input: MethodInputOf<'exportRun'>) => call('exportRun', input) });
-  const running = run.isPending;
-
-  // Progress of this dialog's run (one export at a time from here; main names each run by its exportId).
-  useEffect(() => onEvent('export:progress', (p) => setProgress(p)), []);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && !running) close();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [close, running]);
-
-  const parsed = useMemo(() => parseTemplate(choices.template), [choices.template]);
-  const problem = templateProblemText(parsed, t);
-  const first = useFirstImage(target);
-  const preview =
-    parsed.ok && first.detail && first.sessionTitle !== null
-      ? `${renderTemplate(parsed.parts, templateValues(templateImage(first.detail.image, first.detail.turn, first.sessionTitle), 1, first.total))}.${EXTENSIONS[choices.format]}`
-      : null;
-  const lossy = choices.format !== 'png';
+  const problem = templateProblemText(props.parsed, t);
+  const preview = usePreview(props.target, props.parsed, choices.format);
 
   const insertField = (field: string) => {
     const input = templateRef.current;
@@ -154,158 +132,180 @@ function ExportDialogBody({ target }: { target: ExportTarget }) {
     });
   };
 
-  const start = () => {
-    if (!parsed.ok || running) return;
-    setProgress(null);
-    run.mutate({ source: exportSource(target), template: choices.template, format: choices.format, ...(lossy ? { quality: choices.quality } : {}), csv: choices.csv });
-  };
-
-  const what =
-    target.kind === 'selection'
-      ? t('export.whatSelection', { count: target.imageIds.length })
-      : target.kind === 'session'
-        ? t('export.whatSession', { name: target.title })
-        : t('export.whatBoard', { name: target.name });
-  const error = run.error as DesktopError | null;
-  const shownProgress = running ? progress : null;
-
   return (
-    <div className="export-backdrop">
-      <div
-        className="export-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={`${id}-title`}
-        aria-describedby={`${id}-what`}
-        data-testid="export-dialog"
-        ref={dialogRef}
-        tabIndex={-1}
-        onKeyDown={trapTab}
-      >
-        <div className="export-head">
-          <h2 className="export-title" id={`${id}-title`}>
-            {t('export.title')}
-          </h2>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={close} disabled={running} aria-label={t('common.close')} data-testid="export-close">
-            ✕
+    <div className="field">
+      <label className="field-label" htmlFor={`${id}-template`}>
+        {t('export.template')}
+      </label>
+      <input
+        id={`${id}-template`}
+        ref={templateRef}
+        data-testid="export-template"
+        className="export-template-input mono"
+        value={choices.template}
+        maxLength={200}
+        spellCheck={false}
+        autoComplete="off"
+        aria-invalid={problem !== null}
+        aria-describedby={`${id}-template-hint`}
+        disabled={props.running}
+        onChange={(e) => setChoices({ template: e.target.value })}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            props.onEnter();
+          }
+        }}
+      />
+      <div className="export-fields" role="group" aria-label={t('export.fields')}>
+        {TEMPLATE_FIELDS.map((f) => (
+          <button key={f} type="button" className="btn btn-xs btn-ghost export-chip" disabled={props.running} onClick={() => insertField(f)} aria-label={t('export.insertField', { field: `{${f}}` })}>
+            {`{${f}}`}
           </button>
-        </div>
-        <p className="muted small" id={`${id}-what`}>
-          {what}
-        </p>
-
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-template`}>
-            {t('export.template')}
-          </label>
-          <input
-            id={`${id}-template`}
-            ref={templateRef}
-            data-testid="export-template"
-            className="export-template-input mono"
-            value={choices.template}
-            maxLength={200}
-            spellCheck={false}
-            autoComplete="off"
-            aria-invalid={problem !== null}
-            aria-describedby={`${id}-template-hint`}
-            disabled={running}
-            onChange={(e) => setChoices({ template: e.target.value })}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                start();
-              }
-            }}
-          />
-          <div className="export-fields" role="group" aria-label={t('export.fields')}>
-            {TEMPLATE_FIELDS.map((f) => (
-              <button key={f} type="button" className="btn btn-xs btn-ghost export-chip" disabled={running} onClick={() => insertField(f)} aria-label={t('export.insertField', { field: `{${f}}` })}>
-                {`{${f}}`}
-              </button>
-            ))}
-          </div>
-          <div id={`${id}-template-hint`} className="field-hint" aria-live="polite">
-            {problem ? (
-              <span className="hint-danger" data-testid="export-template-problem">
-                {problem}
-              </span>
-            ) : (
-              <>
-                {t('export.preview')}{' '}
-                <code className="export-preview" data-testid="export-preview">
-                  {preview ?? '…'}
-                </code>
-              </>
-            )}
-          </div>
-        </div>
-
-        <div className="export-row">
-          <div className="field">
-            <label className="field-label" htmlFor={`${id}-format`}>
-              {t('export.format')}
-            </label>
-            <select id={`${id}-format`} data-testid="export-format" value={choices.format} disabled={running} onChange={(e) => setChoices({ format: e.target.value as ExportFormat })}>
-              {EXPORT_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {t(`export.formats.${f}`)}
-                </option>
-              ))}
-            </select>
-          </div>
-          {lossy ? (
-            <div className="field">
-              <label className="field-label" htmlFor={`${id}-quality`}>
-                {t('export.quality')} <span className="counter">{choices.quality}</span>
-              </label>
-              <input
-                id={`${id}-quality`}
-                type="range"
-                min={1}
-                max={100}
-                step={1}
-                data-testid="export-quality"
-                value={choices.quality}
-                disabled={running}
-                onChange={(e) => setChoices({ quality: Number(e.target.value) })}
-              />
-            </div>
-          ) : null}
-        </div>
-        <p className="muted small">{lossy ? t('export.dataNote.other') : t('export.dataNote.png')}</p>
-        <label className="toggle">
-          <input type="checkbox" data-testid="export-csv" checked={choices.csv} disabled={running} onChange={(e) => setChoices({ csv: e.target.checked })} />
-          {t('export.csv')}
-        </label>
-
-        {running ? (
-          <div className="export-progress" role="status" aria-live="polite">
-            <progress data-testid="export-progress" max={shownProgress?.total ?? 1} value={shownProgress ? shownProgress.done : undefined} aria-label={t('export.running')} />
-            <span className="small muted">
-              {shownProgress ? t('export.progress', { done: shownProgress.done, total: shownProgress.total }) : t('export.waitingForFolder')}
-              {shownProgress?.currentFile ? (
-                <>
-                  {' · '}
-                  <code>{shownProgress.currentFile}</code>
-                </>
-              ) : null}
-            </span>
-          </div>
-        ) : null}
-        {error && !running ? <ErrorBanner error={error.ipc ?? { code: 'unknown', message: String(error) }} /> : null}
-        {run.data && !running ? <Result summary={run.data} /> : null}
-
-        <div className="export-foot">
-          <button type="button" className="btn btn-ghost" onClick={close} disabled={running}>
-            {run.data?.folder ? t('common.close') : t('common.cancel')}
-          </button>
-          <button type="button" className="btn btn-primary" data-testid="export-run" disabled={!parsed.ok || running} onClick={start}>
-            {running ? t('export.running') : t('export.run')}
-          </button>
-        </div>
+        ))}
+      </div>
+      <div id={`${id}-template-hint`} className="field-hint" aria-live="polite">
+        {problem ? (
+          <span className="hint-danger" data-testid="export-template-problem">
+            {problem}
+          </span>
+        ) : (
+          <>
+            {t('export.preview')}{' '}
+            <code className="export-preview" data-testid="export-preview">
+              {preview ?? '…'}
+            </code>
+          </>
+        )}
       </div>
     </div>
+  );
+}
+
+/** The first file's name as the template makes it, once the first image and its session are known. */
+function usePreview(target: ExportTarget, parsed: TemplateParse, format: ExportFormat): string | null {
+  const first = useFirstImage(target);
+  if (!parsed.ok || !first.detail || first.sessionTitle === null) return null;
+  const values = templateValues(templateImage(first.detail.image, first.detail.turn, first.sessionTitle), 1, first.total);
+  return `${renderTemplate(parsed.parts, values)}.${EXTENSIONS[format]}`;
+}
+
+/** Format, quality (lossy formats only), what the format keeps of the generation data, and the CSV toggle. */
+function FormatFields({ running }: { running: boolean }) {
+  const t = useText(appText);
+  const id = useId();
+  const choices = useExportStore((s) => s.choices);
+  const setChoices = useExportStore((s) => s.setChoices);
+  const lossy = choices.format !== 'png';
+  return (
+    <>
+      <div className="export-row">
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-format`}>
+            {t('export.format')}
+          </label>
+          <select id={`${id}-format`} data-testid="export-format" value={choices.format} disabled={running} onChange={(e) => setChoices({ format: e.target.value as ExportFormat })}>
+            {EXPORT_FORMATS.map((f) => (
+              <option key={f} value={f}>
+                {t(`export.formats.${f}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        {lossy ? (
+          <div className="field">
+            <label className="field-label" htmlFor={`${id}-quality`}>
+              {t('export.quality')} <span className="counter">{choices.quality}</span>
+            </label>
+            <input
+              id={`${id}-quality`}
+              type="range"
+              min={1}
+              max={100}
+              step={1}
+              data-testid="export-quality"
+              value={choices.quality}
+              disabled={running}
+              onChange={(e) => setChoices({ quality: Number(e.target.value) })}
+            />
+          </div>
+        ) : null}
+      </div>
+      <p className="muted small">{lossy ? t('export.dataNote.other') : t('export.dataNote.png')}</p>
+      <label className="toggle">
+        <input type="checkbox" data-testid="export-csv" checked={choices.csv} disabled={running} onChange={(e) => setChoices({ csv: e.target.checked })} />
+        {t('export.csv')}
+      </label>
+    </>
+  );
+}
+
+/** While the run goes: how many files of how many, and the one being written (or that main waits for a folder). */
+function ProgressLine({ progress }: { progress: ExportProgress | null }) {
+  const t = useText(appText);
+  return (
+    <div className="export-progress" role="status" aria-live="polite">
+      <progress data-testid="export-progress" max={progress?.total ?? 1} value={progress ? progress.done : undefined} aria-label={t('export.running')} />
+      <span className="small muted">
+        {progress ? t('export.progress', { done: progress.done, total: progress.total }) : t('export.waitingForFolder')}
+        {progress?.currentFile ? (
+          <>
+            {' · '}
+            <code>{progress.currentFile}</code>
+          </>
+        ) : null}
+      </span>
+    </div>
+  );
+}
+
+/** This dialog's export run and its progress (one export at a time from here; main names each run by its exportId). */
+function useExportRun(target: ExportTarget, parsed: TemplateParse) {
+  const choices = useExportStore((s) => s.choices);
+  const [progress, setProgress] = useState<ExportProgress | null>(null);
+  const run = useMutation({ mutationFn: (input: MethodInputOf<'exportRun'>) => call('exportRun', input) });
+  useEffect(() => onEvent('export:progress', (p) => setProgress(p)), []);
+  const start = () => {
+    if (!parsed.ok || run.isPending) return;
+    setProgress(null);
+    const lossy = choices.format !== 'png';
+    run.mutate({ source: exportSource(target), template: choices.template, format: choices.format, ...(lossy ? { quality: choices.quality } : {}), csv: choices.csv });
+  };
+  return { run, start, progress: run.isPending ? progress : null };
+}
+
+function whatOf(target: ExportTarget, t: AppText): string {
+  if (target.kind === 'selection') return t('export.whatSelection', { count: target.imageIds.length });
+  if (target.kind === 'session') return t('export.whatSession', { name: target.title });
+  return t('export.whatBoard', { name: target.name });
+}
+
+function ExportDialogBody({ target }: { target: ExportTarget }) {
+  const t = useText(appText);
+  const close = useExportStore((s) => s.close);
+  const template = useExportStore((s) => s.choices.template);
+  const parsed = useMemo(() => parseTemplate(template), [template]);
+  const { run, start, progress } = useExportRun(target, parsed);
+  const running = run.isPending;
+  const error = run.error as DesktopError | null;
+  const footer = (
+    <>
+      <button type="button" className="btn btn-ghost" onClick={close} disabled={running}>
+        {run.data?.folder ? t('common.close') : t('common.cancel')}
+      </button>
+      <button type="button" className="btn btn-primary" data-testid="export-run" disabled={!parsed.ok || running} onClick={start}>
+        {running ? t('export.running') : t('export.run')}
+      </button>
+    </>
+  );
+  return (
+    <Dialog title={t('export.title')} description={whatOf(target, t)} testId="export-dialog" closeLabel={t('common.close')} closeTestId="export-close" busy={running} onClose={close} footer={footer}>
+      <TemplateField target={target} parsed={parsed} running={running} onEnter={start} />
+      <FormatFields running={running} />
+      {running ? <ProgressLine progress={progress} /> : null}
+      {error && !running ? <ErrorBanner error={error.ipc ?? { code: 'unknown', message: String(error) }} /> : null}
+      {run.data && !running ? <Result summary={run.data} /> : null}
+    </Dialog>
   );
 }
 
