@@ -2,31 +2,36 @@
 // functions (debounced as the inputs change): credits per product, what cannot be sent and why, the total, on
 // Local the balance after it, a budget (how many jobs fit) and the concurrency; Start creates the batch with
 // the total the designer saw, so a plan that changed meanwhile is refused and shown again.
-import { useId, useMemo, useState } from 'react';
-import type { BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
+import { useId, useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
+import type { BatchPlan, BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
 import { BATCH_CONCURRENCY_MAX } from '../../../src-shared/limits.ts';
 import { useText } from '../../i18n/text.ts';
-import { batchText } from './i18n.ts';
+import { batchText, type BatchT } from './i18n.ts';
 import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
 import { useBatchPlan, useCreateBatch, useDebounced } from './queries.ts';
 import { parseBudget, useBatchStore } from './store.ts';
 
 const PLAN_DEBOUNCE_MS = 300;
 
-export function PlanSection({ productIds, shotListId }: { productIds: string[]; shotListId: string | null }) {
-  const t = useText(batchText);
-  const id = useId();
+/** The budget as typed, what it reads as, and whether it is something a number field cannot read. */
+function useBudget() {
   const budgetText = useBatchStore((s) => s.budget);
   const setBudget = useBatchStore((s) => s.setBudget);
-  const concurrency = useBatchStore((s) => s.concurrency);
-  const setConcurrency = useBatchStore((s) => s.setConcurrency);
-  const setBatchId = useBatchStore((s) => s.setBatchId);
   const budget = parseBudget(budgetText);
   // Text a number field cannot read (`1,000`, `1e`) reaches us as '' with validity.badInput: never "no cap".
-  const [budgetUnreadable, setBudgetUnreadable] = useState(false);
-  const budgetInvalid = budgetUnreadable || (budgetText.trim() !== '' && budget === null);
-  const concurrencyValid = Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= BATCH_CONCURRENCY_MAX;
+  const [unreadable, setUnreadable] = useState(false);
+  const invalid = unreadable || (budgetText.trim() !== '' && budget === null);
+  const onChange = (e: ChangeEvent<HTMLInputElement>) => {
+    setUnreadable(e.target.validity.badInput);
+    setBudget(e.target.value);
+  };
+  return { budgetText, budget, invalid, onChange };
+}
 
+type Budget = ReturnType<typeof useBudget>;
+
+/** The plan priced by main for these inputs (debounced), and whether what is shown is for exactly them. */
+function usePricedPlan(productIds: string[], shotListId: string | null, budget: number | null) {
   const wanted = useMemo<BatchPlanInput | null>(
     () => (productIds.length > 0 && shotListId ? { productIds, shotListId, budget } : null),
     [productIds, shotListId, budget],
@@ -34,12 +39,154 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
   const input = useDebounced(wanted, PLAN_DEBOUNCE_MS);
   const settled = JSON.stringify(input) === JSON.stringify(wanted);
   const plan = useBatchPlan(input);
+  return {
+    wanted,
+    input,
+    plan,
+    data: wanted && plan.data ? plan.data : null,
+    // Priced for exactly these inputs (a background refresh of the same plan, for the balance, does not count).
+    fresh: settled && !plan.isPlaceholderData,
+    pricing: !settled || (plan.isFetching && (plan.isPlaceholderData || !plan.data)),
+  };
+}
+
+function budgetHint(budget: Budget, data: BatchPlan | null, t: BatchT): ReactNode {
+  if (budget.invalid) return <span className="hint-danger">{t('budgetInvalid')}</span>;
+  if (budget.budget === null || !data || data.budget !== budget.budget) return t('budgetHint');
+  return data.jobsWithinBudget >= data.jobs.length ? t('budgetAll') : t('budgetFits', { fit: data.jobsWithinBudget, count: data.jobs.length });
+}
+
+/** The total, the balance after it (Local), what cannot be sent and why, and the credits per product. */
+function PlanSummary({ data }: { data: BatchPlan }) {
+  const t = useText(batchText);
+  return (
+    <>
+      <div className="batch-plan-summary" aria-live="polite">
+        <p className="batch-plan-total" data-testid="batch-plan-total" data-total={data.total} data-jobs={data.jobs.length}>
+          {t('planTotal', { count: data.total })}
+        </p>
+        <span className="muted">{t('planJobs', { count: data.jobs.length })}</span>
+      </div>
+      {data.balance !== null && data.balanceAfter !== null ? (
+        <p className="small" data-testid="batch-plan-balance" data-balance={data.balance} data-after={data.balanceAfter}>
+          {t('balance', { value: data.balance })} ·{' '}
+          {data.balanceAfter < 0 ? <strong className="balance-short">{t('balanceShort', { value: -data.balanceAfter })}</strong> : t('balanceAfter', { value: data.balanceAfter })}
+        </p>
+      ) : (
+        <p className="small muted">{t('balanceUnknown')}</p>
+      )}
+      {data.problems.length > 0 ? (
+        <div className="batch-problems batch-plan-problems" data-testid="batch-plan-problems">
+          <p>{t('problems', { count: data.problems.length })}</p>
+          <ul tabIndex={0} aria-label={t('problemsLabel')}>
+            {data.problems.map((p, i) => (
+              <li key={i} data-code={p.code}>
+                {t('problemLine', { sku: p.sku, shot: p.shotName, message: p.message })}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {data.perProduct.length > 0 ? <PerProductTable data={data} /> : null}
+    </>
+  );
+}
+
+function PerProductTable({ data }: { data: BatchPlan }) {
+  const t = useText(batchText);
+  return (
+    <details className="batch-plan-details">
+      <summary className="small">{t('planTableShow', { count: data.perProduct.length })}</summary>
+      <div className="batch-table-scroll batch-plan-scroll" tabIndex={0} role="region" aria-label={t('planTable')}>
+        <table className="table batch-table">
+          <thead>
+            <tr>
+              <th>{t('colSku')}</th>
+              <th>{t('colName')}</th>
+              <th className="batch-num">{t('colJobs')}</th>
+              <th className="batch-num">{t('colCredits')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.perProduct.map((p) => (
+              <tr key={p.productId} data-testid="plan-row" data-sku={p.sku}>
+                <td className="mono">{p.sku}</td>
+                <td>{p.name}</td>
+                <td className="batch-num">{p.jobs}</td>
+                <td className="batch-num">{p.total}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+/** Budget and concurrency, the two numbers the designer sets before Start. */
+function StartFields({ budget, data, concurrencyValid }: { budget: Budget; data: BatchPlan | null; concurrencyValid: boolean }) {
+  const t = useText(batchText);
+  const id = useId();
+  const concurrency = useBatchStore((s) => s.concurrency);
+  const setConcurrency = useBatchStore((s) => s.setConcurrency);
+  return (
+    <>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-budget`}>
+          {t('budget')}
+        </label>
+        <input
+          id={`${id}-budget`}
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          className="input-medium"
+          data-testid="batch-budget"
+          value={budget.budgetText}
+          aria-invalid={budget.invalid}
+          aria-describedby={`${id}-budget-hint`}
+          onChange={budget.onChange}
+        />
+        <span className="field-hint" id={`${id}-budget-hint`} data-testid="batch-budget-fit">
+          {budgetHint(budget, data, t)}
+        </span>
+      </div>
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-concurrency`}>
+          {t('concurrency')}
+        </label>
+        <input
+          id={`${id}-concurrency`}
+          type="number"
+          min={1}
+          max={BATCH_CONCURRENCY_MAX}
+          step={1}
+          className="input-narrow"
+          data-testid="batch-concurrency"
+          value={Number.isNaN(concurrency) ? '' : concurrency}
+          aria-invalid={!concurrencyValid}
+          aria-describedby={`${id}-concurrency-hint`}
+          onChange={(e) => setConcurrency(e.target.value === '' ? Number.NaN : Number(e.target.value))}
+        />
+        <span className="field-hint" id={`${id}-concurrency-hint`}>
+          {t('concurrencyHint')}
+        </span>
+      </div>
+    </>
+  );
+}
+
+export function PlanSection({ productIds, shotListId }: { productIds: string[]; shotListId: string | null }) {
+  const t = useText(batchText);
+  const id = useId();
+  const concurrency = useBatchStore((s) => s.concurrency);
+  const setBatchId = useBatchStore((s) => s.setBatchId);
+  const budget = useBudget();
+  const concurrencyValid = Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= BATCH_CONCURRENCY_MAX;
+  const { wanted, input, plan, data, fresh, pricing } = usePricedPlan(productIds, shotListId, budget.budget);
   const create = useCreateBatch();
   const [planChanged, setPlanChanged] = useState(false);
-  const data = wanted && plan.data ? plan.data : null;
-  // Priced for exactly these inputs (a background refresh of the same plan, for the balance, does not count).
-  const fresh = settled && !plan.isPlaceholderData;
-  const pricing = !settled || (plan.isFetching && (plan.isPlaceholderData || !plan.data));
 
   const start = () => {
     if (!input || !data) return;
@@ -72,115 +219,15 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
       </div>
       {!wanted ? <p className="muted small">{t('planNeeds')}</p> : null}
       {wanted ? <ErrorLine error={plan.error} testId="batch-plan-error" showCode /> : null}
-      {data ? (
-        <>
-          <div className="batch-plan-summary" aria-live="polite">
-            <p className="batch-plan-total" data-testid="batch-plan-total" data-total={data.total} data-jobs={data.jobs.length}>
-              {t('planTotal', { count: data.total })}
-            </p>
-            <span className="muted">{t('planJobs', { count: data.jobs.length })}</span>
-          </div>
-          {data.balance !== null && data.balanceAfter !== null ? (
-            <p className="small" data-testid="batch-plan-balance" data-balance={data.balance} data-after={data.balanceAfter}>
-              {t('balance', { value: data.balance })} ·{' '}
-              {data.balanceAfter < 0 ? <strong className="balance-short">{t('balanceShort', { value: -data.balanceAfter })}</strong> : t('balanceAfter', { value: data.balanceAfter })}
-            </p>
-          ) : (
-            <p className="small muted">{t('balanceUnknown')}</p>
-          )}
-          {data.problems.length > 0 ? (
-            <div className="batch-problems batch-plan-problems" data-testid="batch-plan-problems">
-              <p>{t('problems', { count: data.problems.length })}</p>
-              <ul tabIndex={0} aria-label={t('problemsLabel')}>
-                {data.problems.map((p, i) => (
-                  <li key={i} data-code={p.code}>
-                    {t('problemLine', { sku: p.sku, shot: p.shotName, message: p.message })}
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ) : null}
-          {data.perProduct.length > 0 ? (
-            <details className="batch-plan-details">
-              <summary className="small">{t('planTableShow', { count: data.perProduct.length })}</summary>
-            <div className="batch-table-scroll batch-plan-scroll" tabIndex={0} role="region" aria-label={t('planTable')}>
-              <table className="table batch-table">
-                <thead>
-                  <tr>
-                    <th>{t('colSku')}</th>
-                    <th>{t('colName')}</th>
-                    <th className="batch-num">{t('colJobs')}</th>
-                    <th className="batch-num">{t('colCredits')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.perProduct.map((p) => (
-                    <tr key={p.productId} data-testid="plan-row" data-sku={p.sku}>
-                      <td className="mono">{p.sku}</td>
-                      <td>{p.name}</td>
-                      <td className="batch-num">{p.jobs}</td>
-                      <td className="batch-num">{p.total}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            </details>
-          ) : null}
-        </>
-      ) : null}
+      {data ? <PlanSummary data={data} /> : null}
       <div className="batch-start-row">
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-budget`}>
-            {t('budget')}
-          </label>
-          <input
-            id={`${id}-budget`}
-            type="number"
-            min={1}
-            step={1}
-            inputMode="numeric"
-            className="input-medium"
-            data-testid="batch-budget"
-            value={budgetText}
-            aria-invalid={budgetInvalid}
-            aria-describedby={`${id}-budget-hint`}
-            onChange={(e) => {
-              setBudgetUnreadable(e.target.validity.badInput);
-              setBudget(e.target.value);
-            }}
-          />
-          <span className="field-hint" id={`${id}-budget-hint`} data-testid="batch-budget-fit">
-            {budgetInvalid ? <span className="hint-danger">{t('budgetInvalid')}</span> : budget === null ? t('budgetHint') : data && data.budget === budget ? (data.jobsWithinBudget >= data.jobs.length ? t('budgetAll') : t('budgetFits', { fit: data.jobsWithinBudget, count: data.jobs.length })) : t('budgetHint')}
-          </span>
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-concurrency`}>
-            {t('concurrency')}
-          </label>
-          <input
-            id={`${id}-concurrency`}
-            type="number"
-            min={1}
-            max={BATCH_CONCURRENCY_MAX}
-            step={1}
-            className="input-narrow"
-            data-testid="batch-concurrency"
-            value={Number.isNaN(concurrency) ? '' : concurrency}
-            aria-invalid={!concurrencyValid}
-            aria-describedby={`${id}-concurrency-hint`}
-            onChange={(e) => setConcurrency(e.target.value === '' ? Number.NaN : Number(e.target.value))}
-          />
-          <span className="field-hint" id={`${id}-concurrency-hint`}>
-            {t('concurrencyHint')}
-          </span>
-        </div>
+        <StartFields budget={budget} data={data} concurrencyValid={concurrencyValid} />
         <span className="spacer" />
         <button
           type="button"
           className="btn btn-primary batch-start"
           data-testid="batch-start"
-          disabled={!data || !fresh || data.jobs.length === 0 || budgetInvalid || !concurrencyValid || create.isPending}
+          disabled={!data || !fresh || data.jobs.length === 0 || budget.invalid || !concurrencyValid || create.isPending}
           onClick={start}
         >
           {create.isPending ? t('starting') : t('start')}

@@ -9,6 +9,7 @@ import { useText } from '../../i18n/text.ts';
 import { useNow } from '../../ui/useNow.ts';
 import { batchText } from './i18n.ts';
 import { JobList } from './JobList.tsx';
+import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useBatchControl } from './queries.ts';
 import { useBatchStore } from './store.ts';
@@ -147,17 +148,17 @@ function Controls({ batch }: { batch: BatchSummary }) {
         </select>
       </div>
       {confirming ? (
-        <div className="cancel-confirm" role="group" aria-label={t('cancelBatch')} data-testid="batch-cancel-confirm-box">
-          <p>{t('cancelConfirm')}</p>
-          <div className="row-gap">
-            <button type="button" className="btn btn-sm btn-danger" data-testid="batch-cancel-confirm" disabled={cancel.isPending} onClick={() => cancel.mutate({ batchId: batch.id }, { onSettled: () => setConfirming(false) })}>
-              {t('cancelYes')}
-            </button>
-            <button type="button" className="btn btn-sm" onClick={() => setConfirming(false)}>
-              {t('cancelNo')}
-            </button>
-          </div>
-        </div>
+        <ConfirmBox
+          label={t('cancelBatch')}
+          question={t('cancelConfirm')}
+          confirmLabel={t('cancelYes')}
+          keepLabel={t('cancelNo')}
+          testId="batch-cancel-confirm-box"
+          confirmTestId="batch-cancel-confirm"
+          busy={cancel.isPending}
+          onConfirm={() => cancel.mutate({ batchId: batch.id }, { onSettled: () => setConfirming(false) })}
+          onKeep={() => setConfirming(false)}
+        />
       ) : null}
       <ErrorLine error={pause.error ?? resume.error ?? cancel.error ?? setConcurrency.error} testId="batch-control-error" showCode />
     </div>

@@ -2,7 +2,7 @@
 // an editor of its shots as a table (name, purpose, model, ratio, resolution, quality, n, prompt addition).
 // Save sends the list to main, which checks every shot against the catalog (`shot_not_supported` names the
 // shot and why); a built-in preset can be put back; any list can be saved as a new one.
-import { useId, useState } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { IMAGE_COUNTS, MODEL_IDS, MODELS, PURPOSE_IDS, PURPOSES, QUALITIES, RATIOS, RESOLUTIONS, type ModelId, type PurposeId, type Quality, type Ratio, type Resolution } from '../../../src-shared/catalog.ts';
 import type { Shot, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX } from '../../../src-shared/limits.ts';
@@ -10,6 +10,7 @@ import { useText } from '../../i18n/text.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { batchText } from './i18n.ts';
+import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useDeleteShotList, useResetShotList, useSaveShotList } from './queries.ts';
 import { useBatchStore } from './store.ts';
@@ -30,84 +31,70 @@ function offers(model: ModelId, what: { ratio?: Ratio; resolution?: Resolution |
   return true;
 }
 
+/** One select cell of a shot row: a first option when given (the model's default), then every choice. */
+function ChoiceCell<T extends string | number>(props: {
+  label: string;
+  testId: string;
+  value: T | '';
+  choices: readonly T[];
+  onChange: (value: string) => void;
+  nameOf?: (choice: T) => string;
+  first?: string;
+  invalid?: boolean;
+  disabled?: boolean;
+}) {
+  return (
+    <td>
+      <select aria-label={props.label} data-testid={props.testId} value={props.value} disabled={props.disabled} aria-invalid={props.invalid} onChange={(e) => props.onChange(e.target.value)}>
+        {props.first !== undefined ? <option value="">{props.first}</option> : null}
+        {props.choices.map((c) => (
+          <option key={c} value={c}>
+            {props.nameOf ? props.nameOf(c) : c}
+          </option>
+        ))}
+      </select>
+    </td>
+  );
+}
+
+// Only GPT models take a quality; on auto or another model main refuses it (it would be ignored).
+const takesQuality = (model: ModelId) => model !== 'auto' && MODELS[model].supportsQuality;
+
 function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; index: number; onChange: (s: Shot) => void; onRemove: () => void; canRemove: boolean }) {
   const t = useText(batchText);
   const language = useLanguage();
   const label = (field: string) => t('shotField', { field, index: index + 1 });
   const set = (patch: Partial<Shot>) => onChange({ ...shot, ...patch });
-  // Only GPT models take a quality; on auto or another model main refuses it (it would be ignored).
-  const takesQuality = (model: ModelId) => model !== 'auto' && MODELS[model].supportsQuality;
   const gpt = takesQuality(shot.model);
+  const setModel = (model: ModelId) => set(takesQuality(model) ? { model } : { model, quality: undefined });
   return (
     <tr data-testid="shot-row" data-shot={shot.name}>
       <td>
         <input className="batch-shot-name mono" aria-label={label(t('shotName'))} data-testid="shot-name" maxLength={SHOT_NAME_MAX} value={shot.name} onChange={(e) => set({ name: e.target.value })} />
       </td>
-      <td>
-        <select aria-label={label(t('purpose'))} data-testid="shot-purpose" value={shot.purpose} onChange={(e) => set({ purpose: e.target.value as PurposeId })}>
-          {PURPOSE_IDS.map((p) => (
-            <option key={p} value={p}>
-              {PURPOSES[p].label[language]}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>
-        <select aria-label={label(t('model'))} data-testid="shot-model" value={shot.model} onChange={(e) => {
-            const model = e.target.value as ModelId;
-            set(takesQuality(model) ? { model } : { model, quality: undefined });
-          }}>
-          {MODEL_IDS.map((m) => (
-            <option key={m} value={m}>
-              {m === 'auto' ? t('auto') : m}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>
-        <select aria-label={label(t('ratio'))} data-testid="shot-ratio" value={shot.ratio} aria-invalid={!offers(shot.model, { ratio: shot.ratio })} onChange={(e) => set({ ratio: e.target.value as Ratio })}>
-          {RATIOS.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>
-        <select
-          aria-label={label(t('resolution'))}
-          data-testid="shot-resolution"
-          value={shot.resolution ?? ''}
-          aria-invalid={!offers(shot.model, { resolution: shot.resolution })}
-          onChange={(e) => set({ resolution: e.target.value === '' ? undefined : (e.target.value as Resolution) })}
-        >
-          <option value="">{shot.model === 'auto' ? t('modelDefault') : `${t('modelDefault')} (${MODELS[shot.model].defaultResolution})`}</option>
-          {RESOLUTIONS.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>
-        <select aria-label={label(t('quality'))} data-testid="shot-quality" value={shot.quality ?? ''} disabled={!gpt && shot.quality === undefined} aria-invalid={!gpt && shot.quality !== undefined} onChange={(e) => set({ quality: e.target.value === '' ? undefined : (e.target.value as Quality) })}>
-          <option value="">{gpt ? t('modelDefault') : t('qualityNone')}</option>
-          {QUALITIES.map((q) => (
-            <option key={q} value={q}>
-              {q}
-            </option>
-          ))}
-        </select>
-      </td>
-      <td>
-        <select aria-label={label(t('n'))} data-testid="shot-n" value={shot.n} onChange={(e) => set({ n: Number(e.target.value) as Shot['n'] })}>
-          {IMAGE_COUNTS.map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </select>
-      </td>
+      <ChoiceCell label={label(t('purpose'))} testId="shot-purpose" value={shot.purpose} choices={PURPOSE_IDS} nameOf={(p) => PURPOSES[p].label[language]} onChange={(v) => set({ purpose: v as PurposeId })} />
+      <ChoiceCell label={label(t('model'))} testId="shot-model" value={shot.model} choices={MODEL_IDS} nameOf={(m) => (m === 'auto' ? t('auto') : m)} onChange={(v) => setModel(v as ModelId)} />
+      <ChoiceCell label={label(t('ratio'))} testId="shot-ratio" value={shot.ratio} choices={RATIOS} invalid={!offers(shot.model, { ratio: shot.ratio })} onChange={(v) => set({ ratio: v as Ratio })} />
+      <ChoiceCell
+        label={label(t('resolution'))}
+        testId="shot-resolution"
+        value={shot.resolution ?? ''}
+        choices={RESOLUTIONS}
+        first={shot.model === 'auto' ? t('modelDefault') : `${t('modelDefault')} (${MODELS[shot.model].defaultResolution})`}
+        invalid={!offers(shot.model, { resolution: shot.resolution })}
+        onChange={(v) => set({ resolution: v === '' ? undefined : (v as Resolution) })}
+      />
+      <ChoiceCell
+        label={label(t('quality'))}
+        testId="shot-quality"
+        value={shot.quality ?? ''}
+        choices={QUALITIES}
+        first={gpt ? t('modelDefault') : t('qualityNone')}
+        disabled={!gpt && shot.quality === undefined}
+        invalid={!gpt && shot.quality !== undefined}
+        onChange={(v) => set({ quality: v === '' ? undefined : (v as Quality) })}
+      />
+      <ChoiceCell label={label(t('n'))} testId="shot-n" value={shot.n} choices={IMAGE_COUNTS} onChange={(v) => set({ n: Number(v) as Shot['n'] })} />
       <td className="batch-addition-cell">
         <input aria-label={label(t('promptAddition'))} data-testid="shot-addition" maxLength={SHOT_ADDITION_MAX} value={shot.promptAddition} title={shot.promptAddition} onChange={(e) => set({ promptAddition: e.target.value })} />
       </td>
@@ -122,25 +109,159 @@ function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; i
 
 type Confirm = 'reset' | 'delete' | 'saveAs' | null;
 
-function ShotListEditor({ list }: { list: ShotList }) {
+/** The table of shots being edited: a row per shot. */
+function ShotTable({ listName, shots, setShots }: { listName: string; shots: Shot[]; setShots: (shots: Shot[]) => void }) {
+  const t = useText(batchText);
+  return (
+    <div className="batch-table-scroll batch-shots-scroll">
+      <table className="table batch-table batch-shot-table" aria-label={t('shotsTable', { name: listName })}>
+        <thead>
+          <tr>
+            <th>{t('shotName')}</th>
+            <th>{t('purpose')}</th>
+            <th>{t('model')}</th>
+            <th>{t('ratio')}</th>
+            <th>{t('resolution')}</th>
+            <th>{t('quality')}</th>
+            <th>{t('n')}</th>
+            <th>{t('promptAddition')}</th>
+            <th>
+              <span className="sr-only">{t('colActions')}</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {shots.map((shot, i) => (
+            <ShotRow
+              key={i}
+              shot={shot}
+              index={i}
+              canRemove={shots.length > 1}
+              onChange={(s) => setShots(shots.map((x, j) => (j === i ? s : x)))}
+              onRemove={() => setShots(shots.filter((_, j) => j !== i))}
+            />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** "Save as new list…": the new list's name; created, it becomes the chosen list. */
+function SaveAsForm({ shots, busy, save, onDone }: { shots: Shot[]; busy: boolean; save: ReturnType<typeof useSaveShotList>; onDone: () => void }) {
   const t = useText(batchText);
   const id = useId();
   const setShotListId = useBatchStore((s) => s.setShotListId);
+  const [newName, setNewName] = useState('');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate(
+      { name: newName, shots },
+      {
+        onSuccess: (created) => {
+          onDone();
+          setShotListId(created.id);
+        },
+      },
+    );
+  };
+  return (
+    <form className="cancel-confirm" onSubmit={submit}>
+      <label className="field-label" htmlFor={`${id}-new`}>
+        {t('newListName')}
+      </label>
+      <div className="row-gap">
+        <input id={`${id}-new`} data-testid="shot-list-new-name" className="grow" required maxLength={80} placeholder={t('newListPlaceholder')} value={newName} onChange={(e) => setNewName(e.target.value)} />
+        <button type="submit" className="btn btn-sm btn-primary" data-testid="shot-list-create" disabled={busy || newName.trim() === ''}>
+          {t('create')}
+        </button>
+        <button type="button" className="btn btn-sm" onClick={onDone}>
+          {t('cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The list's three calls (save, reset to built-in, delete): one busy flag, one error, cleared together. */
+function useShotListCalls() {
   const save = useSaveShotList();
   const reset = useResetShotList();
   const remove = useDeleteShotList();
-  const [name, setName] = useState(list.name);
-  const [shots, setShots] = useState<Shot[]>(list.shots);
-  const [confirm, setConfirm] = useState<Confirm>(null);
-  const [newName, setNewName] = useState('');
-  const dirty = name !== list.name || !sameShots(shots, list.shots);
-  const busy = save.isPending || reset.isPending || remove.isPending;
-  const error = save.error ?? reset.error ?? remove.error;
   const clearErrors = () => {
     save.reset();
     reset.reset();
     remove.reset();
   };
+  return { save, reset, remove, busy: save.isPending || reset.isPending || remove.isPending, error: save.error ?? reset.error ?? remove.error, clearErrors };
+}
+
+/** Add a shot, whether the edits are saved, and the list's actions (each asking first where it loses work). */
+function ShotListActions(props: { list: ShotList; dirty: boolean; saved: boolean; canAdd: boolean; busy: boolean; onAdd: () => void; onAsk: (confirm: Confirm) => void; onSave: () => void }) {
+  const t = useText(batchText);
+  const { list, busy } = props;
+  return (
+    <div className="row-gap wrap">
+      <button type="button" className="btn btn-sm" data-testid="shot-add" disabled={!props.canAdd} onClick={props.onAdd}>
+        {t('addShot')}
+      </button>
+      <span className="spacer" />
+      {props.dirty ? (
+        <span className="small hint-warn" data-testid="shot-list-unsaved">
+          {t('unsaved')}
+        </span>
+      ) : props.saved ? (
+        <span className="small hint-ok" role="status">
+          {t('saved')}
+        </span>
+      ) : null}
+      {list.preset !== null && list.edited ? (
+        <button type="button" className="btn btn-sm btn-ghost" data-testid="shot-list-reset" disabled={busy} onClick={() => props.onAsk('reset')}>
+          {t('resetPreset')}
+        </button>
+      ) : null}
+      {list.preset === null ? (
+        <button type="button" className="btn btn-sm btn-ghost" data-testid="shot-list-delete" disabled={busy} onClick={() => props.onAsk('delete')}>
+          {t('deleteList')}
+        </button>
+      ) : null}
+      <button type="button" className="btn btn-sm" data-testid="shot-list-save-as" disabled={busy} onClick={() => props.onAsk('saveAs')}>
+        {t('saveAsNew')}
+      </button>
+      <button type="button" className="btn btn-sm btn-primary" data-testid="shot-list-save" disabled={busy || !props.dirty} onClick={props.onSave}>
+        {t('saveList')}
+      </button>
+    </div>
+  );
+}
+
+function ShotListEditor({ list }: { list: ShotList }) {
+  const t = useText(batchText);
+  const id = useId();
+  const setShotListId = useBatchStore((s) => s.setShotListId);
+  const calls = useShotListCalls();
+  const [name, setName] = useState(list.name);
+  const [shots, setShots] = useState<Shot[]>(list.shots);
+  const [confirm, setConfirm] = useState<Confirm>(null);
+  const dirty = name !== list.name || !sameShots(shots, list.shots);
+  const ask = (next: Confirm) => {
+    calls.clearErrors();
+    setConfirm(next);
+  };
+  const save = () => {
+    calls.clearErrors();
+    calls.save.mutate({ id: list.id, name, shots });
+  };
+  const deleteList = () =>
+    calls.remove.mutate(
+      { id: list.id },
+      {
+        onSuccess: () => {
+          setConfirm(null);
+          setShotListId(null);
+        },
+      },
+    );
 
   return (
     <div className="stack batch-shots">
@@ -152,151 +273,43 @@ function ShotListEditor({ list }: { list: ShotList }) {
         {list.preset !== null ? <Badge tone="info">{t('presetTag')}</Badge> : null}
         {list.edited ? <Badge tone="warn">{t('editedTag')}</Badge> : null}
       </div>
-      <div className="batch-table-scroll batch-shots-scroll">
-        <table className="table batch-table batch-shot-table" aria-label={t('shotsTable', { name: list.name })}>
-          <thead>
-            <tr>
-              <th>{t('shotName')}</th>
-              <th>{t('purpose')}</th>
-              <th>{t('model')}</th>
-              <th>{t('ratio')}</th>
-              <th>{t('resolution')}</th>
-              <th>{t('quality')}</th>
-              <th>{t('n')}</th>
-              <th>{t('promptAddition')}</th>
-              <th>
-                <span className="sr-only">{t('colActions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {shots.map((shot, i) => (
-              <ShotRow
-                key={i}
-                shot={shot}
-                index={i}
-                canRemove={shots.length > 1}
-                onChange={(s) => setShots(shots.map((x, j) => (j === i ? s : x)))}
-                onRemove={() => setShots(shots.filter((_, j) => j !== i))}
-              />
-            ))}
-          </tbody>
-        </table>
-      </div>
-      <div className="row-gap wrap">
-        <button type="button" className="btn btn-sm" data-testid="shot-add" disabled={shots.length >= SHOTS_MAX} onClick={() => setShots([...shots, newShot(shots.length + 1)])}>
-          {t('addShot')}
-        </button>
-        <span className="spacer" />
-        {dirty ? (
-          <span className="small hint-warn" data-testid="shot-list-unsaved">
-            {t('unsaved')}
-          </span>
-        ) : save.isSuccess ? (
-          <span className="small hint-ok" role="status">
-            {t('saved')}
-          </span>
-        ) : null}
-        {list.preset !== null && list.edited ? (
-          <button type="button" className="btn btn-sm btn-ghost" data-testid="shot-list-reset" disabled={busy} onClick={() => (clearErrors(), setConfirm('reset'))}>
-            {t('resetPreset')}
-          </button>
-        ) : null}
-        {list.preset === null ? (
-          <button type="button" className="btn btn-sm btn-ghost" data-testid="shot-list-delete" disabled={busy} onClick={() => (clearErrors(), setConfirm('delete'))}>
-            {t('deleteList')}
-          </button>
-        ) : null}
-        <button type="button" className="btn btn-sm" data-testid="shot-list-save-as" disabled={busy} onClick={() => (clearErrors(), setConfirm('saveAs'))}>
-          {t('saveAsNew')}
-        </button>
-        <button
-          type="button"
-          className="btn btn-sm btn-primary"
-          data-testid="shot-list-save"
-          disabled={busy || !dirty}
-          onClick={() => {
-            clearErrors();
-            save.mutate({ id: list.id, name, shots });
-          }}
-        >
-          {t('saveList')}
-        </button>
-      </div>
+      <ShotTable listName={list.name} shots={shots} setShots={setShots} />
+      <ShotListActions
+        list={list}
+        dirty={dirty}
+        saved={calls.save.isSuccess}
+        canAdd={shots.length < SHOTS_MAX}
+        busy={calls.busy}
+        onAdd={() => setShots([...shots, newShot(shots.length + 1)])}
+        onAsk={ask}
+        onSave={save}
+      />
       {confirm === 'reset' ? (
-        <div className="cancel-confirm" role="group" aria-label={t('resetPreset')}>
-          <p>{t('resetConfirm', { name: list.name })}</p>
-          <div className="row-gap">
-            <button type="button" className="btn btn-sm btn-danger" data-testid="shot-list-reset-confirm" disabled={busy} onClick={() => reset.mutate({ id: list.id }, { onSuccess: () => setConfirm(null) })}>
-              {t('reset')}
-            </button>
-            <button type="button" className="btn btn-sm" onClick={() => setConfirm(null)}>
-              {t('keep')}
-            </button>
-          </div>
-        </div>
+        <ConfirmBox
+          label={t('resetPreset')}
+          question={t('resetConfirm', { name: list.name })}
+          confirmLabel={t('reset')}
+          keepLabel={t('keep')}
+          confirmTestId="shot-list-reset-confirm"
+          busy={calls.busy}
+          onConfirm={() => calls.reset.mutate({ id: list.id }, { onSuccess: () => setConfirm(null) })}
+          onKeep={() => setConfirm(null)}
+        />
       ) : null}
       {confirm === 'delete' ? (
-        <div className="cancel-confirm" role="group" aria-label={t('deleteList')}>
-          <p>{t('deleteListConfirm', { name: list.name })}</p>
-          <div className="row-gap">
-            <button
-              type="button"
-              className="btn btn-sm btn-danger"
-              data-testid="shot-list-delete-confirm"
-              disabled={busy}
-              onClick={() =>
-                remove.mutate(
-                  { id: list.id },
-                  {
-                    onSuccess: () => {
-                      setConfirm(null);
-                      setShotListId(null);
-                    },
-                  },
-                )
-              }
-            >
-              {t('delete')}
-            </button>
-            <button type="button" className="btn btn-sm" onClick={() => setConfirm(null)}>
-              {t('keep')}
-            </button>
-          </div>
-        </div>
+        <ConfirmBox
+          label={t('deleteList')}
+          question={t('deleteListConfirm', { name: list.name })}
+          confirmLabel={t('delete')}
+          keepLabel={t('keep')}
+          confirmTestId="shot-list-delete-confirm"
+          busy={calls.busy}
+          onConfirm={deleteList}
+          onKeep={() => setConfirm(null)}
+        />
       ) : null}
-      {confirm === 'saveAs' ? (
-        <form
-          className="cancel-confirm"
-          onSubmit={(e) => {
-            e.preventDefault();
-            save.mutate(
-              { name: newName, shots },
-              {
-                onSuccess: (created) => {
-                  setConfirm(null);
-                  setNewName('');
-                  setShotListId(created.id);
-                },
-              },
-            );
-          }}
-        >
-          <label className="field-label" htmlFor={`${id}-new`}>
-            {t('newListName')}
-          </label>
-          <div className="row-gap">
-            <input id={`${id}-new`} data-testid="shot-list-new-name" className="grow" required maxLength={80} placeholder={t('newListPlaceholder')} value={newName} onChange={(e) => setNewName(e.target.value)} />
-            <button type="submit" className="btn btn-sm btn-primary" data-testid="shot-list-create" disabled={busy || newName.trim() === ''}>
-              {t('create')}
-            </button>
-            <button type="button" className="btn btn-sm" onClick={() => setConfirm(null)}>
-              {t('cancel')}
-            </button>
-          </div>
-        </form>
-      ) : null}
-      <ErrorLine error={error} testId="shot-list-error" showCode />
+      {confirm === 'saveAs' ? <SaveAsForm shots={shots} busy={calls.busy} save={calls.save} onDone={() => setConfirm(null)} /> : null}
+      <ErrorLine error={calls.error} testId="shot-list-error" showCode />
     </div>
   );
 }
