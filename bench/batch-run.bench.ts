@@ -21,10 +21,10 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { GenerateRequest } from '../src-shared/api.ts';
 import type { BatchDetail, BatchPlan, BatchSummary, LocalConsoleState, Product, ShotList, TurnRecord } from '../src-shared/ipc/index.ts';
-import { createStudioApp } from '../src-main/core/create-app.ts';
+import { createStudioApp } from '../src-main/app/create-app.ts';
 import { NodeLocalServiceHost } from '../src-main/core/node-service-host.ts';
-import type { CoreStudioApp } from '../src-main/core/studio-app.ts';
-import { RecordingShell } from '../src-main/desktop-shell.ts';
+import type { CoreStudioApp } from '../src-main/app/studio-app.ts';
+import { RecordingShell } from '../src-main/ports/desktop-shell.ts';
 import { invokeOk, machineLine, median, percentile, writeSection } from './report.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

@@ -9,10 +9,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createStudioApp } from '../src-main/core/create-app.ts';
+import { createStudioApp } from '../src-main/app/create-app.ts';
 import { NodeLocalServiceHost } from '../src-main/core/node-service-host.ts';
-import { RecordingShell } from '../src-main/desktop-shell.ts';
-import { AdminClient } from '../src-main/local-console/admin-client.ts';
+import { RecordingShell } from '../src-main/ports/desktop-shell.ts';
+import { AdminClient } from '../src-main/clients/admin-client.ts';
 import { machineLine, median, must, percentile, writeSection } from './report.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { installCrashGuard } from '../src-main/core/crash-guard.ts';
+import { installCrashGuard } from '../src-main/app/crash-guard.ts';
 import { loadHarnessCore } from '../src-main/harness/core.ts';
 import { HarnessStartError, runHarness } from '../src-main/harness/run-harness.ts';
 

@@ -13,7 +13,7 @@
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { BatchDetail, BatchJob, BatchPause, BatchSummary } from '../../src-shared/ipc/batch.ts';
 import type { Language } from '../../src-shared/language.ts';
-import type { GenerationRunner } from '../core/generation.ts';
+import type { GenerationRunner } from '../generation/runner.ts';
 import { StudioError, asStudioError, renderError, type StoredError } from '../domain/errors.ts';
 import { mainMessage, renderNote, type MainCode } from '../domain/messages.ts';
 import type { LibraryRepo } from '../library/library-repo.ts';

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { BatchDetail, BatchPlan, BatchReport, BatchSummary, IpcMethodName, LocalConsoleState, MarketplaceExportSummary, Product, ShotList, SessionSummary } from '../../src-shared/ipc/index.ts';
-import { RecordingShell } from '../desktop-shell.ts';
-import { createStudioApp } from '../core/create-app.ts';
+import { RecordingShell } from '../ports/desktop-shell.ts';
+import { createStudioApp } from '../app/create-app.ts';
 import { NodeLocalServiceHost } from '../core/node-service-host.ts';
-import type { CoreStudioApp } from '../core/studio-app.ts';
+import type { CoreStudioApp } from '../app/studio-app.ts';
 
 type Shot = ShotList['shots'][number];
 const cheap = (name: string, extra: Partial<Shot> = {}): Shot => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: name, ...extra });

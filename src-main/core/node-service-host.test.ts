@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { LocalServiceStatus } from './studio-app.ts';
+import type { LocalServiceStatus } from '../ports/local-service-host.ts';
 import { NodeLocalServiceHost } from './node-service-host.ts';
 
 const here = (f: string): string => fileURLToPath(new URL(f, import.meta.url));

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { randomAlphanumeric } from '../../src-shared/ids.ts';
 import { ServiceReadyLineSchema } from '../../src-shared/api.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder } from '../../src-service/start.ts';
-import type { LocalServiceHost, LocalServiceStatus } from './studio-app.ts';
+import type { LocalServiceHost, LocalServiceStatus } from '../ports/local-service-host.ts';
 
 /** The service refused to start because another service holds its data folder. */
 export class DataFolderLockedError extends Error {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { app, clipboard, dialog, nativeImage, Notification, shell, type BrowserWindow } from 'electron';
-import type { ChooseFolderRequest, DesktopShell, SaveDialogRequest } from '../desktop-shell.ts';
+import type { ChooseFolderRequest, DesktopShell, SaveDialogRequest } from '../ports/desktop-shell.ts';
 import { externalLinkKey, type ExternalLinks } from '../domain/external-links.ts';
 
 export interface ElectronShellOptions {

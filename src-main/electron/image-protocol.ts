@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { protocol } from 'electron';
-import type { StudioApp } from '../core/studio-app.ts';
+import type { StudioApp } from '../app/studio-app.ts';
 import { fileInside, imageContentType, parseImageRequest } from './image-request.ts';
 
 export const IMAGE_SCHEME = 'studio-image';

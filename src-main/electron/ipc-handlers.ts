@@ -4,7 +4,7 @@
 import type { IpcMain, IpcMainInvokeEvent } from 'electron';
 import { IPC_METHODS, type IpcMethodName } from '../../src-shared/ipc/index.ts';
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
-import type { StudioApp } from '../core/studio-app.ts';
+import type { StudioApp } from '../app/studio-app.ts';
 import { isTrustedRendererUrl, type TrustedRenderer } from './sender-policy.ts';
 
 export function isTrustedSender(event: IpcMainInvokeEvent, trusted: TrustedRenderer): boolean {

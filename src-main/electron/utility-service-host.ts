@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { utilityProcess, type UtilityProcess } from 'electron';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder } from '../../src-service/start.ts';
-import type { LocalServiceHost } from '../core/studio-app.ts';
+import type { LocalServiceHost } from '../ports/local-service-host.ts';
 
 class DataFolderLockedError extends Error {}
 

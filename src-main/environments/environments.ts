@@ -3,11 +3,11 @@
 import { API_SCOPES } from '../../src-shared/api.ts';
 import type { EnvironmentInfo, EnvironmentName, ServiceStatus } from '../../src-shared/ipc/settings.ts';
 import type { Language } from '../../src-shared/language.ts';
-import { ServiceClient } from '../api/service-client.ts';
+import { ServiceClient } from '../clients/service-client.ts';
 import { StudioError } from '../domain/errors.ts';
 import { checkRemoteBaseUrl, originOf } from '../domain/remote-url.ts';
-import type { LocalServiceHost } from '../core/studio-app.ts';
-import { AdminClient } from '../local-console/admin-client.ts';
+import type { LocalServiceHost } from '../ports/local-service-host.ts';
+import { AdminClient } from '../clients/admin-client.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { SettingsStore } from './settings-store.ts';
 

@@ -12,10 +12,10 @@ import { generationDataXmp, readGenerationData, type GenerationData } from '../.
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { ExportProgress, ExportSummary, IpcEventName, IpcMethodName, SessionSummary, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { readChunks } from '../../src-shared/png-chunks.ts';
-import { createStudioApp } from '../core/create-app.ts';
+import { createStudioApp } from '../app/create-app.ts';
 import { NodeLocalServiceHost } from '../core/node-service-host.ts';
-import type { CoreStudioApp } from '../core/studio-app.ts';
-import { RecordingShell } from '../desktop-shell.ts';
+import type { CoreStudioApp } from '../app/studio-app.ts';
+import { RecordingShell } from '../ports/desktop-shell.ts';
 import { APP_VERSION } from './app-version.ts';
 import { parseCsv } from './csv-reader.test-support.ts';
 

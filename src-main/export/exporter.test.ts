@@ -9,7 +9,7 @@ import { readGenerationData } from '../../src-shared/generation-data.ts';
 import type { ImageRecord } from '../../src-shared/ipc/generation.ts';
 import type { ExportProgress } from '../../src-shared/ipc/export.ts';
 import type { SessionSummary } from '../../src-shared/ipc/library.ts';
-import { RecordingShell } from '../desktop-shell.ts';
+import { RecordingShell } from '../ports/desktop-shell.ts';
 import { StudioError } from '../domain/errors.ts';
 import type { StoredTurn } from '../domain/turns.ts';
 import { cacheDirs } from '../files/image-cache.ts';

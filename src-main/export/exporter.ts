@@ -24,8 +24,8 @@ import {
 import { embedGenerationData, generationDataJson, generationDataXmp, GENERATION_DATA_SCHEMA_VERSION, type GenerationData } from '../../src-shared/generation-data.ts';
 import type { Language } from '../../src-shared/language.ts';
 import type { z } from 'zod';
-import type { Emit } from '../core/context.ts';
-import type { DesktopShell } from '../desktop-shell.ts';
+import type { Emit } from '../ports/context.ts';
+import type { DesktopShell } from '../ports/desktop-shell.ts';
 import { StudioError } from '../domain/errors.ts';
 import { mainMessage } from '../domain/messages.ts';
 import type { StoredTurn } from '../domain/turns.ts';

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DownloadProgress } from '../../src-shared/ipc/index.ts';
 import { estimateCredits } from '../../src-shared/pricing.ts';
-import { ServiceClient } from '../api/service-client.ts';
+import { ServiceClient } from '../clients/service-client.ts';
 import { openLibraryDatabase } from '../library/database.ts';
 import { LibraryRepo } from '../library/library-repo.ts';
 import { Downloader, MAX_DOWNLOAD_BYTES } from './downloader.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { IpcEventName, IpcEvents, IpcMethodName } from '../../src-shared/ipc/index.ts';
-import type { StudioApp } from '../core/studio-app.ts';
+import type { StudioApp } from '../app/studio-app.ts';
 import { resolveMethodName, startHarnessServer, type HarnessServer } from './harness-server.ts';
 
 class FakeApp implements StudioApp {

@@ -12,7 +12,7 @@ import { extname, isAbsolute, relative, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { IPC_EVENT_NAMES, IPC_METHODS, methodByChannel, type IpcMethodName } from '../../src-shared/ipc/index.ts';
-import type { StudioApp } from '../core/studio-app.ts';
+import type { StudioApp } from '../app/studio-app.ts';
 import { CONTENT_SECURITY_POLICY } from '../electron/content-security-policy.ts';
 import { fileInside, imageContentType, parseImageRequest } from '../electron/image-request.ts';
 import { harnessClientScript } from './client-script.ts';

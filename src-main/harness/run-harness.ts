@@ -5,8 +5,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
-import { RecordingShell, type SaveDialogRequest } from '../desktop-shell.ts';
-import type { LocalServiceHost, StudioApp, StudioAppOptions } from '../core/studio-app.ts';
+import { RecordingShell, type SaveDialogRequest } from '../ports/desktop-shell.ts';
+import type { StudioApp, StudioAppOptions } from '../app/studio-app.ts';
+import type { LocalServiceHost } from '../ports/local-service-host.ts';
 import { buildIfStale } from './build-output.ts';
 import { startHarnessServer } from './harness-server.ts';
 

@@ -13,9 +13,9 @@ import type {
   VerificationExplained,
 } from '../../src-shared/ipc/inspector.ts';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../src-shared/webhook-signature.ts';
-import { ServiceClient } from '../api/service-client.ts';
+import { ServiceClient } from '../clients/service-client.ts';
 import { StudioError, renderText, type StoredError } from '../domain/errors.ts';
-import { AdminClient } from '../local-console/admin-client.ts';
+import { AdminClient } from '../clients/admin-client.ts';
 import type { InspectorContext } from './context.ts';
 import { ORIGINALS_BODY_LIMIT, describeDiagnosis, explainDelivery, headerBag } from './explain.ts';
 import { exportCurl, exportJson } from './export.ts';

@@ -2,9 +2,9 @@
 // handlers delegate to the services and never return a key, secret or admin token.
 import type { SettingsState } from '../../src-shared/ipc/settings.ts';
 import { StudioError, renderError } from '../domain/errors.ts';
-import { fromServiceAnswer } from '../core/generation.ts';
-import type { GenerationRunner } from '../core/generation.ts';
-import type { DesktopShell } from '../desktop-shell.ts';
+import { fromServiceAnswer } from '../generation/runner.ts';
+import type { GenerationRunner } from '../generation/runner.ts';
+import type { DesktopShell } from '../ports/desktop-shell.ts';
 import type { Environments } from '../environments/environments.ts';
 import type { SettingsStore } from '../environments/settings-store.ts';
 import { createExporter } from '../export/exporter.ts';
@@ -14,9 +14,9 @@ import type { createBatchHandlers } from '../batch/handlers.ts';
 import { isValidCursor, type LibraryRepo } from '../library/library-repo.ts';
 import type { LocalConsole } from '../local-console/local-console.ts';
 import { problemText, type SecretStore } from '../secrets/secret-store.ts';
-import type { Emit } from '../core/context.ts';
+import type { Emit } from '../ports/context.ts';
 import type { IpcHandlers } from './dispatch.ts';
-import type { StartupNotices } from '../core/startup-notices.ts';
+import type { StartupNotices } from '../app/startup-notices.ts';
 import type { Language } from '../../src-shared/language.ts';
 
 

@@ -5,12 +5,12 @@ import type { CreatedKey } from '../../src-shared/ipc/local-console.ts';
 import type { LocalConsoleState, LocalPackView, MethodInputOf, PublishOutcome } from './types.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { StudioError } from '../domain/errors.ts';
-import type { DesktopShell } from '../desktop-shell.ts';
+import type { DesktopShell } from '../ports/desktop-shell.ts';
 import type { Environments } from '../environments/environments.ts';
 import type { LibraryRepo } from '../library/library-repo.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 import type { SettingsStore } from '../environments/settings-store.ts';
-import type { AdminClient } from './admin-client.ts';
+import type { AdminClient } from '../clients/admin-client.ts';
 
 function packView(p: AdminPack): LocalPackView {
   return { packId: p.pack_id, styleCode: p.style_code, imageIds: p.image_ids, saved: p.saved, versions: p.versions };

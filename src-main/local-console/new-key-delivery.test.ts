@@ -10,10 +10,10 @@ import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { CreatedKey } from '../../src-shared/ipc/local-console.ts';
 import type { IpcEventName, IpcMethodName } from '../../src-shared/ipc/index.ts';
 import { IPC_EVENT_NAMES } from '../../src-shared/ipc/index.ts';
-import { RecordingShell } from '../desktop-shell.ts';
-import { createStudioApp } from '../core/create-app.ts';
+import { RecordingShell } from '../ports/desktop-shell.ts';
+import { createStudioApp } from '../app/create-app.ts';
 import { NodeLocalServiceHost } from '../core/node-service-host.ts';
-import type { CoreStudioApp } from '../core/studio-app.ts';
+import type { CoreStudioApp } from '../app/studio-app.ts';
 import { CLIPBOARD_CLEAR_MS } from './local-console.ts';
 
 const CLEAR_MS = 400;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src-service/start.ts';
-import { ServiceClient } from '../api/service-client.ts';
+import { ServiceClient } from './service-client.ts';
 import { StudioError } from '../domain/errors.ts';
 import { AdminClient } from './admin-client.ts';
 

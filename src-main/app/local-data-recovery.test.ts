@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IpcMethodName, LocalConsoleState, StartupNotice, TurnRecord } from '../../src-shared/ipc/index.ts';
-import { RecordingShell } from '../desktop-shell.ts';
+import { RecordingShell } from '../ports/desktop-shell.ts';
 import { openSecretStore } from '../secrets/secret-store.ts';
 import { createStudioApp } from './create-app.ts';
-import { NodeLocalServiceHost } from './node-service-host.ts';
+import { NodeLocalServiceHost } from '../core/node-service-host.ts';
 import type { CoreStudioApp } from './studio-app.ts';
 
 const ADMIN_TOKEN = `adm_${'R'.repeat(32)}`;

@@ -30,8 +30,8 @@ import {
   type ServiceSettings,
 } from '../../src-shared/admin.ts';
 import { acceptLanguageFor, type Language } from '../../src-shared/language.ts';
-import { headerValue, NetworkError, sendRequest, type BufferedResponse } from '../api/http.ts';
-import { readErrorBody } from '../api/service-client.ts';
+import { headerValue, NetworkError, sendRequest, type BufferedResponse } from './http.ts';
+import { readErrorBody } from './service-client.ts';
 import { redactSecrets } from '../domain/secret-screen.ts';
 import { StudioError } from '../domain/errors.ts';
 

@@ -3,9 +3,10 @@
 // with createStudioApp (src-main/core/create-app.ts) and route IPC calls and events through this interface.
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { ImageKind, IpcEventName, IpcEvents, IpcMethodName } from '../../src-shared/ipc/index.ts';
-import type { DesktopShell } from '../desktop-shell.ts';
+import type { DesktopShell } from '../ports/desktop-shell.ts';
 import type { ExternalLinks } from '../domain/external-links.ts';
-import type { GenerationPolicy } from './generation.ts';
+import type { GenerationPolicy } from '../generation/runner.ts';
+import type { LocalServiceHost } from '../ports/local-service-host.ts';
 
 export interface StudioAppOptions {
   /** The app data folder: library database, image cache, settings. */
@@ -35,15 +36,6 @@ export interface StudioAppOptions {
     /** The clock of the generation runner (back-off waits), so a test can pass a wait without sleeping. */
     now?: () => number;
   };
-}
-
-export type LocalServiceStatus = { status: 'starting' | 'running' | 'restarting' | 'stopped' | 'failed'; baseUrl: string | null; error: string | null };
-
-export interface LocalServiceHost {
-  start(): Promise<{ baseUrl: string; adminToken: string }>;
-  stop(): Promise<void>;
-  /** Called when the service dies unexpectedly; the host restarts it. */
-  onStatus(listener: (status: LocalServiceStatus) => void): void;
 }
 
 export interface StudioApp {

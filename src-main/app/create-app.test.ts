@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { SessionSummary } from '../../src-shared/ipc/library.ts';
 import type { ConnectionTest, GalleryPage, GenerationProgress, IpcEventName, IpcMethodName, LocalConsoleState, SettingsState, TurnRecord } from '../../src-shared/ipc/index.ts';
-import { RecordingShell } from '../desktop-shell.ts';
-import { AdminClient } from '../local-console/admin-client.ts';
+import { RecordingShell } from '../ports/desktop-shell.ts';
+import { AdminClient } from '../clients/admin-client.ts';
 import { openSecretStore } from '../secrets/secret-store.ts';
 import { createStudioApp } from './create-app.ts';
-import { NodeLocalServiceHost } from './node-service-host.ts';
+import { NodeLocalServiceHost } from '../core/node-service-host.ts';
 import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
 
 /** Every reply and event the renderer could see, scanned for secrets at the end. */

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { IpcEventName, IpcMethodName, SettingsState, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { IPC_EVENT_NAMES } from '../../src-shared/ipc/index.ts';
-import { RecordingShell } from '../desktop-shell.ts';
+import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from './create-app.ts';
-import { NodeLocalServiceHost } from './node-service-host.ts';
+import { NodeLocalServiceHost } from '../core/node-service-host.ts';
 import type { CoreStudioApp } from './studio-app.ts';
 
 const KEY = `sk_${'E'.repeat(28)}echo`;

@@ -3,9 +3,9 @@
 import type { DatabaseSync } from 'node:sqlite';
 import type { IpcEventName, IpcEvents } from '../../src-shared/ipc/index.ts';
 import type { Language } from '../../src-shared/language.ts';
-import type { DesktopShell } from '../desktop-shell.ts';
+import type { DesktopShell } from './desktop-shell.ts';
 import type { SettingsStore } from '../environments/settings-store.ts';
-import type { AdminClient } from '../local-console/admin-client.ts';
+import type { AdminClient } from '../clients/admin-client.ts';
 import type { SecretStore } from '../secrets/secret-store.ts';
 
 export type Emit = <E extends IpcEventName>(event: E, payload: IpcEvents[E]) => void;

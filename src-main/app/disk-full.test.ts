@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { TurnRecord } from '../../src-shared/ipc/generation.ts';
 import type { IpcMethodName } from '../../src-shared/ipc/index.ts';
-import { RecordingShell } from '../desktop-shell.ts';
+import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from './create-app.ts';
-import { NodeLocalServiceHost } from './node-service-host.ts';
+import { NodeLocalServiceHost } from '../core/node-service-host.ts';
 import type { CoreStudioApp } from './studio-app.ts';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'studio-fulldisk-'));

@@ -11,8 +11,8 @@ import type { GenerationProgress, TurnRecord } from '../../src-shared/ipc/genera
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { validateGenerateRequest } from '../../src-shared/validation.ts';
-import type { ServiceClient } from '../api/service-client.ts';
-import type { DesktopShell } from '../desktop-shell.ts';
+import type { ServiceClient } from '../clients/service-client.ts';
+import type { DesktopShell } from '../ports/desktop-shell.ts';
 import { StudioError, asStudioError, type StoredError } from '../domain/errors.ts';
 import { mainMessage, type StoredNote } from '../domain/messages.ts';
 import { DEFAULT_RETRY_POLICY, afterErrorAnswer, afterNetworkEnd, retryVerdict, type FinalStep, type NetworkEnd, type RetryPolicy } from '../domain/retry-policy.ts';

@@ -4,7 +4,7 @@
 // Remote turns stay "outcome unknown": only the service's website can tell (spec §1, Recent conversations).
 import type { AdminTurn } from '../../src-shared/admin.ts';
 import type { StoredTurn } from '../domain/turns.ts';
-import type { GenerationRunner } from './generation.ts';
+import type { GenerationRunner } from './runner.ts';
 import type { LibraryRepo } from '../library/library-repo.ts';
 
 export interface ReconcileDeps {

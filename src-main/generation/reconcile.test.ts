@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AdminTurn } from '../../src-shared/admin.ts';
 import { estimateCredits } from '../../src-shared/pricing.ts';
-import { RecordingShell } from '../desktop-shell.ts';
+import { RecordingShell } from '../ports/desktop-shell.ts';
 import { openLibraryDatabase } from '../library/database.ts';
 import { LibraryRepo } from '../library/library-repo.ts';
-import { GenerationRunner } from './generation.ts';
+import { GenerationRunner } from './runner.ts';
 import { reconcileLocalTurns } from './reconcile.ts';
 
 function setup() {
