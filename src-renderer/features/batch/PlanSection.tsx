@@ -6,6 +6,7 @@ import { useId, useMemo, useState, type ChangeEvent, type ReactNode } from 'reac
 import type { BatchPlan, BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
 import { BATCH_CONCURRENCY_MAX } from '../../../src-shared/limits.ts';
 import { useText } from '../../i18n/text.ts';
+import { BatchCard, TableHead } from './parts.tsx';
 import { batchText, type BatchT } from './i18n.ts';
 import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
 import { useBatchPlan, useCreateBatch, useDebounced } from './queries.ts';
@@ -99,14 +100,7 @@ function PerProductTable({ data }: { data: BatchPlan }) {
       <summary className="small">{t('planTableShow', { count: data.perProduct.length })}</summary>
       <div className="batch-table-scroll batch-plan-scroll" tabIndex={0} role="region" aria-label={t('planTable')}>
         <table className="table batch-table">
-          <thead>
-            <tr>
-              <th>{t('colSku')}</th>
-              <th>{t('colName')}</th>
-              <th className="batch-num">{t('colJobs')}</th>
-              <th className="batch-num">{t('colCredits')}</th>
-            </tr>
-          </thead>
+          <TableHead names={[t('colSku'), t('colName')]} numbers={[t('colJobs'), t('colCredits')]} />
           <tbody>
             {data.perProduct.map((p) => (
               <tr key={p.productId} data-testid="plan-row" data-sku={p.sku}>
@@ -179,7 +173,6 @@ function StartFields({ budget, data, concurrencyValid }: { budget: Budget; data:
 
 export function PlanSection({ productIds, shotListId }: { productIds: string[]; shotListId: string | null }) {
   const t = useText(batchText);
-  const id = useId();
   const concurrency = useBatchStore((s) => s.concurrency);
   const setBatchId = useBatchStore((s) => s.setBatchId);
   const budget = useBudget();
@@ -206,17 +199,19 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
   };
 
   return (
-    <section className="card batch-card" aria-labelledby={`${id}-title`} data-testid="batch-plan">
-      <div className="batch-card-head">
-        <h2 className="card-title" id={`${id}-title`}>
-          {t('plan')}
-        </h2>
-        {wanted && pricing ? (
-          <span className="small muted" role="status">
-            {t('planLoading')}
-          </span>
-        ) : null}
-      </div>
+    <BatchCard
+      title={t('plan')}
+      testId="batch-plan"
+      head={
+        <>
+          {wanted && pricing ? (
+            <span className="small muted" role="status">
+              {t('planLoading')}
+            </span>
+          ) : null}
+        </>
+      }
+    >
       {!wanted ? <p className="muted small">{t('planNeeds')}</p> : null}
       {wanted ? <ErrorLine error={plan.error} testId="batch-plan-error" showCode /> : null}
       {data ? <PlanSummary data={data} /> : null}
@@ -239,6 +234,6 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
         </p>
       ) : null}
       <ErrorLine error={create.error} testId="batch-start-error" showCode />
-    </section>
+    </BatchCard>
   );
 }

@@ -6,6 +6,7 @@ import type { CsvProblem, Product, ShotList } from '../../../src-shared/ipc/batc
 import { useText } from '../../i18n/text.ts';
 import { csvProblemText } from './csv-problems.ts';
 import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
+import { BatchCard, TableHead } from './parts.tsx';
 import { batchText } from './i18n.ts';
 import { useDeleteProduct, useExportProducts, useImportProducts, useProducts } from './queries.ts';
 import { isOverLimit, referenceLimit } from './references.ts';
@@ -179,30 +180,51 @@ function ImportExportBar() {
   );
 }
 
+/** The head's check box: every product in or out of the batch; half-checked when some are. */
+function SelectAll({ list, selected }: { list: Product[]; selected: number }) {
+  const t = useText(batchText);
+  const setIncluded = useBatchStore((s) => s.setIncluded);
+  const all = list.length > 0 && selected === list.length;
+  return (
+    <input
+      type="checkbox"
+      aria-label={t('selectAll')}
+      data-testid="product-select-all"
+      checked={all}
+      ref={(el) => {
+        if (el) el.indeterminate = selected > 0 && !all;
+      }}
+      onChange={(e) => setIncluded(
+        list.map((p) => p.id),
+        e.target.checked,
+      )}
+    />
+  );
+}
+
 export function ProductsSection({ shotList }: { shotList: ShotList | null }) {
   const t = useText(batchText);
   const products = useProducts();
   const excluded = useBatchStore((s) => s.excluded);
-  const setIncluded = useBatchStore((s) => s.setIncluded);
   const openEditor = useBatchStore((s) => s.openEditor);
   const list = products.data ?? [];
   const selected = list.filter((p) => !excluded.has(p.id)).length;
-  const all = list.length > 0 && selected === list.length;
-  const headingId = useId();
   return (
-    <section className="card batch-card" aria-labelledby={headingId} data-testid="batch-products">
-      <div className="batch-card-head">
-        <h2 className="card-title" id={headingId}>
-          {t('products')}
-        </h2>
-        <span className="small muted" data-testid="product-count" data-count={list.length} data-selected={selected}>
-          {t('productsCount', { count: list.length, selected })}
-        </span>
-        <span className="spacer" />
-        <button type="button" className="btn btn-sm btn-primary" data-testid="product-add" onClick={() => openEditor({ kind: 'new' })}>
-          {t('addProduct')}
-        </button>
-      </div>
+    <BatchCard
+      title={t('products')}
+      testId="batch-products"
+      head={
+        <>
+          <span className="small muted" data-testid="product-count" data-count={list.length} data-selected={selected}>
+            {t('productsCount', { count: list.length, selected })}
+          </span>
+          <span className="spacer" />
+          <button type="button" className="btn btn-sm btn-primary" data-testid="product-add" onClick={() => openEditor({ kind: 'new' })}>
+            {t('addProduct')}
+          </button>
+        </>
+      }
+    >
       <ImportExportBar />
       <ErrorLine error={products.error} testId="batch-error" showCode />
       {list.length === 0 && products.isSuccess ? (
@@ -210,32 +232,7 @@ export function ProductsSection({ shotList }: { shotList: ShotList | null }) {
       ) : list.length > 0 ? (
         <div className="batch-table-scroll batch-products-scroll">
           <table className="table batch-table" aria-label={t('productsTable')}>
-            <thead>
-              <tr>
-                <th className="batch-check">
-                  <input
-                    type="checkbox"
-                    aria-label={t('selectAll')}
-                    data-testid="product-select-all"
-                    checked={all}
-                    ref={(el) => {
-                      if (el) el.indeterminate = selected > 0 && !all;
-                    }}
-                    onChange={(e) => setIncluded(
-                      list.map((p) => p.id),
-                      e.target.checked,
-                    )}
-                  />
-                </th>
-                <th>{t('colSku')}</th>
-                <th>{t('colName')}</th>
-                <th>{t('colPrompt')}</th>
-                <th className="batch-num">{t('colRefs')}</th>
-                <th>
-                  <span className="sr-only">{t('colActions')}</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead check={<SelectAll list={list} selected={selected} />} names={[t('colSku'), t('colName'), t('colPrompt')]} numbers={[t('colRefs')]} actions={t('colActions')} />
             <tbody>
               {list.map((p) => (
                 <ProductRow key={p.id} product={p} shotList={shotList} included={!excluded.has(p.id)} />
@@ -244,6 +241,6 @@ export function ProductsSection({ shotList }: { shotList: ShotList | null }) {
           </table>
         </div>
       ) : null}
-    </section>
+    </BatchCard>
   );
 }

@@ -5,6 +5,7 @@ import { Fragment, useId, useState } from 'react';
 import type { BatchReport, BatchReportRow } from '../../../src-shared/ipc/batch.ts';
 import { useText } from '../../i18n/text.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
+import { BatchCard, TableHead } from './parts.tsx';
 import { batchText } from './i18n.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useBatchReport, useBatchReportCsv } from './queries.ts';
@@ -27,26 +28,15 @@ function Cells({ row }: { row: Counts }) {
   );
 }
 
+/** The report's number columns, in the order Cells writes them. */
+const REPORT_NUMBERS = ['colJobs', 'colSucceeded', 'colFailed', 'colUnknown', 'colNotSent', 'colImages', 'colEstimated', 'colCharged', 'colRefunded'] as const;
+
 function ReportTable({ report }: { report: BatchReport }) {
   const t = useText(batchText);
   return (
     <div className="batch-table-scroll batch-report-scroll" tabIndex={0} role="region" aria-label={t('reportTable')}>
       <table className="table batch-table batch-report-table">
-        <thead>
-          <tr>
-            <th>{t('colSku')}</th>
-            <th>{t('colName')}</th>
-            <th className="batch-num">{t('colJobs')}</th>
-            <th className="batch-num">{t('colSucceeded')}</th>
-            <th className="batch-num">{t('colFailed')}</th>
-            <th className="batch-num">{t('colUnknown')}</th>
-            <th className="batch-num">{t('colNotSent')}</th>
-            <th className="batch-num">{t('colImages')}</th>
-            <th className="batch-num">{t('colEstimated')}</th>
-            <th className="batch-num">{t('colCharged')}</th>
-            <th className="batch-num">{t('colRefunded')}</th>
-          </tr>
-        </thead>
+        <TableHead names={[t('colSku'), t('colName')]} numbers={REPORT_NUMBERS.map((key) => t(key))} />
         <tbody>
           {report.products.map((row) => (
             <Fragment key={row.productId}>
@@ -106,19 +96,21 @@ export function ReportSection({ batchId }: { batchId: string }) {
   const report = useBatchReport(batchId, open);
   const csv = useBatchReportCsv();
   return (
-    <section className="card batch-card" aria-labelledby={`${id}-title`} data-testid="batch-report">
-      <div className="batch-card-head">
-        <h2 className="card-title" id={`${id}-title`}>
-          {t('report')}
-        </h2>
-        <span className="spacer" />
-        <button type="button" className="btn btn-sm" data-testid="batch-report-toggle" aria-expanded={open} aria-controls={`${id}-body`} onClick={() => setOpen(!open)}>
-          {open ? t('reportHide') : t('reportShow')}
-        </button>
-        <button type="button" className="btn btn-sm" data-testid="batch-report-csv" disabled={csv.isPending} onClick={() => csv.mutate({ batchId })}>
-          {t('reportCsv')}
-        </button>
-      </div>
+    <BatchCard
+      title={t('report')}
+      testId="batch-report"
+      head={
+        <>
+          <span className="spacer" />
+          <button type="button" className="btn btn-sm" data-testid="batch-report-toggle" aria-expanded={open} aria-controls={`${id}-body`} onClick={() => setOpen(!open)}>
+            {open ? t('reportHide') : t('reportShow')}
+          </button>
+          <button type="button" className="btn btn-sm" data-testid="batch-report-csv" disabled={csv.isPending} onClick={() => csv.mutate({ batchId })}>
+            {t('reportCsv')}
+          </button>
+        </>
+      }
+    >
       {csv.data ? (
         <p className="small" role="status" data-testid="batch-report-csv-result">
           {csv.data.file === null ? t('exportCancelled') : t('reportCsvWritten', { file: csv.data.file })}
@@ -133,6 +125,6 @@ export function ReportSection({ batchId }: { batchId: string }) {
           </>
         ) : null}
       </div>
-    </section>
+    </BatchCard>
   );
 }

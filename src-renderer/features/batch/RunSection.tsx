@@ -7,6 +7,7 @@ import { BATCH_CONCURRENCY_MAX } from '../../../src-shared/limits.ts';
 import { formatDuration, useFormats } from '../../i18n/format.ts';
 import { useText } from '../../i18n/text.ts';
 import { useNow } from '../../ui/useNow.ts';
+import { BatchCard } from './parts.tsx';
 import { batchText } from './i18n.ts';
 import { JobList } from './JobList.tsx';
 import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
@@ -176,15 +177,18 @@ export function RunSection({ batches, batch, error, exportButton }: { batches: B
     return filter === 'all' ? all : all.filter((j) => j.status === 'failed' || j.status === 'unknown' || j.status === 'over_budget');
   }, [batch, filter]);
   return (
-    <section className="card batch-card batch-run" aria-labelledby={`${id}-title`} data-testid="batch-run">
-      <div className="batch-card-head">
-        <h2 className="card-title" id={`${id}-title`}>
-          {t('run')}
-        </h2>
-        {batch ? <BatchPicker batches={batches.some((b) => b.id === batch.id) ? batches : [batch, ...batches]} current={batch.id} /> : null}
-        <span className="spacer" />
-        {batch ? exportButton : null}
-      </div>
+    <BatchCard
+      title={t('run')}
+      testId="batch-run"
+      className="batch-run"
+      head={
+        <>
+          {batch ? <BatchPicker batches={batches.some((b) => b.id === batch.id) ? batches : [batch, ...batches]} current={batch.id} /> : null}
+          <span className="spacer" />
+          {batch ? exportButton : null}
+        </>
+      }
+    >
       <ErrorLine error={error} testId="batch-error" showCode />
       {!batch ? (
         <p className="muted small">{t('noBatch')}</p>
@@ -207,6 +211,6 @@ export function RunSection({ batches, batch, error, exportButton }: { batches: B
           {jobs.length === 0 ? <p className="muted small">{t('jobsEmpty')}</p> : <JobList jobs={jobs} label={t('jobsList', { count: jobs.length })} />}
         </>
       )}
-    </section>
+    </BatchCard>
   );
 }

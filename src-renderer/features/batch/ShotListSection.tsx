@@ -9,6 +9,7 @@ import { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX } from '../../../src-shared
 import { useText } from '../../i18n/text.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { Badge } from '../../ui/Badge.tsx';
+import { BatchCard, TableHead } from './parts.tsx';
 import { batchText } from './i18n.ts';
 import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
@@ -109,27 +110,15 @@ function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; i
 
 type Confirm = 'reset' | 'delete' | 'saveAs' | null;
 
+const SHOT_COLUMNS = ['shotName', 'purpose', 'model', 'ratio', 'resolution', 'quality', 'n', 'promptAddition'] as const;
+
 /** The table of shots being edited: a row per shot. */
 function ShotTable({ listName, shots, setShots }: { listName: string; shots: Shot[]; setShots: (shots: Shot[]) => void }) {
   const t = useText(batchText);
   return (
     <div className="batch-table-scroll batch-shots-scroll">
       <table className="table batch-table batch-shot-table" aria-label={t('shotsTable', { name: listName })}>
-        <thead>
-          <tr>
-            <th>{t('shotName')}</th>
-            <th>{t('purpose')}</th>
-            <th>{t('model')}</th>
-            <th>{t('ratio')}</th>
-            <th>{t('resolution')}</th>
-            <th>{t('quality')}</th>
-            <th>{t('n')}</th>
-            <th>{t('promptAddition')}</th>
-            <th>
-              <span className="sr-only">{t('colActions')}</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead names={SHOT_COLUMNS.map((key) => t(key))} actions={t('colActions')} />
         <tbody>
           {shots.map((shot, i) => (
             <ShotRow
@@ -235,6 +224,12 @@ function ShotListActions(props: { list: ShotList; dirty: boolean; saved: boolean
   );
 }
 
+/** What the in-place question says before a list is put back to its built-in shots or deleted. */
+const ASKS = {
+  reset: { label: 'resetPreset', question: 'resetConfirm', answer: 'reset' },
+  delete: { label: 'deleteList', question: 'deleteListConfirm', answer: 'delete' },
+} as const;
+
 function ShotListEditor({ list }: { list: ShotList }) {
   const t = useText(batchText);
   const id = useId();
@@ -252,6 +247,7 @@ function ShotListEditor({ list }: { list: ShotList }) {
     calls.clearErrors();
     calls.save.mutate({ id: list.id, name, shots });
   };
+  const resetList = () => calls.reset.mutate({ id: list.id }, { onSuccess: () => setConfirm(null) });
   const deleteList = () =>
     calls.remove.mutate(
       { id: list.id },
@@ -284,27 +280,15 @@ function ShotListEditor({ list }: { list: ShotList }) {
         onAsk={ask}
         onSave={save}
       />
-      {confirm === 'reset' ? (
+      {confirm === 'reset' || confirm === 'delete' ? (
         <ConfirmBox
-          label={t('resetPreset')}
-          question={t('resetConfirm', { name: list.name })}
-          confirmLabel={t('reset')}
+          label={t(ASKS[confirm].label)}
+          question={t(ASKS[confirm].question, { name: list.name })}
+          confirmLabel={t(ASKS[confirm].answer)}
           keepLabel={t('keep')}
-          confirmTestId="shot-list-reset-confirm"
+          confirmTestId={`shot-list-${confirm}-confirm`}
           busy={calls.busy}
-          onConfirm={() => calls.reset.mutate({ id: list.id }, { onSuccess: () => setConfirm(null) })}
-          onKeep={() => setConfirm(null)}
-        />
-      ) : null}
-      {confirm === 'delete' ? (
-        <ConfirmBox
-          label={t('deleteList')}
-          question={t('deleteListConfirm', { name: list.name })}
-          confirmLabel={t('delete')}
-          keepLabel={t('keep')}
-          confirmTestId="shot-list-delete-confirm"
-          busy={calls.busy}
-          onConfirm={deleteList}
+          onConfirm={confirm === 'reset' ? resetList : deleteList}
           onKeep={() => setConfirm(null)}
         />
       ) : null}
@@ -319,26 +303,28 @@ export function ShotListSection({ lists, list, error }: { lists: ShotList[]; lis
   const id = useId();
   const setShotListId = useBatchStore((s) => s.setShotListId);
   return (
-    <section className="card batch-card" aria-labelledby={`${id}-title`} data-testid="batch-shot-list">
-      <div className="batch-card-head">
-        <h2 className="card-title" id={`${id}-title`}>
-          {t('shotList')}
-        </h2>
-        <label className="sr-only" htmlFor={`${id}-select`}>
-          {t('shotListSelect')}
-        </label>
-        <select id={`${id}-select`} className="batch-list-select" data-testid="shot-list-select" value={list?.id ?? ''} disabled={lists.length === 0} onChange={(e) => setShotListId(e.target.value)}>
-          {lists.length === 0 ? <option value="">{t('noShotLists')}</option> : null}
-          {lists.map((l) => (
-            <option key={l.id} value={l.id}>
-              {l.name}
-            </option>
-          ))}
-        </select>
-        {list ? <span className="small muted">{t('shotCount', { count: list.shots.length })}</span> : null}
-      </div>
+    <BatchCard
+      title={t('shotList')}
+      testId="batch-shot-list"
+      head={
+        <>
+          <label className="sr-only" htmlFor={`${id}-select`}>
+            {t('shotListSelect')}
+          </label>
+          <select id={`${id}-select`} className="batch-list-select" data-testid="shot-list-select" value={list?.id ?? ''} disabled={lists.length === 0} onChange={(e) => setShotListId(e.target.value)}>
+            {lists.length === 0 ? <option value="">{t('noShotLists')}</option> : null}
+            {lists.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+          {list ? <span className="small muted">{t('shotCount', { count: list.shots.length })}</span> : null}
+        </>
+      }
+    >
       <ErrorLine error={error} testId="batch-error" showCode />
       {list ? <ShotListEditor key={`${list.id}:${list.updatedAt}`} list={list} /> : null}
-    </section>
+    </BatchCard>
   );
 }
