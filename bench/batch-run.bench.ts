@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import type { GenerateRequest } from '../src-shared/api.ts';
 import type { BatchDetail, BatchPlan, BatchSummary, LocalConsoleState, Product, ShotList, TurnRecord } from '../src-shared/ipc/index.ts';
 import { createStudioApp } from '../src-main/app/create-app.ts';
-import { NodeLocalServiceHost } from '../src-main/core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../src-main/service-host/node-service-host.ts';
 import type { CoreStudioApp } from '../src-main/app/studio-app.ts';
 import { RecordingShell } from '../src-main/ports/desktop-shell.ts';
 import { invokeOk, machineLine, median, percentile, writeSection } from './report.ts';

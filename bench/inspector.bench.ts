@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createStudioApp } from '../src-main/app/create-app.ts';
-import { NodeLocalServiceHost } from '../src-main/core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../src-main/service-host/node-service-host.ts';
 import { RecordingShell } from '../src-main/ports/desktop-shell.ts';
 import { AdminClient } from '../src-main/clients/admin-client.ts';
 import { machineLine, median, must, percentile, writeSection } from './report.ts';

@@ -13,7 +13,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { GalleryFilters, GalleryPage, ImageNeighbors } from '../src-shared/ipc/library.ts';
 import { createStudioApp } from '../src-main/app/create-app.ts';
-import { NodeLocalServiceHost } from '../src-main/core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../src-main/service-host/node-service-host.ts';
 import { RecordingShell } from '../src-main/ports/desktop-shell.ts';
 import { openLibraryDatabase, transaction } from '../src-main/library/database.ts';
 import { MIGRATIONS } from '../src-main/library/migrations/index.ts';

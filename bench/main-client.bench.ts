@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServiceClient } from '../src-main/clients/service-client.ts';
 import { createStudioApp } from '../src-main/app/create-app.ts';
-import { NodeLocalServiceHost } from '../src-main/core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../src-main/service-host/node-service-host.ts';
 import { RecordingShell } from '../src-main/ports/desktop-shell.ts';
 import { Downloader, makeThumbnail } from '../src-main/files/downloader.ts';
 import { cacheDirs, cachePath } from '../src-main/files/image-cache.ts';

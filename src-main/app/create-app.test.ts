@@ -15,7 +15,7 @@ import { RecordingShell } from '../ports/desktop-shell.ts';
 import { AdminClient } from '../clients/admin-client.ts';
 import { openSecretStore } from '../secrets/secret-store.ts';
 import { createStudioApp } from './create-app.ts';
-import { NodeLocalServiceHost } from '../core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
 
 /** Every reply and event the renderer could see, scanned for secrets at the end. */

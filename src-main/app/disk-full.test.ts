@@ -13,7 +13,7 @@ import type { TurnRecord } from '../../src-shared/ipc/generation.ts';
 import type { IpcMethodName } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from './create-app.ts';
-import { NodeLocalServiceHost } from '../core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from './studio-app.ts';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'studio-fulldisk-'));

@@ -13,7 +13,7 @@ describe('app without a keychain', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-nokeychain-'));
     const script = `
       import { createStudioApp } from ${JSON.stringify(here('./create-app.ts'))};
-      import { NodeLocalServiceHost } from ${JSON.stringify(here('../core/node-service-host.ts'))};
+      import { NodeLocalServiceHost } from ${JSON.stringify(here('../service-host/node-service-host.ts'))};
       import { RecordingShell } from ${JSON.stringify(here('../ports/desktop-shell.ts'))};
       const dataDir = ${JSON.stringify(dataDir)};
       const app = await createStudioApp({ dataDir, shell: new RecordingShell(), localService: new NodeLocalServiceHost({ dataDir: dataDir + '/local-service' }), keychainService: 'image-studio-test-nokeychain' });

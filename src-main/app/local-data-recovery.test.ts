@@ -10,7 +10,7 @@ import type { IpcMethodName, LocalConsoleState, StartupNotice, TurnRecord } from
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { openSecretStore } from '../secrets/secret-store.ts';
 import { createStudioApp } from './create-app.ts';
-import { NodeLocalServiceHost } from '../core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from './studio-app.ts';
 
 const ADMIN_TOKEN = `adm_${'R'.repeat(32)}`;

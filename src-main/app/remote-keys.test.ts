@@ -14,7 +14,7 @@ import type { IpcEventName, IpcMethodName, SettingsState, TurnRecord } from '../
 import { IPC_EVENT_NAMES } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from './create-app.ts';
-import { NodeLocalServiceHost } from '../core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from './studio-app.ts';
 
 const KEY = `sk_${'E'.repeat(28)}echo`;

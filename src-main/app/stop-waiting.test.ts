@@ -10,7 +10,7 @@ import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { GalleryPage, IpcEventName, IpcMethodName, LocalConsoleState, SettingsState, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from './create-app.ts';
-import { NodeLocalServiceHost } from '../core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from './studio-app.ts';
 
 const LATENCY_MS = 1500;

@@ -12,7 +12,7 @@ import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { BatchDetail, BatchPlan, BatchReport, BatchSummary, IpcMethodName, LocalConsoleState, MarketplaceExportSummary, Product, ShotList, SessionSummary } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from '../app/create-app.ts';
-import { NodeLocalServiceHost } from '../core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from '../app/studio-app.ts';
 
 type Shot = ShotList['shots'][number];

@@ -13,7 +13,7 @@ import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { ExportProgress, ExportSummary, IpcEventName, IpcMethodName, SessionSummary, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { readChunks } from '../../src-shared/png-chunks.ts';
 import { createStudioApp } from '../app/create-app.ts';
-import { NodeLocalServiceHost } from '../core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from '../app/studio-app.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { APP_VERSION } from './app-version.ts';

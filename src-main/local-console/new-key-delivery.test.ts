@@ -12,7 +12,7 @@ import type { IpcEventName, IpcMethodName } from '../../src-shared/ipc/index.ts'
 import { IPC_EVENT_NAMES } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from '../app/create-app.ts';
-import { NodeLocalServiceHost } from '../core/node-service-host.ts';
+import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from '../app/studio-app.ts';
 import { CLIPBOARD_CLEAR_MS } from './local-console.ts';
 
