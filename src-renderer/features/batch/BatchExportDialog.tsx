@@ -7,6 +7,7 @@ import type { BatchSummary, MarketplaceExportSummary } from '../../../src-shared
 import { formatBytes } from '../../i18n/format.ts';
 import { useText } from '../../i18n/text.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { Field } from '../../ui/Field.tsx';
 import { batchText } from './i18n.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useBatchExport, useMarketplacePresets } from './queries.ts';
@@ -98,10 +99,7 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
   );
   return (
     <Dialog title={t('exportTitle')} description={t('exportWhat', { name: batch.name })} testId="batch-export-dialog" closeLabel={t('close')} busy={running} onClose={close} footer={footer}>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-preset`}>
-          {t('preset')}
-        </label>
+      <Field id={`${id}-preset`} label={t('preset')} hint={chosen?.summary}>
         <select id={`${id}-preset`} data-testid="batch-export-preset" value={chosen?.id ?? ''} disabled={running || list.length === 0} aria-describedby={`${id}-preset-hint`} onChange={(e) => setPresetId(e.target.value)}>
           {list.map((p) => (
             <option key={p.id} value={p.id}>
@@ -109,15 +107,9 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
             </option>
           ))}
         </select>
-        <span className="field-hint" id={`${id}-preset-hint`}>
-          {chosen?.summary ?? ''}
-        </span>
-        <ErrorLine error={presets.error} testId="batch-error" showCode />
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-template`}>
-          {t('template')}
-        </label>
+      </Field>
+      <ErrorLine error={presets.error} testId="batch-error" showCode />
+      <Field id={`${id}-template`} label={t('template')} hint={<span className="mono">{t('templateHint')}</span>}>
         <input
           id={`${id}-template`}
           data-testid="batch-export-template"
@@ -136,10 +128,7 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
             }
           }}
         />
-        <span className="field-hint mono" id={`${id}-template-hint`}>
-          {t('templateHint')}
-        </span>
-      </div>
+      </Field>
       <label className="toggle">
         <input type="checkbox" data-testid="batch-export-include-failed" checked={includeFailed} disabled={running} onChange={(e) => setIncludeFailed(e.target.checked)} />
         {t('includeFailed')}

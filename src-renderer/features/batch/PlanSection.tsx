@@ -9,6 +9,7 @@ import { useText } from '../../i18n/text.ts';
 import { BatchCard, TableHead } from './parts.tsx';
 import { batchText, type BatchT } from './i18n.ts';
 import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
+import { Field } from '../../ui/Field.tsx';
 import { useBatchPlan, useCreateBatch, useDebounced } from './queries.ts';
 import { parseBudget, useBatchStore } from './store.ts';
 
@@ -125,10 +126,7 @@ function StartFields({ budget, data, concurrencyValid }: { budget: Budget; data:
   const setConcurrency = useBatchStore((s) => s.setConcurrency);
   return (
     <>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-budget`}>
-          {t('budget')}
-        </label>
+      <Field id={`${id}-budget`} label={t('budget')} hint={<span data-testid="batch-budget-fit">{budgetHint(budget, data, t)}</span>}>
         <input
           id={`${id}-budget`}
           type="number"
@@ -142,14 +140,8 @@ function StartFields({ budget, data, concurrencyValid }: { budget: Budget; data:
           aria-describedby={`${id}-budget-hint`}
           onChange={budget.onChange}
         />
-        <span className="field-hint" id={`${id}-budget-hint`} data-testid="batch-budget-fit">
-          {budgetHint(budget, data, t)}
-        </span>
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-concurrency`}>
-          {t('concurrency')}
-        </label>
+      </Field>
+      <Field id={`${id}-concurrency`} label={t('concurrency')} hint={t('concurrencyHint')}>
         <input
           id={`${id}-concurrency`}
           type="number"
@@ -163,10 +155,7 @@ function StartFields({ budget, data, concurrencyValid }: { budget: Budget; data:
           aria-describedby={`${id}-concurrency-hint`}
           onChange={(e) => setConcurrency(e.target.value === '' ? Number.NaN : Number(e.target.value))}
         />
-        <span className="field-hint" id={`${id}-concurrency-hint`}>
-          {t('concurrencyHint')}
-        </span>
-      </div>
+      </Field>
     </>
   );
 }

@@ -9,6 +9,7 @@ import { PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX } from
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { Field } from '../../ui/Field.tsx';
 import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../gallery/drag.ts';
 import { FilterBar } from '../gallery/Filters.tsx';
 import { GalleryBody } from '../gallery/GridChrome.tsx';
@@ -145,40 +146,19 @@ function ProductFields({ text, onChange }: { text: ProductText; onChange: (chang
   return (
     <>
       <div className="batch-editor-row">
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-sku`}>
-            {t('sku')}
-          </label>
+        <Field id={`${id}-sku`} label={t('sku')} hint={t('skuHint')}>
           <input id={`${id}-sku`} data-testid="product-sku" className="mono" required maxLength={SKU_MAX} value={text.sku} autoComplete="off" spellCheck={false} aria-describedby={`${id}-sku-hint`} onChange={(e) => onChange({ sku: e.target.value })} />
-          <span className="field-hint" id={`${id}-sku-hint`}>
-            {t('skuHint')}
-          </span>
-        </div>
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-name`}>
-            {t('name')}
-          </label>
+        </Field>
+        <Field id={`${id}-name`} label={t('name')}>
           <input id={`${id}-name`} data-testid="product-name" required maxLength={PRODUCT_NAME_MAX} value={text.name} onChange={(e) => onChange({ name: e.target.value })} />
-        </div>
+        </Field>
       </div>
-      <div className="field">
-        <div className="field-head">
-          <label className="field-label" htmlFor={`${id}-prompt`}>
-            {t('prompt')}
-          </label>
-          <span className="counter">{t('counter', { count: text.prompt.length, max: PRODUCT_PROMPT_MAX })}</span>
-        </div>
+      <Field id={`${id}-prompt`} label={t('prompt')} hint={t('promptHint')} aside={<span className="counter">{t('counter', { count: text.prompt.length, max: PRODUCT_PROMPT_MAX })}</span>}>
         <textarea id={`${id}-prompt`} data-testid="product-prompt" className="batch-editor-prompt" maxLength={PRODUCT_PROMPT_MAX} value={text.prompt} aria-describedby={`${id}-prompt-hint`} onChange={(e) => onChange({ prompt: e.target.value })} />
-        <span className="field-hint" id={`${id}-prompt-hint`}>
-          {t('promptHint')}
-        </span>
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor={`${id}-notes`}>
-          {t('notes')}
-        </label>
+      </Field>
+      <Field id={`${id}-notes`} label={t('notes')}>
         <textarea id={`${id}-notes`} data-testid="product-notes" rows={2} maxLength={PRODUCT_NOTES_MAX} value={text.notes} onChange={(e) => onChange({ notes: e.target.value })} />
-      </div>
+      </Field>
     </>
   );
 }

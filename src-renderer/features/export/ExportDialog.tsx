@@ -12,6 +12,7 @@ import { call, onEvent, type DesktopError } from '../../lib/desktop.ts';
 import type { MethodInputOf } from '../../lib/ipc-types.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { Field } from '../../ui/Field.tsx';
 import { ErrorBanner } from '../runs/ErrorBanner.tsx';
 import { exportSource, useExportStore, type ExportTarget } from './store.ts';
 import './export.css';
@@ -200,10 +201,7 @@ function FormatFields({ running }: { running: boolean }) {
   return (
     <>
       <div className="export-row">
-        <div className="field">
-          <label className="field-label" htmlFor={`${id}-format`}>
-            {t('export.format')}
-          </label>
+        <Field id={`${id}-format`} label={t('export.format')}>
           <select id={`${id}-format`} data-testid="export-format" value={choices.format} disabled={running} onChange={(e) => setChoices({ format: e.target.value as ExportFormat })}>
             {EXPORT_FORMATS.map((f) => (
               <option key={f} value={f}>
@@ -211,12 +209,9 @@ function FormatFields({ running }: { running: boolean }) {
               </option>
             ))}
           </select>
-        </div>
+        </Field>
         {lossy ? (
-          <div className="field">
-            <label className="field-label" htmlFor={`${id}-quality`}>
-              {t('export.quality')} <span className="counter">{choices.quality}</span>
-            </label>
+          <Field id={`${id}-quality`} label={t('export.quality')} aside={<span className="counter">{choices.quality}</span>}>
             <input
               id={`${id}-quality`}
               type="range"
@@ -228,7 +223,7 @@ function FormatFields({ running }: { running: boolean }) {
               disabled={running}
               onChange={(e) => setChoices({ quality: Number(e.target.value) })}
             />
-          </div>
+          </Field>
         ) : null}
       </div>
       <p className="muted small">{lossy ? t('export.dataNote.other') : t('export.dataNote.png')}</p>

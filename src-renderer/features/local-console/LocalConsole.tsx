@@ -1,6 +1,6 @@
 // The local service console (Local environment only): account, keys, faults, clock, rate limits, webhook
 // and image packs, through main's admin client. The renderer never sees the admin token, a key or a secret.
-import { useState, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { API_SCOPES, type ApiScope } from '../../../src-shared/limits.ts';
 import type { LocalConsoleState } from '../../../src-shared/ipc/local-console.ts';
 import { useFormats } from '../../i18n/format.ts';
@@ -21,14 +21,47 @@ function Card(props: { title: string; children: ReactNode; testId?: string; wide
   );
 }
 
+interface NumberActionProps {
+  id: string;
+  label: string;
+  action: string;
+  initial?: string;
+  min: number;
+  onAct: (value: number) => void;
+  testId?: string;
+  actTestId?: string;
+  /** The button waits for a number (a value to set, not a count with a default). */
+  needsValue?: boolean;
+  placeholder?: string;
+  narrow?: boolean;
+  primary?: boolean;
+}
+
+/** A labelled number and the button that acts on it, on one row; Enter in the field acts too. */
+function NumberAction(props: NumberActionProps) {
+  const [value, setValue] = useState(props.initial ?? '');
+  const act = (e: FormEvent) => {
+    e.preventDefault();
+    if (props.needsValue && value === '') return;
+    props.onAct(Number(value));
+  };
+  return (
+    <form className="row-gap wrap" onSubmit={act}>
+      <label htmlFor={props.id} className="field-label">
+        {props.label}
+      </label>
+      <input id={props.id} data-testid={props.testId} type="number" min={props.min} className={props.narrow ? 'input-narrow' : undefined} placeholder={props.placeholder} value={value} onChange={(e) => setValue(e.target.value)} />
+      <button type="submit" className={`btn btn-sm ${props.primary ? 'btn-primary' : ''}`} data-testid={props.actTestId} disabled={props.needsValue && value === ''}>
+        {props.action}
+      </button>
+    </form>
+  );
+}
 
 function AccountCard({ state }: { state: LocalConsoleState }) {
   const t = useText(appText);
   const topUp = useLocalAction('localTopUp');
   const update = useLocalAction('localUpdateAccount');
-  const [amount, setAmount] = useState('1000');
-  const [credits, setCredits] = useState('');
-  const [age, setAge] = useState('');
   const a = state.account;
   return (
     <Card title={t('local.account')} testId="local-account">
@@ -44,33 +77,9 @@ function AccountCard({ state }: { state: LocalConsoleState }) {
         <dt>{t('local.banned')}</dt>
         <dd>{a.banned ? <Badge tone="danger">{t('local.bannedYes')}</Badge> : t('local.bannedNo')}</dd>
       </dl>
-      <form className="row-gap wrap" onSubmit={(e) => (e.preventDefault(), topUp.mutate({ credits: Number(amount) }))}>
-        <label htmlFor="topup" className="field-label">
-          {t('local.topUp')}
-        </label>
-        <input id="topup" data-testid="local-topup-amount" type="number" min={1} value={amount} onChange={(e) => setAmount(e.target.value)} />
-        <button type="submit" className="btn btn-sm btn-primary" data-testid="local-topup">
-          {t('local.topUpButton')}
-        </button>
-      </form>
-      <form className="row-gap wrap" onSubmit={(e) => (e.preventDefault(), update.mutate({ credits: Number(credits) }))}>
-        <label htmlFor="set-credits" className="field-label">
-          {t('local.setBalance')}
-        </label>
-        <input id="set-credits" data-testid="local-set-credits" type="number" min={0} value={credits} onChange={(e) => setCredits(e.target.value)} />
-        <button type="submit" className="btn btn-sm" data-testid="local-set-credits-apply" disabled={credits === ''}>
-          {t('common.apply')}
-        </button>
-      </form>
-      <form className="row-gap wrap" onSubmit={(e) => (e.preventDefault(), update.mutate({ ageDays: Number(age) }))}>
-        <label htmlFor="set-age" className="field-label">
-          {t('local.setAge')}
-        </label>
-        <input id="set-age" type="number" min={0} value={age} onChange={(e) => setAge(e.target.value)} />
-        <button type="submit" className="btn btn-sm" disabled={age === ''}>
-          {t('common.apply')}
-        </button>
-      </form>
+      <NumberAction id="topup" label={t('local.topUp')} action={t('local.topUpButton')} initial="1000" min={1} testId="local-topup-amount" actTestId="local-topup" primary onAct={(credits) => topUp.mutate({ credits })} />
+      <NumberAction id="set-credits" label={t('local.setBalance')} action={t('common.apply')} min={0} testId="local-set-credits" actTestId="local-set-credits-apply" needsValue onAct={(credits) => update.mutate({ credits })} />
+      <NumberAction id="set-age" label={t('local.setAge')} action={t('common.apply')} min={0} needsValue onAct={(ageDays) => update.mutate({ ageDays })} />
       <label className="toggle">
         <input type="checkbox" data-testid="local-ban" checked={a.banned} onChange={(e) => update.mutate({ banned: e.target.checked })} />
         {t('local.banToggle')}
@@ -215,47 +224,20 @@ function KeysCard({ state }: { state: LocalConsoleState }) {
 function FaultsCard({ state }: { state: LocalConsoleState }) {
   const t = useText(appText);
   const setFaults = useLocalAction('localSetFaults');
-  const [fail, setFail] = useState('1');
-  const [partialProduce, setPartialProduce] = useState('1');
-  const [latency, setLatency] = useState('3000');
   const g = state.faults.generate ?? {};
   return (
     <Card title={t('local.faults')} testId="local-faults">
       <p className="muted small">
         {t('local.armed')}: {t('local.armedList', { fail: g.fail ?? 0, partial: g.partial?.count ?? 0, downgrade: g.downgrade ?? 0, latency: g.latency_ms ?? 0, auth: state.faults.auth_unavailable ?? 0 })}
       </p>
-      <div className="row-gap wrap">
-        <label htmlFor="fault-fail-count" className="field-label">
-          {t('local.failCount')}
-        </label>
-        <input id="fault-fail-count" type="number" min={1} className="input-narrow" value={fail} onChange={(e) => setFail(e.target.value)} />
-        <button type="button" className="btn btn-sm" data-testid="fault-fail" onClick={() => setFaults.mutate({ generate: { fail: Number(fail) } })}>
-          {t('local.armFail')}
-        </button>
-      </div>
-      <div className="row-gap wrap">
-        <label htmlFor="fault-partial-produce" className="field-label">
-          {t('local.partialProduce')}
-        </label>
-        <input id="fault-partial-produce" type="number" min={0} className="input-narrow" value={partialProduce} onChange={(e) => setPartialProduce(e.target.value)} />
-        <button type="button" className="btn btn-sm" data-testid="fault-partial" onClick={() => setFaults.mutate({ generate: { partial: { count: 1, produce: Number(partialProduce) } } })}>
-          {t('local.armPartial')}
-        </button>
-      </div>
+      <NumberAction id="fault-fail-count" label={t('local.failCount')} action={t('local.armFail')} initial="1" min={1} narrow actTestId="fault-fail" onAct={(fail) => setFaults.mutate({ generate: { fail } })} />
+      <NumberAction id="fault-partial-produce" label={t('local.partialProduce')} action={t('local.armPartial')} initial="1" min={0} narrow actTestId="fault-partial" onAct={(produce) => setFaults.mutate({ generate: { partial: { count: 1, produce } } })} />
       <div className="row-gap wrap">
         <button type="button" className="btn btn-sm" data-testid="fault-downgrade" onClick={() => setFaults.mutate({ generate: { downgrade: 1 } })}>
           {t('local.armDowngrade')}
         </button>
       </div>
-      <div className="row-gap wrap">
-        <label htmlFor="fault-latency-ms" className="field-label">
-          {t('local.latency')}
-        </label>
-        <input id="fault-latency-ms" type="number" min={0} className="input-narrow" value={latency} onChange={(e) => setLatency(e.target.value)} />
-        <button type="button" className="btn btn-sm" data-testid="fault-latency" onClick={() => setFaults.mutate({ generate: { latency_ms: Number(latency) } })}>
-          {t('local.setLatency')}
-        </button>
-      </div>
+      <NumberAction id="fault-latency-ms" label={t('local.latency')} action={t('local.setLatency')} initial="3000" min={0} narrow actTestId="fault-latency" onAct={(latency_ms) => setFaults.mutate({ generate: { latency_ms } })} />
       <div className="row-gap wrap">
         <button type="button" className="btn btn-sm" onClick={() => setFaults.mutate({ auth_unavailable: 1 })}>
           {t('local.armAuthUnavailable')}
@@ -274,31 +256,22 @@ function ClockAndLimitsCard({ state }: { state: LocalConsoleState }) {
   const format = useFormats();
   const advance = useLocalAction('localAdvanceClock');
   const settings = useLocalAction('localSetSettings');
-  const [hours, setHours] = useState('24');
-  const [limit, setLimit] = useState('');
   return (
     <Card title={t('local.clockAndLimits')} testId="local-clock">
       <p>
         {t('local.serviceClock')}: <strong>{format.dateTimeSeconds(state.now * 1000)}</strong>
       </p>
-      <div className="row-gap wrap">
-        <label htmlFor="clock-advance-hours" className="field-label">
-          {t('local.advanceHours')}
-        </label>
-        <input id="clock-advance-hours" type="number" min={1} className="input-narrow" value={hours} onChange={(e) => setHours(e.target.value)} />
-        <button type="button" className="btn btn-sm" onClick={() => advance.mutate({ seconds: Math.round(Number(hours) * 3600) })}>
-          {t('local.advance')}
-        </button>
-      </div>
-      <div className="row-gap wrap">
-        <label htmlFor="default-rate" className="field-label">
-          {t('local.defaultRateLimit')}
-        </label>
-        <input id="default-rate" type="number" min={1} className="input-narrow" placeholder={String(state.settings.default_rate_limit_per_24h)} value={limit} onChange={(e) => setLimit(e.target.value)} />
-        <button type="button" className="btn btn-sm" disabled={!limit} onClick={() => settings.mutate({ default_rate_limit_per_24h: Number(limit) })}>
-          {t('common.apply')}
-        </button>
-      </div>
+      <NumberAction id="clock-advance-hours" label={t('local.advanceHours')} action={t('local.advance')} initial="24" min={1} narrow onAct={(hours) => advance.mutate({ seconds: Math.round(hours * 3600) })} />
+      <NumberAction
+        id="default-rate"
+        label={t('local.defaultRateLimit')}
+        action={t('common.apply')}
+        min={1}
+        narrow
+        needsValue
+        placeholder={String(state.settings.default_rate_limit_per_24h)}
+        onAct={(limit) => settings.mutate({ default_rate_limit_per_24h: limit })}
+      />
       <label className="toggle">
         <input type="checkbox" checked={state.settings.allow_loopback_webhooks} onChange={(e) => settings.mutate({ allow_loopback_webhooks: e.target.checked })} />
         {t('local.allowLoopback')}
