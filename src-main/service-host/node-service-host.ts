@@ -1,6 +1,7 @@
 // The bundled local service as a child process of plain Node (harness, tests, benchmarks): runs
 // `node src-service/cli.ts --port 0 --data DIR`, reads its ready line (DESIGN.md §4), restarts it when it
-// dies. The Electron shell uses a utilityProcess host with the same interface.
+// dies, as the one restart policy says (../domain/supervisor-policy.ts). The Electron shell uses a utilityProcess
+// host with the same interface and the same policy.
 // Supervision (docs/local-service.md): the admin token goes through the environment, never the command line;
 // STUDIO_PARENT_PID and a stdin pipe make the service exit when this process dies, however it dies; a service
 // left behind on the data folder is stopped before ours starts, and a folder locked by a service that cannot be
@@ -11,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { randomAlphanumeric } from '../../src-shared/ids.ts';
 import { ServiceReadyLineSchema } from '../../src-shared/api.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder } from '../../src-service/start.ts';
+import { ServiceSupervisor } from '../domain/supervisor-policy.ts';
 import type { LocalServiceHost, LocalServiceStatus } from '../ports/local-service-host.ts';
 
 /** The service refused to start because another service holds its data folder. */
@@ -28,32 +30,33 @@ export interface NodeServiceHostOptions {
   cliPath?: string;
   /** Kept across restarts so the admin client stays valid. */
   adminToken?: string;
-  /** How many unexpected exits in a row are restarted before giving up. */
+  /** Deaths within a minute after which it stops restarting (the supervisor policy's `maxDeaths`). */
   maxRestarts?: number;
+  /** The wait before the first restart (the supervisor policy's `firstDelayMs`). */
   restartDelayMs?: number;
+  /** The clock the restart policy counts deaths with. */
+  now?: () => number;
 }
 
 const DEFAULT_CLI = fileURLToPath(new URL('../../src-service/cli.ts', import.meta.url));
 
 export class NodeLocalServiceHost implements LocalServiceHost {
-  private readonly options: Required<NodeServiceHostOptions>;
+  private readonly options: Required<Omit<NodeServiceHostOptions, 'maxRestarts' | 'restartDelayMs' | 'now'>>;
+  private readonly supervisor: ServiceSupervisor;
   private child: ChildProcess | null = null;
   private listeners: Array<(s: LocalServiceStatus) => void> = [];
   private stopping = false;
-  private restarts = 0;
   private port = 0;
   private baseUrl: string | null = null;
   private stderrTail: string[] = [];
 
   constructor(options: NodeServiceHostOptions) {
-    this.options = {
-      nodePath: process.execPath,
-      cliPath: DEFAULT_CLI,
-      adminToken: `adm_${randomAlphanumeric(32)}`,
-      maxRestarts: 5,
-      restartDelayMs: 500,
-      ...options,
-    };
+    const { maxRestarts, restartDelayMs, now, ...rest } = options;
+    this.options = { nodePath: process.execPath, cliPath: DEFAULT_CLI, adminToken: `adm_${randomAlphanumeric(32)}`, ...rest };
+    this.supervisor = new ServiceSupervisor(now ?? Date.now, {
+      ...(maxRestarts !== undefined ? { maxDeaths: maxRestarts } : {}),
+      ...(restartDelayMs !== undefined ? { firstDelayMs: restartDelayMs } : {}),
+    });
   }
 
   onStatus(listener: (status: LocalServiceStatus) => void): void {
@@ -108,7 +111,6 @@ export class NodeLocalServiceHost implements LocalServiceHost {
         ready = true;
         this.baseUrl = parsed.data.base_url;
         this.port = Number(new URL(parsed.data.base_url).port);
-        this.restarts = 0;
         resolve(parsed.data.base_url);
       });
       child.on('error', (error) => {
@@ -129,27 +131,25 @@ export class NodeLocalServiceHost implements LocalServiceHost {
     });
   }
 
-  private async restart(why: string): Promise<void> {
-    if (this.restarts >= this.options.maxRestarts) {
+  /** After a death (or a failed restart): the supervisor policy says when to start again, or why not. */
+  private async restart(why: string, folderLocked = false): Promise<void> {
+    const step = this.supervisor.died({ folderLocked });
+    if (step.kind === 'give_up') {
       this.status({ status: 'failed', baseUrl: null, error: why });
       return;
     }
-    this.restarts++;
     this.status({ status: 'restarting', baseUrl: this.baseUrl, error: why });
-    await new Promise((r) => setTimeout(r, this.options.restartDelayMs * this.restarts));
+    await new Promise((r) => setTimeout(r, step.afterMs));
     if (this.stopping) return;
     try {
       const baseUrl = await this.spawnOnce();
       this.status({ status: 'running', baseUrl, error: null });
     } catch (error) {
       // Another service holds the folder: restarting against the lock cannot succeed, unless it let go meanwhile.
-      if (error instanceof DataFolderLockedError && probeDataFolder(this.options.dataDir).locked) {
-        this.status({ status: 'failed', baseUrl: null, error: error.message });
-        return;
-      }
+      const locked = error instanceof DataFolderLockedError && probeDataFolder(this.options.dataDir).locked;
       // The old port may be taken now; take any free one.
       this.port = 0;
-      void this.restart(error instanceof Error ? error.message : String(error));
+      void this.restart(error instanceof Error ? error.message : String(error), locked);
     }
   }
 

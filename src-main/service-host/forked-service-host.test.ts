@@ -1,0 +1,83 @@
+// The Electron host's supervision in plain Node: the real utility entry (src-service/utility-entry.ts) runs in
+// a Node child whose parentPort is Node's IPC channel (the shim below), forked through the same ForkService
+// seam electron/utility-service-host.ts fills with utilityProcess.fork. Deaths are counted on a test clock.
+import { fork as nodeFork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LocalServiceStatus } from '../ports/local-service-host.ts';
+import { ForkedServiceHost, type ForkService, type ForkedService } from './forked-service-host.ts';
+
+const ENTRY = fileURLToPath(new URL('../../src-service/utility-entry.ts', import.meta.url));
+/** Electron's process.parentPort, made of Node's IPC channel. */
+const PARENT_PORT_SHIM = `data:text/javascript,${encodeURIComponent(
+  'process.parentPort = { postMessage: (m) => process.send(m), on: (e, l) => process.on("message", (data) => l({ data })) };',
+)}`;
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+});
+
+function nodeForkOf(children: ChildProcess[]): ForkService {
+  return (entry, args, options) => {
+    const child = nodeFork(entry, args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe', 'ipc'], execArgv: ['--import', PARENT_PORT_SHIM] });
+    children.push(child);
+    cleanups.push(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    });
+    const exitCode = (listener: (code: number) => void) => (code: number | null) => listener(code ?? -1);
+    const forked: ForkedService = {
+      stdout: child.stdout,
+      stderr: child.stderr,
+      on: (event: 'message' | 'exit', listener: (value: never) => void) => child.on(event, event === 'exit' ? exitCode(listener as (code: number) => void) : listener),
+      once: (_event: 'exit', listener: (code: number) => void) => child.once('exit', exitCode(listener)),
+      kill: () => child.kill(),
+      postMessage: (message) => child.send(message as object),
+    };
+    return forked;
+  };
+}
+
+function startHost(maxDeaths: number) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'forked-host-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const children: ChildProcess[] = [];
+  // The clock stands still: every death falls inside the policy's window.
+  const host = new ForkedServiceHost({ entry: ENTRY, dataDir, fork: nodeForkOf(children), policy: { maxDeaths, firstDelayMs: 10 }, now: () => 0 });
+  const statuses: LocalServiceStatus[] = [];
+  host.onStatus((s) => statuses.push(s));
+  cleanups.push(() => host.stop());
+  return { host, statuses, children };
+}
+
+async function until(what: string, probe: () => boolean): Promise<void> {
+  for (let i = 0; i < 600 && !probe(); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!probe()) throw new Error(`never saw ${what}`);
+}
+
+describe('ForkedServiceHost (the Electron host without Electron)', () => {
+  it('restarts a service killed with kill -9 on the same address with the same admin token', async () => {
+    const { host, statuses, children } = startHost(5);
+    const { baseUrl, adminToken } = await host.start();
+    children[0]!.kill('SIGKILL');
+    await until('the restart', () => statuses.filter((s) => s.status === 'running').length === 2);
+    expect(statuses.map((s) => s.status)).toEqual(['starting', 'running', 'restarting', 'running']);
+    expect(statuses[3]!.baseUrl).toBe(baseUrl);
+    expect((await fetch(`${baseUrl}/admin/settings`, { headers: { Authorization: `Bearer ${adminToken}` } })).status).toBe(200);
+  });
+
+  it('gives up, and says so, when the service dies more often than the policy allows within its window', async () => {
+    const { host, statuses, children } = startHost(1);
+    await host.start();
+    children[0]!.kill('SIGKILL');
+    await until('the restart', () => statuses.filter((s) => s.status === 'running').length === 2);
+    children[1]!.kill('SIGKILL');
+    await until('the end', () => statuses.some((s) => s.status === 'failed'));
+    expect(statuses.map((s) => s.status)).toEqual(['starting', 'running', 'restarting', 'running', 'failed']);
+    expect(statuses[4]!.error).toContain('stopped 2 times within a minute');
+    expect(children).toHaveLength(2);
+  });
+});
