@@ -113,8 +113,8 @@ export default tseslint.config(
       runtimes: ['electron'],
       extra: [
         {
-          group: ['**/src-service/**', '!**/src-service/start.ts'],
-          message: 'Main may use the local service only through its start-up API, src-service/start.ts (DESIGN.md §2 rule 1).',
+          group: ['**/src-service/**', '!**/src-service/start.ts', '!**/src-service/sqlite', '**/src-service/sqlite/*', '!**/src-service/sqlite/index.ts'],
+          message: 'Main may use the local service only through its start-up API, src-service/start.ts, and the shared SQLite bootstrap, src-service/sqlite/index.ts (DESIGN.md §2 rule 1).',
         },
       ],
       message: 'Only src-main/electron/ (or *.electron.ts) may import electron; the rest of main runs in plain Node behind DesktopShell (DESIGN.md §2 rule 4).',
@@ -126,8 +126,8 @@ export default tseslint.config(
       folders: ['src-renderer', 'src-preload'],
       extra: [
         {
-          group: ['**/src-service/**', '!**/src-service/start.ts'],
-          message: 'Main may use the local service only through its start-up API, src-service/start.ts (DESIGN.md §2 rule 1).',
+          group: ['**/src-service/**', '!**/src-service/start.ts', '!**/src-service/sqlite', '**/src-service/sqlite/*', '!**/src-service/sqlite/index.ts'],
+          message: 'Main may use the local service only through its start-up API, src-service/start.ts, and the shared SQLite bootstrap, src-service/sqlite/index.ts (DESIGN.md §2 rule 1).',
         },
       ],
       message: 'Main never imports renderer or preload code (DESIGN.md §2).',

@@ -24,9 +24,6 @@ import { createAccountService } from './services/accounts.ts';
 import { createCreditService } from './services/credits.ts';
 import { createSettingsStore } from './settings.ts';
 
-// The shared SQLite bootstrap, for main's library database (DESIGN.md §2 rule 1: main's only way in).
-export { openSqliteDatabase, transaction, type SqliteMigration } from './sqlite.ts';
-
 export interface StartServiceOptions {
   host?: string;
   /** 0 picks a free port. Default 8420. */

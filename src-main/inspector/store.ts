@@ -5,7 +5,7 @@
 // Captures that arrive in the same turn of the event loop are written in one transaction (a flood costs one
 // commit per turn, not one per request); every read writes what is queued first, so reads see every capture.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
-import { transaction } from '../../src-service/start.ts';
+import { preparedOnce, transaction } from '../../src-service/sqlite/index.ts';
 import type { CapturedRequest, DeliveryGroup, DiagnosisCode } from '../../src-shared/ipc/inspector.ts';
 import type { VerificationReport } from '../../src-shared/webhook-signature.ts';
 import type { ReceivedRequest } from './receiver.ts';
@@ -116,7 +116,7 @@ export class InspectorStore {
     this.onStored = onStored;
     this.slackBytes = Math.max(256 * 1024, Math.floor(limits.maxBytes / 16));
     this.pageSize = (db.prepare('PRAGMA page_size').get() as { page_size: number }).page_size;
-    const prepare = (text: string) => db.prepare(text);
+    const prepare = preparedOnce(db);
     this.sql = {
       insertRequest: prepare(
         `INSERT INTO inspector_requests (id, group_key, received_at, method, path, body_bytes, too_large, delivery_id, event,

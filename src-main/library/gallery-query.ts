@@ -21,6 +21,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { GalleryFilters } from '../../src-shared/ipc/library.ts';
 import { promptSearch } from '../domain/library-search.ts';
+import { statement as cachedStatement } from './database.ts';
 
 type Row = Record<string, SQLInputValue>;
 
@@ -137,7 +138,6 @@ function joinSql(parts: Array<[string, SQLInputValue[]]>): FilterSql {
 
 export class GalleryQuery {
   private readonly db: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
   private readonly totalsCache = new Map<string, { sessions: number; images: number }>();
 
   private readonly sparseTurns: number;
@@ -148,15 +148,9 @@ export class GalleryQuery {
     this.sparseTurns = options.sparseTurns ?? SPARSE_TURNS;
   }
 
-  /** Prepared once per distinct SQL text (the filter combinations a user uses are few). */
+  /** Prepared once per distinct SQL text, in the connection's one statement cache (it bounds the texts kept). */
   private statement(sql: string): StatementSync {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      if (this.statements.size > 500) this.statements.clear();
-      this.statements.set(sql, s);
-    }
-    return s;
+    return cachedStatement(this.db, sql);
   }
 
   // ---- filters ----

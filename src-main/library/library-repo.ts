@@ -14,7 +14,7 @@ import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { CreditEstimate } from '../../src-shared/pricing.ts';
 import type { GenerationWarning } from '../../src-shared/warnings.ts';
 import { BoardsRepo } from './boards-repo.ts';
-import { transaction } from './database.ts';
+import { statement as cachedStatement, transaction } from './database.ts';
 import { GalleryQuery } from './gallery-query.ts';
 
 type Row = Record<string, SQLInputValue>;
@@ -125,7 +125,6 @@ function toImage(row: Row): ImageRecord {
 
 export class LibraryRepo {
   private readonly db: DatabaseSync;
-  private readonly statements = new Map<string, StatementSync>();
   private readonly galleryQuery: GalleryQuery;
   /** Boards and smart boards. */
   readonly boards: BoardsRepo;
@@ -137,14 +136,9 @@ export class LibraryRepo {
     this.boards = new BoardsRepo(db);
   }
 
-  /** Each statement is prepared once (the SQL texts are fixed, except updateTurn's few column sets). */
+  /** Each statement is prepared once, in the connection's one statement cache. */
   private sql(text: string): StatementSync {
-    let statement = this.statements.get(text);
-    if (!statement) {
-      statement = this.db.prepare(text);
-      this.statements.set(text, statement);
-    }
-    return statement;
+    return cachedStatement(this.db, text);
   }
 
   // ---- sessions ----

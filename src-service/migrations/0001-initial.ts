@@ -1,8 +1,10 @@
 // Accounts, keys, sessions, turns, images and the credit ledger. Times are Unix milliseconds of the
 // service clock (clock.ts); the HTTP layer converts to seconds where the API speaks seconds.
-export const migration = {
+import type { SqliteMigration } from '../sqlite/index.ts';
+
+export const migration: SqliteMigration = {
   version: 1,
-  name: 'initial',
+  name: '0001-initial',
   sql: `
 CREATE TABLE kv (
   key TEXT PRIMARY KEY,

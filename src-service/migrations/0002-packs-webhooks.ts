@@ -2,9 +2,11 @@
 // (spec §6, DESIGN.md §3/§4). Times are Unix milliseconds of the service clock, except
 // webhook_deliveries.next_attempt_at, which is real wall-clock time: retry waits are delivery mechanics,
 // not business windows, so moving the admin clock does not make a receiver get hammered.
-export const migration = {
+import type { SqliteMigration } from '../sqlite/index.ts';
+
+export const migration: SqliteMigration = {
   version: 2,
-  name: 'packs-webhooks',
+  name: '0002-packs-webhooks',
   sql: `
 CREATE TABLE image_packs (
   id TEXT PRIMARY KEY,
