@@ -6,11 +6,6 @@ import { useTranslation } from 'react-i18next';
 import { i18next } from './index.ts';
 import type { Resources } from './locales/en.ts';
 
-/** A table of strings, nested one level or more ("csv.too_long"). */
-export interface TextTable {
-  readonly [key: string]: string | TextTable;
-}
-
 /** The zh table has exactly the English table's shape. */
 export type SameShape<T> = { [K in keyof T]: T[K] extends string ? string : SameShape<T[K]> };
 
@@ -33,13 +28,13 @@ export interface TextNamespace<T> {
   readonly en: T;
 }
 
-/** Registers a feature's tables under `name` (once per name) and returns the namespace for useText. */
-export function defineTextNamespace<T extends object>(name: string, en: T, zh: SameShape<T>): TextNamespace<T> {
+/** Registers a feature's English and zh tables under `name` (once per name); zh must have the English shape. */
+export function defineTextNamespace<T extends object>(name: string, tables: { en: T; zh: SameShape<T> }): TextNamespace<T> {
   if (!i18next.hasResourceBundle('en', name)) {
-    i18next.addResourceBundle('en', name, en, true, true);
-    i18next.addResourceBundle('zh-CN', name, zh, true, true);
+    i18next.addResourceBundle('en', name, tables.en, true, true);
+    i18next.addResourceBundle('zh-CN', name, tables.zh, true, true);
   }
-  return { name, en };
+  return { name, en: tables.en };
 }
 
 /** The app's shared resources (locales/en.ts and zh-CN.ts), i18next's default namespace. */
