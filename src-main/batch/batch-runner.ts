@@ -1,6 +1,7 @@
 // Batch runs (docs/catalog.md): a persisted queue of generate jobs, sent through the one GenerationRunner so spec
 // §7 applies to every job exactly as to a single generation (503 resends, one retry after a 500, never a resend
-// after a timeout), with what only a batch has on top:
+// after a timeout); what happens to a failed job is the domain's verdict (retry-policy.ts `batchStep`, the
+// user's retry verdict carried out by the queue). What only a batch has on top:
 //   - at most `concurrency` jobs in flight;
 //   - a budget: a job is sent only if the batch's spend (charged, plus reservations of jobs in flight, plus the
 //     estimates of jobs whose outcome is unknown, which may have been charged) leaves room for its reservation;
@@ -14,8 +15,10 @@ import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { BatchDetail, BatchJob, BatchPause, BatchSummary } from '../../src-shared/ipc/batch.ts';
 import type { Language } from '../../src-shared/language.ts';
 import type { GenerationRunner } from '../generation/runner.ts';
-import { StudioError, asStudioError, renderError, type StoredError } from '../domain/errors.ts';
+import { StudioError, asStudioError, renderError } from '../domain/errors.ts';
 import { mainMessage, renderNote, type MainCode } from '../domain/messages.ts';
+import { DEFAULT_RETRY_POLICY, batchStep, type RetryPolicy } from '../domain/retry-policy.ts';
+import { turnFacts, type StoredTurn } from '../domain/turns.ts';
 import type { LibraryRepo } from '../library/library-repo.ts';
 import { planFields, visibleStatus, type BatchRepo, type BatchRow, type JobRow, type StoredPause } from './batch-repo.ts';
 
@@ -24,18 +27,20 @@ export interface BatchRunnerDeps {
   batches: BatchRepo;
   runner: GenerationRunner;
   environment: () => EnvironmentName;
-  /** On Local, the account's balance now (credits net of reservations); null when unknown (Remote). */
+  /**
+   * On Local, the account's balance now (credits net of reservations), from the admin API; null when unknown
+   * (Remote). Asked when a run starts or resumes and before a pause for credits; in between the batch keeps the
+   * balance from its own sends and the service's answers (`KnownBalance`).
+   */
   balance: () => Promise<number | null>;
   language: () => Language;
   changed: (batchId: string, jobId?: string) => void;
   now?: () => number;
   onTrouble?: (message: string, error: unknown) => void;
+  /** spec §7's policy (tests shorten its waits); the same the single generation runner uses. */
+  policy?: Partial<RetryPolicy>;
 }
 
-/** Service answers about the key or the account: every job would get the same, and nothing was charged (auth comes first). */
-const KEY_PROBLEMS = new Set(['invalid_api_key', 'unauthorized', 'insufficient_scope', 'banned']);
-/** How long a batch waits after the service stopped answering before it tries again by itself. */
-const SERVICE_WAIT_MS = 60_000;
 /** Longest single timer (setTimeout overflows past 2^31 ms); a longer wait re-arms. */
 const MAX_TIMER_MS = 6 * 3600_000;
 
@@ -46,9 +51,43 @@ function specWait(pause: StoredPause | null | undefined): number {
   return Math.max(timed, pause.notBefore ?? 0);
 }
 
+/**
+ * The Local balance between admin reads: each send takes its estimate (what the service reserves), each settled
+ * job gives back what it did not cost (the service's `credits_charged`); an outcome nobody knows forgets it.
+ */
+class KnownBalance {
+  private known: { environment: EnvironmentName; credits: number } | null = null;
+
+  get(environment: EnvironmentName): number | null {
+    return this.known?.environment === environment ? this.known.credits : null;
+  }
+
+  set(environment: EnvironmentName, credits: number | null): void {
+    this.known = credits === null ? null : { environment, credits };
+  }
+
+  sent(estimate: number): void {
+    if (this.known) this.known.credits -= estimate;
+  }
+
+  settled(estimate: number, turn: StoredTurn): void {
+    if (turn.status === 'succeeded' || turn.status === 'failed') {
+      if (this.known) this.known.credits += estimate - (turn.creditsCharged ?? 0);
+    } else this.forget();
+  }
+
+  forget(): void {
+    this.known = null;
+  }
+}
+
 export class BatchRunner {
   private readonly deps: BatchRunnerDeps;
   private readonly now: () => number;
+  private readonly policy: RetryPolicy;
+  private readonly balance = new KnownBalance();
+  /** Counts this process's writes to each batch row: a step that read the row sees whether it still holds. */
+  private readonly writes = new Map<string, number>();
   /** Jobs sent by this process and not yet settled, per batch. */
   private readonly inFlight = new Map<string, Set<string>>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
@@ -60,6 +99,7 @@ export class BatchRunner {
   constructor(deps: BatchRunnerDeps) {
     this.deps = deps;
     this.now = deps.now ?? Date.now;
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...deps.policy };
   }
 
   /** At start-up: a batch that was running when the app stopped waits for Resume; timed pauses are re-armed. */
@@ -69,13 +109,14 @@ export class BatchRunner {
     // After a restart every batch that was running, or waiting to go on by itself, waits for Resume (a wait
     // the service asked for still holds: Resume is refused until it is over).
     for (const batch of [...this.deps.batches.batchesInState('running'), ...this.deps.batches.batchesInState('paused').filter((b) => b.pause?.until)]) {
-      this.deps.batches.setState(batch.id, 'paused', { reason: 'restarted', until: null, needed: null, notBefore: specWait(batch.pause) || null }, this.now());
+      this.setState(batch.id, 'paused', { reason: 'restarted', until: null, needed: null, notBefore: specWait(batch.pause) || null }, this.now());
     }
   }
 
   start(batchId: string): void {
     const batch = this.require(batchId);
-    this.deps.batches.setState(batch.id, 'running', null, this.now());
+    this.balance.forget(); // read it afresh: the user may have topped up
+    this.setState(batch.id, 'running', null, this.now());
     this.deps.changed(batchId);
     void this.pump(batchId);
   }
@@ -85,7 +126,7 @@ export class BatchRunner {
     if (batch.state === 'running' || (batch.state === 'paused' && batch.pause?.reason !== 'user')) {
       // A user's pause holds even over a timed wait (which then no longer resumes the batch by itself).
       this.clearTimer(batchId);
-      this.deps.batches.setState(batchId, 'paused', { reason: 'user', until: null, needed: null, notBefore: specWait(batch.pause) || null }, this.now());
+      this.setState(batchId, 'paused', { reason: 'user', until: null, needed: null, notBefore: specWait(batch.pause) || null }, this.now());
       this.deps.changed(batchId);
     } else if (batch.state !== 'paused') {
       throw new StudioError('batch_not_running', { state: batch.state });
@@ -103,9 +144,10 @@ export class BatchRunner {
     }
     if (batch.state === 'paused') {
       this.clearTimer(batchId);
+      this.balance.forget(); // read it afresh: the user may have topped up
       // Sends that ended while nobody was acting on them (a crash, a pause) are judged first.
-      for (const job of this.deps.batches.undecided(batchId)) this.decide(job);
-      this.deps.batches.setState(batchId, 'running', null, this.now());
+      for (const job of this.deps.batches.undecided(batchId)) this.decide(job, batch);
+      this.setState(batchId, 'running', null, this.now());
       this.deps.changed(batchId);
     }
     void this.pump(batchId);
@@ -118,7 +160,7 @@ export class BatchRunner {
     if (batch.state === 'done' || batch.state === 'cancelled') return batch;
     this.clearTimer(batchId);
     this.deps.batches.cancelQueued(batchId);
-    this.deps.batches.setState(batchId, 'cancelled', null, this.now());
+    this.setState(batchId, 'cancelled', null, this.now());
     this.deps.changed(batchId);
     return this.require(batchId);
   }
@@ -126,6 +168,7 @@ export class BatchRunner {
   setConcurrency(batchId: string, concurrency: number): BatchRow {
     this.require(batchId);
     this.deps.batches.setConcurrency(batchId, concurrency, this.now());
+    this.wrote(batchId);
     this.deps.changed(batchId);
     void this.pump(batchId);
     return this.require(batchId);
@@ -211,11 +254,31 @@ export class BatchRunner {
       reason: pause.reason,
       until: pause.until,
       needed: pause.needed,
-      message: mainMessage(`batch_paused_${pause.reason}` as MainCode, { ...pause.params, until: pause.until, needed: pause.needed }, language),
+      message: mainMessage(`batch_paused_${pause.reason}` as MainCode, { ...pause.params, cause: this.pauseCause(pause, language), until: pause.until, needed: pause.needed }, language),
     };
   }
 
+  /** What stopped every job, in the reader's language (the code's own message), for the catalog's pause text. */
+  private pauseCause(pause: StoredPause, language: Language): string {
+    const code = pause.params?.code;
+    return typeof code === 'string' && code !== '' ? renderError({ code, params: pause.params }, language).message : '';
+  }
+
   // ---- the queue ----
+
+  private setState(batchId: string, state: BatchRow['state'], pause: StoredPause | null, now: number): void {
+    this.deps.batches.setState(batchId, state, pause, now);
+    this.wrote(batchId);
+  }
+
+  private wrote(batchId: string): void {
+    this.writes.set(batchId, (this.writes.get(batchId) ?? 0) + 1);
+  }
+
+  /** This process's write count for the batch (a step's read still holds while it is unchanged). */
+  private written(batchId: string): number {
+    return this.writes.get(batchId) ?? 0;
+  }
 
   private require(batchId: string): BatchRow {
     const batch = this.deps.batches.getBatch(batchId);
@@ -232,15 +295,16 @@ export class BatchRunner {
     return set;
   }
 
-  private pausedFor(batchId: string, pause: StoredPause): void {
-    const batch = this.deps.batches.getBatch(batchId);
+  /** `read`: the batch row as the caller read it, when nothing was written since (saves reading it again). */
+  private pausedFor(batchId: string, pause: StoredPause, read?: BatchRow | null): void {
+    const batch = read ?? this.deps.batches.getBatch(batchId);
     if (!batch || batch.state === 'cancelled' || batch.state === 'done') return;
     // A wait the service asked for (429, daily limit) holds whatever pause comes after it; the latest time wins.
     const notBefore = Math.max(specWait(pause), specWait(batch.pause)) || null;
     // The user's own pause is the strongest: a wait met meanwhile is kept but does not resume the batch by itself.
     const shown: StoredPause = batch.state === 'paused' && batch.pause?.reason === 'user' ? { ...batch.pause, until: null } : pause;
     const until = shown.until !== null ? Math.max(shown.until, notBefore ?? 0) : null;
-    this.deps.batches.setState(batchId, 'paused', { ...shown, until, notBefore }, this.now());
+    this.setState(batchId, 'paused', { ...shown, until, notBefore }, this.now());
     if (until !== null) this.armTimer(batchId, until);
     this.deps.changed(batchId);
   }
@@ -292,88 +356,119 @@ export class BatchRunner {
     }
   }
 
-  /** Sends queued jobs while the batch runs and there is room (concurrency, budget, balance). */
+  /**
+   * Sends queued jobs while the batch runs and there is room (concurrency, budget, balance). Each step reads the
+   * batch row once; a write by this process meanwhile (a pause, a cancel, Resume) makes the step start over.
+   */
   private async fill(batchId: string): Promise<void> {
     for (;;) {
       if (this.closed) return;
       const batch = this.deps.batches.getBatch(batchId);
       if (!batch || batch.state !== 'running') return;
-      const flying = this.flying(batchId);
-      if (flying.size >= batch.concurrency) return;
-      const job = this.deps.batches.nextQueued(batchId);
-      if (!job) {
-        if (flying.size === 0) {
-          this.deps.batches.setState(batchId, 'done', null, this.now());
-          this.deps.changed(batchId);
-        }
-        return;
-      }
-      if (batch.environment !== this.deps.environment()) {
-        this.pausedFor(batchId, { reason: 'problem', until: null, needed: null, params: { code: 'batch_other_environment', environment: batch.environment } });
-        return;
-      }
-      if (batch.budget !== null) {
-        const tally = this.deps.batches.tally(batchId);
-        if (tally.spent + tally.reserved + tally.unknownEstimates + job.estimate > batch.budget) {
-          // A job in flight may still cost less than reserved (a partial run): wait for it before giving up.
-          if (flying.size > 0) return;
-          this.deps.batches.markNotSent(job.id, 'over_budget', null);
-          this.deps.changed(batchId, job.id);
-          continue;
-        }
-      }
-      const balance = await this.deps.balance().catch(() => null);
-      if (balance !== null && balance < job.estimate) {
-        if (flying.size > 0) return; // reservations in flight come back or are charged first
-        this.pausedFor(batchId, { reason: 'insufficient_credits', until: null, needed: job.estimate, params: { balance } });
-        return;
-      }
-      // A job back in the queue after a 429 is never resent before its wait is over (spec §7), even when the
-      // pause that held it was replaced (a crash between the two writes, another pause after it).
-      const previous = job.retryOf ? this.deps.repo.getTurn(job.retryOf) : null;
-      if (previous?.retryAt && previous.retryAt > this.now()) {
-        this.pausedFor(batchId, { reason: previous.error?.code === 'new_user_daily_limit' ? 'daily_limit' : 'rate_limited', until: previous.retryAt, needed: null });
-        return;
-      }
-      const again = this.deps.batches.getBatch(batchId);
-      if (!again || again.state !== 'running') return;
-      flying.add(job.id);
-      let turnId: string;
-      try {
-        ({ turnId } = await this.deps.runner.start({ request: job.request, sessionId: job.sessionId }, job.retryOf, {
-          // In the turn's own transaction: a job cancelled, or a batch paused, while the key was read is not sent
-          // (throwing rolls the turn back, so nothing goes out).
-          inTransaction: (id) => {
-            const current = this.deps.batches.getBatch(batchId);
-            if (current?.state !== 'running' || !this.deps.batches.markSent(job.id, id)) throw new StudioError('batch_job_withdrawn', { jobId: job.id });
-          },
-        }));
-      } catch (thrown) {
-        flying.delete(job.id);
-        const error = asStudioError(thrown);
-        if (error.code === 'batch_job_withdrawn') return;
-        if (error.status !== 400) {
-          // Anything but a request that breaks a rule (no key, another environment, a full disk, the keychain)
-          // would stop every job alike: the batch pauses and says why.
-          this.pausedFor(batchId, { reason: 'problem', until: null, needed: null, params: { code: error.code, message: error.message } });
-          return;
-        }
-        // Refused before sending (the request breaks a spec §4.1 rule): this job only; nothing was sent or charged.
-        this.deps.batches.markNotSent(job.id, 'failed', error.toStored());
-        this.deps.changed(batchId, job.id);
-        continue;
-      }
-      this.deps.changed(batchId, job.id);
-      const follow = this.follow(batchId, job.id, turnId).finally(() => this.follows.delete(follow));
-      this.follows.add(follow);
+      const step = await this.sendNext(batch, this.written(batchId));
+      if (step === 'stop') return;
     }
+  }
+
+  /** One step: the next queued job is sent, or set aside, or the batch waits or pauses. */
+  private async sendNext(batch: BatchRow, seen: number): Promise<'next' | 'stop'> {
+    const batchId = batch.id;
+    const flying = this.flying(batchId);
+    if (flying.size >= batch.concurrency) return 'stop';
+    const job = this.deps.batches.nextQueued(batchId);
+    if (!job) {
+      if (flying.size === 0) {
+        this.setState(batchId, 'done', null, this.now());
+        this.deps.changed(batchId);
+      }
+      return 'stop';
+    }
+    if (batch.environment !== this.deps.environment()) {
+      this.pausedFor(batchId, { reason: 'problem', until: null, needed: null, params: { code: 'batch_other_environment', environment: batch.environment } }, batch);
+      return 'stop';
+    }
+    if (batch.budget !== null) {
+      const tally = this.deps.batches.tally(batchId);
+      if (tally.spent + tally.reserved + tally.unknownEstimates + job.estimate > batch.budget) {
+        // A job in flight may still cost less than reserved (a partial run): wait for it before giving up.
+        if (flying.size > 0) return 'stop';
+        this.deps.batches.markNotSent(job.id, 'over_budget', null);
+        this.deps.changed(batchId, job.id);
+        return 'next';
+      }
+    }
+    const short = await this.shortOfCredits(job, flying.size);
+    // The batch was paused, cancelled or resumed while the balance was read: read it again.
+    if (this.written(batchId) !== seen) return 'next';
+    if (short === 'wait') return 'stop';
+    if (short !== null) {
+      this.pausedFor(batchId, { reason: 'insufficient_credits', until: null, needed: job.estimate, params: { balance: short.balance } }, batch);
+      return 'stop';
+    }
+    // A job back in the queue after a 429 is never resent before its wait is over (spec §7), even when the
+    // pause that held it was replaced (a crash between the two writes, another pause after it).
+    const previous = job.retryOf ? this.deps.repo.getTurn(job.retryOf) : null;
+    if (previous?.retryAt && previous.retryAt > this.now()) {
+      this.pausedFor(batchId, { reason: previous.error?.code === 'new_user_daily_limit' ? 'daily_limit' : 'rate_limited', until: previous.retryAt, needed: null }, batch);
+      return 'stop';
+    }
+    flying.add(job.id);
+    let turnId: string;
+    try {
+      ({ turnId } = await this.deps.runner.start({ request: job.request, sessionId: job.sessionId }, job.retryOf, {
+        // In the turn's own transaction: a job cancelled, or a batch paused, while the key was read is not sent
+        // (throwing rolls the turn back, so nothing goes out).
+        inTransaction: (id) => {
+          if (this.written(batchId) !== seen || !this.deps.batches.markSent(job.id, id)) throw new StudioError('batch_job_withdrawn', { jobId: job.id });
+        },
+      }));
+    } catch (thrown) {
+      flying.delete(job.id);
+      const error = asStudioError(thrown);
+      if (error.code === 'batch_job_withdrawn') return 'stop';
+      if (error.status !== 400) {
+        // Anything but a request that breaks a rule (no key, another environment, a full disk, the keychain)
+        // would stop every job alike: the batch pauses and says why.
+        this.pausedFor(batchId, { reason: 'problem', until: null, needed: null, params: { code: error.code, message: error.message } });
+        return 'stop';
+      }
+      // Refused before sending (the request breaks a spec §4.1 rule): this job only; nothing was sent or charged.
+      this.deps.batches.markNotSent(job.id, 'failed', error.toStored());
+      this.deps.changed(batchId, job.id);
+      return 'next';
+    }
+    this.balance.sent(job.estimate);
+    this.deps.changed(batchId, job.id);
+    const follow = this.follow(batchId, job.id, turnId).finally(() => this.follows.delete(follow));
+    this.follows.add(follow);
+    return 'next';
+  }
+
+  /**
+   * Whether the Local balance leaves room for the job: null (room, or unknown on Remote), 'wait' (jobs in flight
+   * first give back or are charged their reservations), or the balance the service says before a pause.
+   */
+  private async shortOfCredits(job: JobRow, inFlight: number): Promise<null | 'wait' | { balance: number }> {
+    const environment = this.deps.environment();
+    const known = this.balance.get(environment) ?? (await this.readBalance(environment));
+    if (known === null || known >= job.estimate) return null;
+    if (inFlight > 0) return 'wait';
+    // The batch pauses on the service's own figure, never on its reckoning alone.
+    const balance = await this.readBalance(environment);
+    return balance === null || balance >= job.estimate ? null : { balance };
+  }
+
+  private async readBalance(environment: EnvironmentName): Promise<number | null> {
+    const credits = await this.deps.balance().catch(() => null);
+    this.balance.set(environment, credits);
+    return credits;
   }
 
   private async follow(batchId: string, jobId: string, turnId: string): Promise<void> {
     try {
       await this.deps.runner.whenSettled(turnId);
       const job = this.deps.batches.getJob(jobId);
-      if (job) this.decide(job);
+      if (job) this.decide(job, this.deps.batches.getBatch(batchId));
     } catch (error) {
       this.deps.onTrouble?.(`batch job ${jobId} could not be judged`, error);
     } finally {
@@ -383,46 +478,42 @@ export class BatchRunner {
     await this.pump(batchId);
   }
 
-  /** Acts on how a sent job's turn ended (spec §7, as the domain's retry policy decides for one generation). */
-  private decide(job: JobRow): void {
+  /** Acts on how a sent job's turn ended: the domain's spec §7 verdict (`batchStep`), carried out by the queue. */
+  private decide(job: JobRow, batch: BatchRow | null): void {
     if (job.status !== 'sent' || !job.turnId || job.decided) return;
     const turn = this.deps.repo.getTurn(job.turnId);
     if (!turn || turn.status === 'running') return;
-    const batch = this.deps.batches.getBatch(job.batchId);
     const goingOn = batch !== null && batch.state !== 'cancelled' && batch.state !== 'done';
     this.deps.batches.markDecided(job.id);
+    this.balance.settled(job.estimate, turn);
     if (turn.status !== 'failed' || !goingOn) return;
-    const error: StoredError | null = turn.error;
-    const code = error?.code ?? '';
-    switch (code) {
-      case 'rate_limited':
-      case 'new_user_daily_limit':
+    const code = turn.error?.code ?? '';
+    const step = batchStep(turnFacts(turn), this.now(), this.policy);
+    switch (step.kind) {
+      case 'resend':
+        // spec §7: retry once as is (the service refunded); the verdict on the resend's 500 is give_up.
         this.deps.batches.requeue(job.id, turn.id);
-        this.pausedFor(job.batchId, { reason: code === 'rate_limited' ? 'rate_limited' : 'daily_limit', until: turn.retryAt ?? this.now() + 60_000, needed: null });
         return;
-      case 'insufficient_credits':
+      case 'wait':
         this.deps.batches.requeue(job.id, turn.id);
-        this.pausedFor(job.batchId, { reason: 'insufficient_credits', until: null, needed: job.estimate, params: { ...(error?.details ?? {}) } });
+        this.pausedFor(job.batchId, { reason: step.reason, until: step.until, needed: null }, batch);
         return;
-      case 'auth_unavailable':
-      case 'service_unreachable':
+      case 'wait_for_service':
         // Nothing ran (the runner already resent a 503 after a few seconds, as spec §7 says); the service is not
-        // answering now: the batch waits a minute and goes on by itself (Resume tries sooner).
+        // answering now: the batch waits and goes on by itself (Resume tries sooner).
         this.deps.batches.requeue(job.id, null);
-        this.pausedFor(job.batchId, { reason: 'service_unreachable', until: this.now() + SERVICE_WAIT_MS, needed: null, params: { code } });
+        this.pausedFor(job.batchId, { reason: 'service_unreachable', until: step.until, needed: null, params: { code } }, batch);
         return;
-      case 'internal_error': {
-        // spec §7: retry once as is (the service refunded); a second 500 for the same job stays failed.
-        const earlier500 = job.earlierTurnIds.some((id) => this.deps.repo.getTurn(id)?.error?.code === 'internal_error');
-        if (!earlier500) this.deps.batches.requeue(job.id, turn.id);
-        return;
-      }
-      default:
-        if (KEY_PROBLEMS.has(code)) {
+      case 'hold':
+        if (step.for === 'top_up') {
+          this.deps.batches.requeue(job.id, turn.id);
+          this.pausedFor(job.batchId, { reason: 'insufficient_credits', until: null, needed: job.estimate, params: { ...(turn.error?.details ?? {}) } }, batch);
+        } else {
           this.deps.batches.requeue(job.id, null);
-          this.pausedFor(job.batchId, { reason: 'problem', until: null, needed: null, params: { code } });
-          return;
+          this.pausedFor(job.batchId, { reason: 'problem', until: null, needed: null, params: { code } }, batch);
         }
+        return;
+      case 'give_up':
         // 400s and the rest: this job only (the same request would get the same answer).
         return;
     }

@@ -1,6 +1,6 @@
 // Catalog production's part of the main catalog (./messages.ts merges it): products, shot lists, batch runs and
 // their pauses, marketplace export, in zh and en. Facts travel as params; the text is made when it is read.
-import { renderError } from './errors.ts';
+// A leaf of the catalog: it imports no other message (a pause's cause arrives rendered, as the `cause` param).
 
 type Params = Record<string, unknown>;
 type Text = { zh: (p: Params) => string; en: (p: Params) => string };
@@ -16,11 +16,6 @@ function clock(value: unknown, language: 'zh' | 'en'): string {
   const sameDay = at.toDateString() === new Date().toDateString();
   const locale = language === 'zh' ? 'zh-CN' : 'en-US';
   return at.toLocaleString(locale, { ...(sameDay ? {} : { month: 'short', day: 'numeric' }), hour: '2-digit', minute: '2-digit' });
-}
-
-/** What stopped every job, in the reader's language (the code's own message). */
-function cause(p: Params, language: 'zh' | 'en'): string {
-  return p.code ? renderError({ code: s(p.code), params: p }, language).message : '';
 }
 
 export const BATCH_MESSAGES = {
@@ -120,7 +115,7 @@ export const BATCH_MESSAGES = {
     en: () => 'The service did not answer (nothing was charged). The job is back in the queue; Resume to try again.',
   },
   batch_paused_problem: {
-    zh: (p) => `批次已暂停：${cause(p, 'zh')}`,
-    en: (p) => `The batch is paused: ${cause(p, 'en')}`,
+    zh: (p) => `批次已暂停：${s(p.cause)}`,
+    en: (p) => `The batch is paused: ${s(p.cause)}`,
   },
 } satisfies Record<string, Text>;

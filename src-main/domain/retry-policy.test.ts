@@ -1,7 +1,8 @@
 // spec §7's retry guidance as the app applies it, table by table: what the runner does after each answer, and
 // what the user may retry and when. The renderer shows `turnActions`; these rows are the contract.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_RETRY_POLICY, afterErrorAnswer, afterNetworkEnd, rateLimitWaitMs, retryVerdict, turnActions, type TurnFacts } from './retry-policy.ts';
+import { GENERATE_400_CODES, SPEC_ERROR_CODES } from '../../src-shared/errors.ts';
+import { DEFAULT_RETRY_POLICY, afterErrorAnswer, afterNetworkEnd, batchStep, rateLimitWaitMs, retryVerdict, turnActions, type TurnFacts } from './retry-policy.ts';
 
 const now = 1_000_000;
 const failed = (code: string, extra: Partial<TurnFacts> = {}): TurnFacts => ({
@@ -86,5 +87,45 @@ describe('what the user may retry (the runner enforces it, the card shows it)', 
     expect(turnActions({ ...running, waitingInBackground: true }, now)).toMatchObject({ stopWaiting: false, abort: true });
     expect(turnActions({ ...running, status: 'succeeded', waitingInBackground: true }, now)).toMatchObject({ stopWaiting: false, abort: false });
     expect(turnActions(failed('internal_error'), now).abort).toBe(false);
+  });
+});
+
+describe('a batch job gets the verdict a single generation gets, for every spec §7 answer', () => {
+  const policy = DEFAULT_RETRY_POLICY;
+  /** What the single generation offers (its retry offer and fix) and what the batch does, side by side. */
+  const both = (facts: TurnFacts) => {
+    const single = turnActions(facts, now);
+    return { offer: single.retry.offer, kind: single.retry.kind, fix: single.fix, batch: batchStep(facts, now, policy) };
+  };
+  const soon = now + 5_000;
+  const rows: Array<[string, TurnFacts, ReturnType<typeof both>]> = [
+    ...GENERATE_400_CODES.map((code): [string, TurnFacts, ReturnType<typeof both>] => [`400 ${code}`, failed(code), { offer: 'never', kind: null, fix: null, batch: { kind: 'give_up' } }]),
+    ['401 unauthorized', failed('unauthorized'), { offer: 'never', kind: null, fix: 'keys', batch: { kind: 'hold', for: 'key' } }],
+    ['401 invalid_api_key', failed('invalid_api_key'), { offer: 'never', kind: null, fix: 'keys', batch: { kind: 'hold', for: 'key' } }],
+    ['402 insufficient_credits', failed('insufficient_credits'), { offer: 'never', kind: null, fix: 'top_up', batch: { kind: 'hold', for: 'top_up' } }],
+    ['403 insufficient_scope', failed('insufficient_scope'), { offer: 'never', kind: null, fix: 'keys', batch: { kind: 'hold', for: 'key' } }],
+    ['403 banned', failed('banned'), { offer: 'never', kind: null, fix: null, batch: { kind: 'hold', for: 'key' } }],
+    ['404 session_not_found', failed('session_not_found'), { offer: 'never', kind: null, fix: 'new_session', batch: { kind: 'give_up' } }],
+    ['404 not_found', failed('not_found'), { offer: 'never', kind: null, fix: null, batch: { kind: 'give_up' } }],
+    ['429 rate_limited', failed('rate_limited', { retryAt: soon }), { offer: 'later', kind: 'retry_after_wait', fix: null, batch: { kind: 'wait', reason: 'rate_limited', until: soon } }],
+    ['429 new_user_daily_limit', failed('new_user_daily_limit', { retryAt: soon }), { offer: 'later', kind: 'retry_after_wait', fix: null, batch: { kind: 'wait', reason: 'daily_limit', until: soon } }],
+    ['500 internal_error', failed('internal_error'), { offer: 'now', kind: 'retry_once', fix: null, batch: { kind: 'resend' } }],
+    ['500 on the retry of a 500', failed('internal_error', { isRetry: true, retryOfCode: 'internal_error' }), { offer: 'never', kind: null, fix: null, batch: { kind: 'give_up' } }],
+    ['503 auth_unavailable after the resends', failed('auth_unavailable'), { offer: 'now', kind: 'retry_safe', fix: null, batch: { kind: 'wait_for_service', until: now + policy.serviceWaitMs } }],
+    ['no answer (service unreachable)', failed('service_unreachable'), { offer: 'now', kind: 'retry_safe', fix: null, batch: { kind: 'wait_for_service', until: now + policy.serviceWaitMs } }],
+    ['timeout (outcome unknown)', { ...failed('x'), status: 'outcome_unknown', error: null }, { offer: 'never', kind: null, fix: null, batch: { kind: 'give_up' } }],
+  ];
+
+  it('covers every code of spec §7', () => {
+    const covered = new Set(rows.map(([, facts]) => facts.error?.code));
+    expect(SPEC_ERROR_CODES.filter((code) => !covered.has(code))).toEqual([]);
+  });
+
+  it.each(rows)('%s', (_name, facts, expected) => {
+    const got = both(facts);
+    expect(got).toEqual(expected);
+    // The batch resends exactly when the single generation may retry, and waits exactly as long.
+    expect(got.batch.kind === 'resend' || got.batch.kind === 'wait' || got.batch.kind === 'wait_for_service').toBe(got.offer !== 'never');
+    if (got.batch.kind === 'wait') expect(got.batch.until).toBe(turnActions(facts, now).retry.availableAt);
   });
 });

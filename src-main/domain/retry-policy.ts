@@ -1,6 +1,7 @@
 // spec §7's retry guidance, decided in one place for the whole app: what the runner does after each answer,
 // how long a back-off lasts, what the user may retry and when, and what must never be resent. The runner
-// (core/generation.ts) asks `afterAnswer`; the renderer only shows `turnActions` (it derives nothing).
+// (generation/runner.ts) asks `afterErrorAnswer`; the batch runner asks `batchStep` after each failed job, which
+// is the user's `retryVerdict` carried out by a queue; the renderer only shows `turnActions` (it derives nothing).
 import { errorSpec } from '../../src-shared/errors.ts';
 import type { TurnActions, TurnStatus } from '../../src-shared/ipc/generation.ts';
 import type { StoredError } from './errors.ts';
@@ -15,6 +16,8 @@ export interface RetryPolicy {
   rateLimitBaseMs: number;
   /** Upper bound of one back-off wait. */
   rateLimitMaxMs: number;
+  /** How long a batch waits, after the service stopped answering (503 after its resends, unreachable), before it tries again by itself. */
+  serviceWaitMs: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -22,6 +25,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   authRetryDelaysMs: [3_000, 6_000, 12_000],
   rateLimitBaseMs: 60_000,
   rateLimitMaxMs: 24 * 3600_000,
+  serviceWaitMs: 60_000,
 };
 
 /** How a call ended without an answer we can read. */
@@ -85,6 +89,44 @@ export function afterNetworkEnd(end: NetworkEnd, policy: RetryPolicy): FinalStep
 export function rateLimitWaitMs(streak: number, retryAfterS: number | null, policy: RetryPolicy): number {
   const backoff = policy.rateLimitBaseMs * 2 ** streak;
   return Math.min(policy.rateLimitMaxMs, Math.max(backoff, (retryAfterS ?? 0) * 1000));
+}
+
+/**
+ * What a batch does after one of its jobs failed: the verdict a single generation gets (`retryVerdict`, the
+ * fix `turnActions` names), carried out by a queue instead of the user.
+ */
+export type BatchStep =
+  /** 500, the first time: send the job again as is (the service refunded). */
+  | { kind: 'resend' }
+  /** 429 / daily cap: the job goes back in the queue and nothing is sent before `until`. */
+  | { kind: 'wait'; reason: 'rate_limited' | 'daily_limit'; until: number }
+  /** 503 after the runner's resends, or no answer: nothing ran; the job goes back and the batch tries again at `until`. */
+  | { kind: 'wait_for_service'; until: number }
+  /** Every job would get the same answer until the user acts (a top-up, a key): the job goes back, the batch holds. */
+  | { kind: 'hold'; for: 'top_up' | 'key' }
+  /** This job only: the same request gets the same answer (spec §7 rule 1), or its one retry is spent. */
+  | { kind: 'give_up' };
+
+export function batchStep(turn: TurnFacts, now: number, policy: RetryPolicy): BatchStep {
+  const verdict = retryVerdict(turn, now);
+  const code = turn.error?.code ?? '';
+  if (verdict.allowed || verdict.code === 'retry_too_early') {
+    switch (verdict.kind) {
+      case 'retry_once':
+        return { kind: 'resend' };
+      case 'retry_after_wait':
+        return { kind: 'wait', reason: code === 'new_user_daily_limit' ? 'daily_limit' : 'rate_limited', until: turn.retryAt ?? now + policy.rateLimitBaseMs };
+      case 'retry_safe':
+        return { kind: 'wait_for_service', until: now + policy.serviceWaitMs };
+    }
+  }
+  if (turn.status !== 'failed') return { kind: 'give_up' };
+  const fix = fixFor(code);
+  if (fix === 'top_up') return { kind: 'hold', for: 'top_up' };
+  // 401/403 are about the key or the account, checked before anything is reserved: every job would get the same.
+  const status = errorSpec(code)?.status;
+  if (status === 401 || status === 403) return { kind: 'hold', for: 'key' };
+  return { kind: 'give_up' };
 }
 
 /** What the user may do with a turn: the facts the decision needs. */

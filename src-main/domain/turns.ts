@@ -4,7 +4,7 @@ import type { TurnRecord } from '../../src-shared/ipc/generation.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { renderError, type StoredError } from './errors.ts';
 import { renderNote, type StoredNote } from './messages.ts';
-import { turnActions } from './retry-policy.ts';
+import { turnActions, type TurnFacts } from './retry-policy.ts';
 
 export interface StoredTurn extends Omit<TurnRecord, 'error' | 'outcomeNote' | 'actions' | 'waitingInBackground'> {
   error: StoredError | null;
@@ -18,21 +18,24 @@ export interface StoredTurn extends Omit<TurnRecord, 'error' | 'outcomeNote' | '
   clientIdSent: boolean;
 }
 
+/** The facts spec §7's verdicts are taken on, the same for the turn card and the batch (./retry-policy.ts). */
+export function turnFacts(turn: StoredTurn, waitingInBackground = false): TurnFacts {
+  const { status, error, requestId, retryAt, retried, retryOfCode, retryOf } = turn;
+  return { status, error, requestId, retryAt, retried, retryOfCode, isRetry: retryOf !== null, waitingInBackground };
+}
+
 /**
  * `waitingInBackground` is the runner's (in memory, like the call itself): true only while the turn runs after
  * the user stopped waiting for it.
  */
 export function presentTurn(turn: StoredTurn, language: Language, now: number, waitingInBackground = false): TurnRecord {
-  const { error, outcome, retried, retryOfCode, clientIdSent: _clientIdSent, ...rest } = turn;
+  const { error, outcome, retried: _retried, retryOfCode: _retryOfCode, clientIdSent: _clientIdSent, ...rest } = turn;
   const background = waitingInBackground && turn.status === 'running';
   return {
     ...rest,
     error: error ? renderError(error, language) : null,
     outcomeNote: outcome ? renderNote(outcome, language) : null,
-    actions: turnActions(
-      { status: turn.status, error, requestId: turn.requestId, retryAt: turn.retryAt, retried, retryOfCode, isRetry: turn.retryOf !== null, waitingInBackground: background },
-      now,
-    ),
+    actions: turnActions(turnFacts(turn, background), now),
     waitingInBackground: background,
   };
 }
