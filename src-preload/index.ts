@@ -4,6 +4,7 @@
 // Built as CommonJS (out/preload/index.cjs) because a sandboxed preload cannot be an ES module.
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { IpcResult } from '../src-shared/ipc/contract.ts';
+import { withEarlySettings } from '../src-shared/ipc/early-settings.ts';
 import { EARLY_SETTINGS_MS, IPC_EVENT_NAMES, IPC_METHODS, type ImageKind, type IpcEventName, type IpcMethodName, type StudioApi } from '../src-shared/ipc/index.ts';
 
 type MethodFunctions = Omit<StudioApi, 'on' | 'imageUrl'>;
@@ -18,26 +19,11 @@ function methodFunctions(): MethodFunctions {
   return functions as MethodFunctions;
 }
 
-/** The settings, asked for as the window opens: the renderer's first render waits for them (EARLY_SETTINGS_MS). */
-function withEarlySettings(functions: MethodFunctions): MethodFunctions {
-  let early: Promise<IpcResult<unknown>> | null = ipcRenderer.invoke(IPC_METHODS.settingsGet.channel, {}) as Promise<IpcResult<unknown>>;
-  // An answer nobody takes must not be an unhandled rejection; whoever takes it still sees the rejection.
-  early.catch(() => undefined);
-  setTimeout(() => (early = null), EARLY_SETTINGS_MS);
-  const ask = functions.settingsGet as (input?: unknown) => Promise<IpcResult<unknown>>;
-  const settingsGet = (input?: unknown) => {
-    const taken = early;
-    early = null;
-    const noInput = input === undefined || (typeof input === 'object' && input !== null && Object.keys(input).length === 0);
-    return taken && noInput ? taken : ask(input);
-  };
-  return { ...functions, settingsGet: settingsGet as MethodFunctions['settingsGet'] };
-}
-
 const EVENTS: ReadonlySet<string> = new Set(IPC_EVENT_NAMES);
 
 const api = {
-  ...withEarlySettings(methodFunctions()),
+  // The settings are asked for as the window opens: the renderer's first render waits for them.
+  ...withEarlySettings(methodFunctions(), EARLY_SETTINGS_MS),
   on(event: IpcEventName, listener: (payload: never) => void): () => void {
     if (!EVENTS.has(event)) throw new Error(`Unknown event: ${String(event)}`);
     if (typeof listener !== 'function') throw new TypeError('listener must be a function');

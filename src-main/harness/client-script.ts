@@ -1,6 +1,8 @@
 // The harness's stand-in for the preload: a classic script, served from the harness's own origin (so the
 // renderer's CSP `script-src 'self'` allows it), that defines window.api with the preload's exact shape.
-// Methods and events come from the same contract lists as the preload (DESIGN.md §2 rule 2).
+// Methods and events come from the same contract lists as the preload (DESIGN.md §2 rule 2), and the early
+// settings from the preload's own function (serialised here, so the two cannot drift).
+import { withEarlySettings } from '../../src-shared/ipc/early-settings.ts';
 import { EARLY_SETTINGS_MS, IPC_EVENT_NAMES, IPC_METHODS } from '../../src-shared/ipc/index.ts';
 
 export function harnessClientScript(token: string): string {
@@ -60,17 +62,8 @@ export function harnessClientScript(token: string): string {
   for (const [name, channel] of Object.entries(channels)) {
     api[name] = (input) => invoke(channel, input);
   }
-  // As the preload does: the settings are asked for now, ahead of the renderer's bundle, and its first
-  // settingsGet() without input takes that answer (any other call, or one after ${EARLY_SETTINGS_MS} ms, asks again).
-  let earlySettings = invoke(channels.settingsGet, {});
-  setTimeout(() => { earlySettings = null; }, ${EARLY_SETTINGS_MS});
-  const askSettings = api.settingsGet;
-  api.settingsGet = (input) => {
-    const taken = earlySettings;
-    earlySettings = null;
-    const noInput = input === undefined || (typeof input === 'object' && input !== null && Object.keys(input).length === 0);
-    return taken && noInput ? taken : askSettings(input);
-  };
+  // As the preload does (the same function): the settings are asked for now, ahead of the renderer's bundle.
+  Object.assign(api, (${withEarlySettings.toString()})(api, ${EARLY_SETTINGS_MS}));
   api.on = (event, listener) => {
     const set = listeners.get(event);
     if (!set) throw new Error('Unknown event: ' + String(event));
