@@ -2,6 +2,7 @@
 // (plan and start, run and jobs, marketplace export, report), like a collection runner beside its collection. Two columns that scroll on their own on a wide window; one scrolling
 // column on a narrow one (the 960 × 600 minimum), the jobs list keeping a scroll region of its own.
 import { useId, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useText } from '../../i18n/text.ts';
 import { ImageViewer } from '../viewer/ImageViewer.tsx';
 import { BatchExportDialog } from './BatchExportDialog.tsx';
@@ -15,26 +16,27 @@ import { RunSection } from './RunSection.tsx';
 import { ShotListSection } from './ShotListSection.tsx';
 import { useBatchStore } from './store.ts';
 
+/** What the page works on: the shot list chosen (else the first), the products in the batch, the batch on show. */
+function useCatalogChoice() {
+  const products = useProducts();
+  const shotLists = useShotLists();
+  const batches = useBatchList();
+  const chosen = useBatchStore(useShallow((s) => ({ excluded: s.excluded, listId: s.shotListId, batchId: s.batchId })));
+  const lists = useMemo(() => shotLists.data ?? [], [shotLists.data]);
+  const list = lists.find((l) => l.id === chosen.listId) ?? lists[0] ?? null;
+  const productIds = useMemo(() => (products.data ?? []).filter((p) => !chosen.excluded.has(p.id)).map((p) => p.id), [products.data, chosen.excluded]);
+  // The batch on show: the one chosen, else the newest.
+  const detail = useBatchDetail(chosen.batchId ?? batches.data?.[0]?.id ?? null);
+  return { lists, list, listsError: shotLists.error, productIds, batches: batches.data ?? [], batch: detail.data ?? null, batchError: detail.error ?? batches.error };
+}
+
 export function BatchPage() {
   const t = useText(batchText);
   const id = useId();
   useBatchEvents();
-  const products = useProducts();
-  const shotLists = useShotLists();
-  const batches = useBatchList();
-  const excluded = useBatchStore((s) => s.excluded);
-  const chosenListId = useBatchStore((s) => s.shotListId);
-  const chosenBatchId = useBatchStore((s) => s.batchId);
+  const { lists, list, listsError, productIds, batches, batch, batchError } = useCatalogChoice();
   const exportOpen = useBatchStore((s) => s.exportOpen);
   const setExportOpen = useBatchStore((s) => s.setExportOpen);
-
-  const lists = useMemo(() => shotLists.data ?? [], [shotLists.data]);
-  const list = lists.find((l) => l.id === chosenListId) ?? lists[0] ?? null;
-  const productIds = useMemo(() => (products.data ?? []).filter((p) => !excluded.has(p.id)).map((p) => p.id), [products.data, excluded]);
-  // The batch on show: the one chosen, else the newest.
-  const batchId = chosenBatchId ?? batches.data?.[0]?.id ?? null;
-  const detail = useBatchDetail(batchId);
-  const batch = detail.data ?? null;
 
   return (
     <div className="batch-page" data-testid="batch-page">
@@ -45,14 +47,14 @@ export function BatchPage() {
       <div className="batch-columns">
         <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`}>
           <ProductsSection shotList={list} />
-          <ShotListSection lists={lists} list={list} error={shotLists.error} />
+          <ShotListSection lists={lists} list={list} error={listsError} />
         </div>
         <div className="batch-column batch-results" role="region" aria-label={t('runLabel')}>
           <PlanSection productIds={productIds} shotListId={list?.id ?? null} />
           <RunSection
-            batches={batches.data ?? []}
+            batches={batches}
             batch={batch}
-            error={detail.error ?? batches.error}
+            error={batchError}
             exportButton={
               <button type="button" className="btn btn-sm" data-testid="batch-export" onClick={() => setExportOpen(true)}>
                 {t('exportOpen')}

@@ -124,6 +124,10 @@ function ImportExportBar() {
     }
     importer.mutate({ csv, fileName: file.name.slice(0, 260) });
   };
+  const exportProducts = () => {
+    importer.reset();
+    exporter.mutate({});
+  };
 
   return (
     <div className="stack">
@@ -141,16 +145,7 @@ function ImportExportBar() {
             onChange={(e) => void onFile(e)}
           />
         </label>
-        <button
-          type="button"
-          className="btn btn-sm"
-          data-testid="product-export"
-          disabled={exporter.isPending}
-          onClick={() => {
-            importer.reset();
-            exporter.mutate({});
-          }}
-        >
+        <button type="button" className="btn btn-sm" data-testid="product-export" disabled={exporter.isPending} onClick={exportProducts}>
           {t('exportProducts')}
         </button>
         <span id={`${id}-import-hint`} className="small muted batch-hint">
@@ -185,21 +180,12 @@ function SelectAll({ list, selected }: { list: Product[]; selected: number }) {
   const t = useText(batchText);
   const setIncluded = useBatchStore((s) => s.setIncluded);
   const all = list.length > 0 && selected === list.length;
-  return (
-    <input
-      type="checkbox"
-      aria-label={t('selectAll')}
-      data-testid="product-select-all"
-      checked={all}
-      ref={(el) => {
-        if (el) el.indeterminate = selected > 0 && !all;
-      }}
-      onChange={(e) => setIncluded(
-        list.map((p) => p.id),
-        e.target.checked,
-      )}
-    />
-  );
+  // A check box is half-checked only through its DOM property.
+  const markSome = (el: HTMLInputElement | null) => {
+    if (el) el.indeterminate = selected > 0 && !all;
+  };
+  const includeAll = (e: ChangeEvent<HTMLInputElement>) => setIncluded(list.map((p) => p.id), e.target.checked);
+  return <input type="checkbox" aria-label={t('selectAll')} data-testid="product-select-all" checked={all} ref={markSome} onChange={includeAll} />;
 }
 
 export function ProductsSection({ shotList }: { shotList: ShotList | null }) {

@@ -12,7 +12,7 @@ import { batchText } from './i18n.ts';
 import { JobList } from './JobList.tsx';
 import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
-import { useBatchControl } from './queries.ts';
+import { useBatchControls } from './queries.ts';
 import { useBatchStore } from './store.ts';
 
 function BatchPicker({ batches, current }: { batches: BatchSummary[]; current: string }) {
@@ -94,16 +94,33 @@ function PauseNotice({ batch }: { batch: BatchSummary }) {
   );
 }
 
-function Controls({ batch }: { batch: BatchSummary }) {
+/** How many jobs of a live batch run at the same time; main takes the change for the jobs it sends next. */
+function RunConcurrency({ batch, setConcurrency }: { batch: BatchSummary; setConcurrency: BatchControls['setConcurrency'] }) {
   const t = useText(batchText);
   const id = useId();
-  const pause = useBatchControl('batchPause');
-  const resume = useBatchControl('batchResume');
-  const cancel = useBatchControl('batchCancel');
-  const setConcurrency = useBatchControl('batchSetConcurrency');
+  return (
+    <>
+      <label className="field-label" htmlFor={`${id}-concurrency`}>
+        {t('runConcurrency')}
+      </label>
+      <select id={`${id}-concurrency`} data-testid="batch-run-concurrency" value={batch.concurrency} disabled={setConcurrency.isPending} onChange={(e) => setConcurrency.mutate({ batchId: batch.id, concurrency: Number(e.target.value) })}>
+        {Array.from({ length: BATCH_CONCURRENCY_MAX }, (_, i) => i + 1).map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+type BatchControls = ReturnType<typeof useBatchControls>;
+
+function Controls({ batch }: { batch: BatchSummary }) {
+  const t = useText(batchText);
+  const { pause, resume, cancel, setConcurrency, busy, error } = useBatchControls();
   const [confirming, setConfirming] = useState(false);
   const live = batch.state === 'running' || batch.state === 'paused';
-  const busy = pause.isPending || resume.isPending || cancel.isPending;
   // spec §7: after a 429 or the daily limit the batch goes on by itself at `until`; main refuses an earlier Resume.
   const until = batch.state === 'paused' ? (batch.pause?.until ?? null) : null;
   const waiting = useNow(until !== null, 1000) < (until ?? 0);
@@ -131,22 +148,7 @@ function Controls({ batch }: { batch: BatchSummary }) {
           {t('cancelBatch')}
         </button>
         <span className="spacer" />
-        <label className="field-label" htmlFor={`${id}-concurrency`}>
-          {t('runConcurrency')}
-        </label>
-        <select
-          id={`${id}-concurrency`}
-          data-testid="batch-run-concurrency"
-          value={batch.concurrency}
-          disabled={setConcurrency.isPending}
-          onChange={(e) => setConcurrency.mutate({ batchId: batch.id, concurrency: Number(e.target.value) })}
-        >
-          {Array.from({ length: BATCH_CONCURRENCY_MAX }, (_, i) => i + 1).map((n) => (
-            <option key={n} value={n}>
-              {n}
-            </option>
-          ))}
-        </select>
+        <RunConcurrency batch={batch} setConcurrency={setConcurrency} />
       </div>
       {confirming ? (
         <ConfirmBox
@@ -161,7 +163,7 @@ function Controls({ batch }: { batch: BatchSummary }) {
           onKeep={() => setConfirming(false)}
         />
       ) : null}
-      <ErrorLine error={pause.error ?? resume.error ?? cancel.error ?? setConcurrency.error} testId="batch-control-error" showCode />
+      <ErrorLine error={error} testId="batch-control-error" showCode />
     </div>
   );
 }

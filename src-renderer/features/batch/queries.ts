@@ -117,6 +117,16 @@ export function useBatchControl<K extends 'batchPause' | 'batchResume' | 'batchC
   });
 }
 
+/** A live batch's controls together: one busy flag for pause, resume and cancel, and the first error of the four. */
+export function useBatchControls() {
+  const pause = useBatchControl('batchPause');
+  const resume = useBatchControl('batchResume');
+  const cancel = useBatchControl('batchCancel');
+  const setConcurrency = useBatchControl('batchSetConcurrency');
+  const busy = pause.isPending || resume.isPending || cancel.isPending;
+  return { pause, resume, cancel, setConcurrency, busy, error: pause.error ?? resume.error ?? cancel.error ?? setConcurrency.error };
+}
+
 export function useMarketplacePresets(enabled: boolean) {
   const language = useLanguage();
   return useQuery({ queryKey: batchKeys.presets(language), queryFn: () => call('marketplacePresets', {}), enabled, staleTime: Infinity });
