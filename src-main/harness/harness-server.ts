@@ -5,7 +5,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
@@ -120,206 +120,211 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
-export async function startHarnessServer(options: HarnessServerOptions): Promise<HarnessServer> {
-  const { app } = options;
-  const host = options.host ?? '127.0.0.1';
-  const token = options.token ?? randomBytes(32).toString('hex');
-  const rendererDir = resolve(options.rendererDir);
-  const sockets = new Set<WebSocket>();
-  let port = 0;
-  // Cookies are per host, not per port: the port in the name keeps two harnesses from clobbering each other.
-  const cookieName = () => `studio_harness_${port}`;
-  const allowedHosts = () => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-  const allowedOrigins = () => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+/** What every request handler needs to know about this harness. */
+interface Front {
+  app: StudioApp;
+  options: HarnessServerOptions;
+  token: string;
+  rendererDir: string;
+  /** The port it listens on (known once it listens). */
+  port: () => number;
+}
 
-  /** Host, Origin and token checks shared by HTTP and the WebSocket upgrade; null when allowed. */
-  function refusal(req: IncomingMessage, url: URL): { status: number; reason: string } | null {
-    if (!req.headers.host || !allowedHosts().has(req.headers.host.toLowerCase())) {
-      return { status: 403, reason: 'Forbidden: this harness answers only to its own Host.' };
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins().has(origin.toLowerCase())) {
-      return { status: 403, reason: 'Forbidden: requests from another origin are refused.' };
-    }
-    const headerToken = req.headers['x-studio-token'];
-    const given =
-      url.searchParams.get('token') ??
-      (typeof headerToken === 'string' ? headerToken : null) ??
-      cookieValue(req.headers.cookie, cookieName());
-    if (given === null) return { status: 401, reason: 'Unauthorized: the harness token is missing (open the URL it printed).' };
-    if (!sameSecret(given, token)) return { status: 403, reason: 'Forbidden: wrong harness token.' };
-    return null;
+// Cookies are per host, not per port: the port in the name keeps two harnesses from clobbering each other.
+const cookieName = (front: Front): string => `studio_harness_${front.port()}`;
+
+/** Host, Origin and token checks shared by HTTP and the WebSocket upgrade; null when allowed. */
+function refusal(front: Front, req: IncomingMessage, url: URL): { status: number; reason: string } | null {
+  const port = front.port();
+  if (!req.headers.host || !new Set([`127.0.0.1:${port}`, `localhost:${port}`]).has(req.headers.host.toLowerCase())) {
+    return { status: 403, reason: 'Forbidden: this harness answers only to its own Host.' };
   }
-
-  async function serveIndex(res: ServerResponse): Promise<void> {
-    let html: string;
-    try {
-      html = await readFile(resolve(rendererDir, 'index.html'), 'utf8');
-    } catch {
-      sendText(res, 500, `The built renderer is missing (${rendererDir}/index.html): run npm run build.`);
-      return;
-    }
-    // The client runs before the bundle: module scripts are deferred, this classic one is not.
-    const tag = '<script src="/harness/api.js"></script>';
-    const at = html.search(/<script\b|<\/head>/i);
-    html = at >= 0 ? html.slice(0, at) + tag + '\n    ' + html.slice(at) : tag + html;
-    res.writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy': CONTENT_SECURITY_POLICY,
-      'set-cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/`,
-    });
-    res.end(html);
+  const origin = req.headers.origin;
+  if (origin !== undefined && !new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]).has(origin.toLowerCase())) {
+    return { status: 403, reason: 'Forbidden: requests from another origin are refused.' };
   }
+  const headerToken = req.headers['x-studio-token'];
+  const given =
+    url.searchParams.get('token') ??
+    (typeof headerToken === 'string' ? headerToken : null) ??
+    cookieValue(req.headers.cookie, cookieName(front));
+  if (given === null) return { status: 401, reason: 'Unauthorized: the harness token is missing (open the URL it printed).' };
+  if (!sameSecret(given, front.token)) return { status: 403, reason: 'Forbidden: wrong harness token.' };
+  return null;
+}
 
-  async function serveStatic(res: ServerResponse, pathname: string): Promise<void> {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(pathname);
-    } catch {
-      sendText(res, 400, 'Bad path.');
-      return;
-    }
-    const file = resolve(rendererDir, '.' + decoded);
-    const rel = relative(rendererDir, file);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || decoded.includes('\0')) {
-      sendText(res, 404, 'Not found.');
-      return;
-    }
-    try {
-      const info = await stat(file);
-      if (!info.isFile()) throw new Error('not a file');
-    } catch {
-      // Browsers ask for a favicon on their own; an empty answer keeps a 404 out of the console tests read.
-      if (decoded === '/favicon.ico') {
-        res.writeHead(204, { 'cache-control': 'no-store' });
-        res.end();
-        return;
-      }
-      sendText(res, 404, 'Not found.');
-      return;
-    }
-    res.writeHead(200, {
-      'content-type': STATIC_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    });
-    createReadStream(file).pipe(res);
+async function serveIndex(front: Front, res: ServerResponse): Promise<void> {
+  let html: string;
+  try {
+    html = await readFile(resolve(front.rendererDir, 'index.html'), 'utf8');
+  } catch {
+    sendText(res, 500, `The built renderer is missing (${front.rendererDir}/index.html): run npm run build.`);
+    return;
   }
-
-  async function serveImage(res: ServerResponse, kind: string, id: string): Promise<void> {
-    const request = parseImageRequest(kind, id);
-    if (!request) {
-      sendText(res, 400, 'Bad image request: the kind is thumb or full and the id an image id.');
-      return;
-    }
-    const path = await app.imageFile(request.kind, request.id);
-    const file = path === null ? null : await fileInside(options.imageRoot, path);
-    if (file === null) {
-      sendText(res, 404, 'No such image on disk.');
-      return;
-    }
-    res.writeHead(200, { 'content-type': imageContentType(file), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-    createReadStream(file).pipe(res);
-  }
-
-  async function serveIpc(req: IncomingMessage, res: ServerResponse, nameOrChannel: string): Promise<void> {
-    const name = resolveMethodName(nameOrChannel);
-    if (name === null) {
-      sendJson(res, 404, { ok: false, error: { code: 'unknown_method', message: `No IPC method named ${nameOrChannel}.` } });
-      return;
-    }
-    const body = await readBody(req, MAX_IPC_BODY);
-    if (body === null) {
-      sendJson(res, 413, { ok: false, error: { code: 'invalid_input', message: 'The request body is too large.' } });
-      return;
-    }
-    let input: unknown = {};
-    if (body.length > 0) {
-      try {
-        input = JSON.parse(body.toString('utf8'));
-      } catch {
-        sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'The request body is not JSON.' } });
-        return;
-      }
-    }
-    // The app parses the input against the contract's schema and never throws; the catch is the last guard.
-    let result: unknown;
-    try {
-      result = await app.invoke(name, input);
-    } catch (err) {
-      result = { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
-    }
-    sendJson(res, 200, result);
-  }
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://harness.invalid');
-    const refused = refusal(req, url);
-    if (refused) {
-      sendText(res, refused.status, refused.reason);
-      return;
-    }
-    const method = req.method ?? 'GET';
-    const path = url.pathname;
-    const ipc = /^\/ipc\/([^/]+)$/.exec(path);
-    if (ipc) {
-      if (method !== 'POST') return sendText(res, 405, 'IPC calls are POST.');
-      return serveIpc(req, res, decodeURIComponent(ipc[1] ?? ''));
-    }
-    if (method !== 'GET' && method !== 'HEAD' && path !== '/harness/window-focus' && path !== '/harness/shell-answers') return sendText(res, 405, 'Method not allowed.');
-    if (path === '/' || path === '/index.html') return serveIndex(res);
-    if (path === '/harness/api.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(harnessClientScript(token));
-      return;
-    }
-    if (path === '/harness/shell-calls') return sendJson(res, 200, options.shellCalls?.() ?? []);
-    if (path === '/harness/shell-answers') {
-      if (method !== 'POST') return sendText(res, 405, 'POST {"chooseFolder": "<absolute path>" | null}.');
-      const body = await readBody(req, 64 * 1024);
-      let parsed: ReturnType<typeof ShellAnswersSchema.safeParse> | null;
-      try {
-        parsed = ShellAnswersSchema.safeParse(JSON.parse(body?.toString('utf8') ?? ''));
-      } catch {
-        parsed = null;
-      }
-      if (!parsed?.success) {
-        const why = parsed?.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ') ?? 'the body is not JSON';
-        return sendText(res, 400, `Body must be {"chooseFolder": "<absolute path>" | null} (${why}).`);
-      }
-      options.setShellAnswers?.(parsed.data);
-      return sendJson(res, 200, parsed.data);
-    }
-    if (path === '/harness/window-focus') {
-      if (method !== 'POST') return sendText(res, 405, 'POST {"focused": boolean}.');
-      const body = await readBody(req, 1024);
-      let focused: unknown;
-      try {
-        focused = (JSON.parse(body?.toString('utf8') ?? '') as { focused?: unknown }).focused;
-      } catch {
-        focused = undefined;
-      }
-      if (typeof focused !== 'boolean') return sendText(res, 400, 'Body must be {"focused": true|false}.');
-      options.setWindowFocused?.(focused);
-      return sendJson(res, 200, { focused });
-    }
-    const image = /^\/studio-image\/([^/]+)\/([^/]+)$/.exec(path);
-    if (image) return serveImage(res, decodeURIComponent(image[1] ?? ''), decodeURIComponent(image[2] ?? ''));
-    return serveStatic(res, path);
-  }
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendText(res, 500, `Harness error: ${err instanceof Error ? err.message : String(err)}`);
-      else res.destroy();
-    });
+  // The client runs before the bundle: module scripts are deferred, this classic one is not.
+  const tag = '<script src="/harness/api.js"></script>';
+  const at = html.search(/<script\b|<\/head>/i);
+  html = at >= 0 ? html.slice(0, at) + tag + '\n    ' + html.slice(at) : tag + html;
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'set-cookie': `${cookieName(front)}=${front.token}; HttpOnly; SameSite=Strict; Path=/`,
   });
+  res.end(html);
+}
 
+async function serveStatic(rendererDir: string, res: ServerResponse, pathname: string): Promise<void> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    sendText(res, 400, 'Bad path.');
+    return;
+  }
+  const file = resolve(rendererDir, '.' + decoded);
+  const rel = relative(rendererDir, file);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || decoded.includes('\0')) {
+    sendText(res, 404, 'Not found.');
+    return;
+  }
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new Error('not a file');
+  } catch {
+    // Browsers ask for a favicon on their own; an empty answer keeps a 404 out of the console tests read.
+    if (decoded === '/favicon.ico') {
+      res.writeHead(204, { 'cache-control': 'no-store' });
+      res.end();
+      return;
+    }
+    sendText(res, 404, 'Not found.');
+    return;
+  }
+  res.writeHead(200, {
+    'content-type': STATIC_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  createReadStream(file).pipe(res);
+}
+
+async function serveImage(front: Front, res: ServerResponse, kind: string, id: string): Promise<void> {
+  const request = parseImageRequest(kind, id);
+  if (!request) {
+    sendText(res, 400, 'Bad image request: the kind is thumb or full and the id an image id.');
+    return;
+  }
+  const path = await front.app.imageFile(request.kind, request.id);
+  const file = path === null ? null : await fileInside(front.options.imageRoot, path);
+  if (file === null) {
+    sendText(res, 404, 'No such image on disk.');
+    return;
+  }
+  res.writeHead(200, { 'content-type': imageContentType(file), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+  createReadStream(file).pipe(res);
+}
+
+async function serveIpc(app: StudioApp, req: IncomingMessage, res: ServerResponse, nameOrChannel: string): Promise<void> {
+  const name = resolveMethodName(nameOrChannel);
+  if (name === null) {
+    sendJson(res, 404, { ok: false, error: { code: 'unknown_method', message: `No IPC method named ${nameOrChannel}.` } });
+    return;
+  }
+  const body = await readBody(req, MAX_IPC_BODY);
+  if (body === null) {
+    sendJson(res, 413, { ok: false, error: { code: 'invalid_input', message: 'The request body is too large.' } });
+    return;
+  }
+  let input: unknown = {};
+  if (body.length > 0) {
+    try {
+      input = JSON.parse(body.toString('utf8'));
+    } catch {
+      sendJson(res, 400, { ok: false, error: { code: 'invalid_input', message: 'The request body is not JSON.' } });
+      return;
+    }
+  }
+  // The app parses the input against the contract's schema and never throws; the catch is the last guard.
+  let result: unknown;
+  try {
+    result = await app.invoke(name, input);
+  } catch (err) {
+    result = { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
+  }
+  sendJson(res, 200, result);
+}
+
+/** POST /harness/shell-answers: what the recording shell's chooseFolder answers from now on. */
+async function serveShellAnswers(options: HarnessServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'POST') return sendText(res, 405, 'POST {"chooseFolder": "<absolute path>" | null}.');
+  const body = await readBody(req, 64 * 1024);
+  let parsed: ReturnType<typeof ShellAnswersSchema.safeParse> | null;
+  try {
+    parsed = ShellAnswersSchema.safeParse(JSON.parse(body?.toString('utf8') ?? ''));
+  } catch {
+    parsed = null;
+  }
+  if (!parsed?.success) {
+    const why = parsed?.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ') ?? 'the body is not JSON';
+    return sendText(res, 400, `Body must be {"chooseFolder": "<absolute path>" | null} (${why}).`);
+  }
+  options.setShellAnswers?.(parsed.data);
+  return sendJson(res, 200, parsed.data);
+}
+
+/** POST /harness/window-focus: whether the "window" counts as focused. */
+async function serveWindowFocus(options: HarnessServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (req.method !== 'POST') return sendText(res, 405, 'POST {"focused": boolean}.');
+  const body = await readBody(req, 1024);
+  let focused: unknown;
+  try {
+    focused = (JSON.parse(body?.toString('utf8') ?? '') as { focused?: unknown }).focused;
+  } catch {
+    focused = undefined;
+  }
+  if (typeof focused !== 'boolean') return sendText(res, 400, 'Body must be {"focused": true|false}.');
+  options.setWindowFocused?.(focused);
+  return sendJson(res, 200, { focused });
+}
+
+/** Routes one HTTP request, after the Host, Origin and token checks. */
+async function handle(front: Front, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://harness.invalid');
+  const refused = refusal(front, req, url);
+  if (refused) {
+    sendText(res, refused.status, refused.reason);
+    return;
+  }
+  const method = req.method ?? 'GET';
+  const path = url.pathname;
+  const ipc = /^\/ipc\/([^/]+)$/.exec(path);
+  if (ipc) {
+    if (method !== 'POST') return sendText(res, 405, 'IPC calls are POST.');
+    return serveIpc(front.app, req, res, decodeURIComponent(ipc[1] ?? ''));
+  }
+  if (path === '/harness/shell-answers') return serveShellAnswers(front.options, req, res);
+  if (path === '/harness/window-focus') return serveWindowFocus(front.options, req, res);
+  if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
+  if (path === '/' || path === '/index.html') return serveIndex(front, res);
+  if (path === '/harness/api.js') {
+    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(harnessClientScript(front.token));
+    return;
+  }
+  if (path === '/harness/shell-calls') return sendJson(res, 200, front.options.shellCalls?.() ?? []);
+  const image = /^\/studio-image\/([^/]+)\/([^/]+)$/.exec(path);
+  if (image) return serveImage(front, res, decodeURIComponent(image[1] ?? ''), decodeURIComponent(image[2] ?? ''));
+  return serveStatic(front.rendererDir, res, path);
+}
+
+/** GET /events as a WebSocket: main's events go to every renderer connected (after the same checks as HTTP). */
+function relayEvents(front: Front, server: Server): { close: () => void } {
+  const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://harness.invalid');
-    const refused = refusal(req, url) ?? (url.pathname === '/events' ? null : { status: 404, reason: 'Not found.' });
+    const refused = refusal(front, req, url) ?? (url.pathname === '/events' ? null : { status: 404, reason: 'Not found.' });
     if (refused) {
       socket.end(`HTTP/1.1 ${refused.status} ${refused.status === 401 ? 'Unauthorized' : refused.status === 404 ? 'Not Found' : 'Forbidden'}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${refused.reason}\n`);
       return;
@@ -332,17 +337,40 @@ export async function startHarnessServer(options: HarnessServerOptions): Promise
       ws.on('error', () => sockets.delete(ws));
     });
   });
-
   const unsubscribes = IPC_EVENT_NAMES.map((event) =>
-    app.on(event, (payload) => {
+    front.app.on(event, (payload) => {
       const message = JSON.stringify({ event, payload });
       for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(message);
     }),
   );
+  return {
+    close() {
+      for (const off of unsubscribes) off();
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+    },
+  };
+}
 
+export async function startHarnessServer(options: HarnessServerOptions): Promise<HarnessServer> {
+  let port = 0;
+  const front: Front = {
+    app: options.app,
+    options,
+    token: options.token ?? randomBytes(32).toString('hex'),
+    rendererDir: resolve(options.rendererDir),
+    port: () => port,
+  };
+  const server = createServer((req, res) => {
+    handle(front, req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendText(res, 500, `Harness error: ${err instanceof Error ? err.message : String(err)}`);
+      else res.destroy();
+    });
+  });
+  const events = relayEvents(front, server);
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
       server.off('error', reject);
       resolveListen();
     });
@@ -351,14 +379,12 @@ export async function startHarnessServer(options: HarnessServerOptions): Promise
   const origin = `http://127.0.0.1:${port}`;
 
   return {
-    url: `${origin}/?token=${token}`,
+    url: `${origin}/?token=${front.token}`,
     origin,
     port,
-    token,
+    token: front.token,
     async close() {
-      for (const off of unsubscribes) off();
-      for (const ws of sockets) ws.terminate();
-      wss.close();
+      events.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
     },
