@@ -50,7 +50,22 @@ export interface InspectorOptions {
   maxKept?: number;
   maxBytes?: number;
   eventWindowMs?: number;
+  /** The clock `inspector:delivery` events are paced by (ms, and its timer); tests drive it by hand. */
+  eventClock?: EventClock;
 }
+
+export interface EventClock {
+  now(): number;
+  after(ms: number, run: () => void): { cancel(): void };
+}
+
+const REAL_EVENT_CLOCK: EventClock = {
+  now: () => performance.now(),
+  after: (ms, run) => {
+    const timer = setTimeout(run, ms);
+    return { cancel: () => clearTimeout(timer) };
+  },
+};
 
 /**
  * A web page can reach 127.0.0.1 (fetch with no-cors, a form post), so it could flood the receiver. Browsers
@@ -80,7 +95,8 @@ export class WebhookInspector {
   private readonly eventWindowMs: number;
   private lastEventAt = -Infinity;
   private pendingEvent: { requestId: string; deliveryId: string | null } | null = null;
-  private eventTimer: NodeJS.Timeout | null = null;
+  private readonly eventClock: EventClock;
+  private eventTimer: { cancel(): void } | null = null;
 
   constructor(ctx: InspectorContext, options: InspectorOptions = {}) {
     this.ctx = ctx;
@@ -98,6 +114,7 @@ export class WebhookInspector {
     this.receiver = new WebhookReceiver({ handler: (r) => this.receive(r), refuse: (head) => this.refuse(head) });
     this.clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
     this.eventWindowMs = options.eventWindowMs ?? DELIVERY_EVENT_WINDOW_MS;
+    this.eventClock = options.eventClock ?? REAL_EVENT_CLOCK;
     this.behaviour = { port: 0, forcedStatus: null, delayMs: 0, ...(this.settings.get<Behaviour>('behaviour') ?? {}) };
   }
 
@@ -136,7 +153,7 @@ export class WebhookInspector {
   /** Stops the receiver and closes inspector.db (final: the handlers are closing). */
   async stop(): Promise<void> {
     await this.receiver.stop();
-    if (this.eventTimer !== null) clearTimeout(this.eventTimer);
+    this.eventTimer?.cancel();
     this.eventTimer = null;
     this.pendingEvent = null;
     await this.store.close();
@@ -197,23 +214,20 @@ export class WebhookInspector {
    * burst as one trailing event naming the latest, so an open list refreshes a few times a second at most.
    */
   private notifyDelivery(payload: { requestId: string; deliveryId: string | null }): void {
-    const now = performance.now();
+    const now = this.eventClock.now();
     if (this.eventTimer === null && now - this.lastEventAt >= this.eventWindowMs) {
       this.lastEventAt = now;
       this.ctx.emit('inspector:delivery', payload);
       return;
     }
     this.pendingEvent = payload;
-    this.eventTimer ??= setTimeout(
-      () => {
-        this.eventTimer = null;
-        this.lastEventAt = performance.now();
-        const pending = this.pendingEvent;
-        this.pendingEvent = null;
-        if (pending) this.ctx.emit('inspector:delivery', pending);
-      },
-      Math.max(0, this.lastEventAt + this.eventWindowMs - now),
-    );
+    this.eventTimer ??= this.eventClock.after(Math.max(0, this.lastEventAt + this.eventWindowMs - now), () => {
+      this.eventTimer = null;
+      this.lastEventAt = this.eventClock.now();
+      const pending = this.pendingEvent;
+      this.pendingEvent = null;
+      if (pending) this.ctx.emit('inspector:delivery', pending);
+    });
   }
 
   /** The receiver's handler: record, verify, answer. Never throws, never acts on the content. */

@@ -43,14 +43,11 @@ function legacyLibrary(file: string): void {
 }
 
 describe('migration 0300 on an existing library', () => {
-  it('keeps everything, titles every session, indexes old prompts and counts, quickly', () => {
+  it('keeps everything, titles every session, indexes old prompts and counts', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'studio-m0300-')), 'library.db');
     legacyLibrary(file);
-    const started = performance.now();
+    // How long it takes is a measure, not a test: bench/library.bench.ts times migrations 0300+ on 100,000 images.
     const db = openLibraryDatabase(file);
-    const ms = performance.now() - started;
-    console.log(`migration 0300 on ${SESSIONS * TURNS * PER_TURN} images: ${ms.toFixed(0)} ms`);
-    expect(ms).toBeLessThan(15_000);
     const repo = new LibraryRepo(db);
     expect(db.prepare('SELECT name FROM schema_migrations WHERE version = 300').get()).toEqual({ name: '0300-library-at-scale' });
     expect(db.prepare('SELECT COUNT(*) AS n, SUM(rating) AS r, SUM(rejected) AS x, SUM(starred) AS s FROM images').get()).toEqual({
