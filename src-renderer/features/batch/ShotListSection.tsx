@@ -2,7 +2,7 @@
 // an editor of its shots as a table (name, purpose, model, ratio, resolution, quality, n, prompt addition).
 // Save sends the list to main, which checks every shot against the catalog (`shot_not_supported` names the
 // shot and why); a built-in preset can be put back; any list can be saved as a new one.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { IMAGE_COUNTS, MODEL_IDS, MODELS, PURPOSE_IDS, PURPOSES, QUALITIES, RATIOS, RESOLUTIONS, type ModelId, type PurposeId, type Quality, type Ratio, type Resolution } from '../../../src-shared/catalog.ts';
 import type { Shot, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX } from '../../../src-shared/limits.ts';
@@ -13,6 +13,7 @@ import { BatchCard, TableHead } from './parts.tsx';
 import { batchText } from './i18n.ts';
 import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { submitWith } from '../../ui/submitWith.ts';
 import { useDeleteShotList, useResetShotList, useSaveShotList } from './queries.ts';
 import { useBatchStore } from './store.ts';
 
@@ -142,8 +143,7 @@ function SaveAsForm({ shots, busy, save, onDone }: { shots: Shot[]; busy: boolea
   const id = useId();
   const setShotListId = useBatchStore((s) => s.setShotListId);
   const [newName, setNewName] = useState('');
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = submitWith(() =>
     save.mutate(
       { name: newName, shots },
       {
@@ -152,8 +152,8 @@ function SaveAsForm({ shots, busy, save, onDone }: { shots: Shot[]; busy: boolea
           setShotListId(created.id);
         },
       },
-    );
-  };
+    ),
+  );
   return (
     <form className="cancel-confirm" onSubmit={submit}>
       <label className="field-label" htmlFor={`${id}-new`}>

@@ -9,6 +9,7 @@ import { CopyButton } from '../../ui/CopyButton.tsx';
 import { inspectorText } from './i18n.ts';
 import { useCapturedRequest, useInspectorAction } from './queries.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { submitWith } from '../../ui/submitWith.ts';
 import { SendAnswer } from './SendTestForm.tsx';
 import { useInspectorStore } from './store.ts';
 import { VerificationSteps } from './VerificationSteps.tsx';
@@ -54,13 +55,7 @@ function ResendForm({ detail }: { detail: CapturedRequestDetail }) {
   const [url, setUrl] = useState('');
   const [result, setResult] = useState<SendResult | null>(null);
   return (
-    <form
-      className="stack"
-      onSubmit={(e) => {
-        e.preventDefault();
-        resend.mutate({ requestId: detail.requestId, url, useStoredSecret: true }, { onSuccess: setResult });
-      }}
-    >
+    <form className="stack" onSubmit={submitWith(() => resend.mutate({ requestId: detail.requestId, url, useStoredSecret: true }, { onSuccess: setResult }))}>
       <div className="row-gap">
         <label className="field-label" htmlFor="inspector-resend-url">
           {t('resendTo')}

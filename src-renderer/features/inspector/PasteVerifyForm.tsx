@@ -5,6 +5,7 @@ import { useText } from '../../i18n/text.ts';
 import { inspectorText } from './i18n.ts';
 import { useInspectorAction } from './queries.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { submitWith } from '../../ui/submitWith.ts';
 import { SecretChoiceFields, secretChoiceInput, type SecretChoiceState } from './SecretChoice.tsx';
 import { VerificationSteps } from './VerificationSteps.tsx';
 
@@ -32,11 +33,10 @@ export function PasteVerifyForm() {
       </div>
       <form
         className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={submitWith(() => {
           const input = mode === 'raw' ? { raw } : { headers, body };
           verify.mutate({ ...input, ...secretChoiceInput(secret) }, { onSuccess: setResult });
-        }}
+        })}
       >
         {mode === 'raw' ? (
           <textarea

@@ -1,8 +1,10 @@
 // The receiver: its URL (with copy), the stored secret (masked), one-click connect of the local service,
 // Regenerate, and the forced answer / delay used to watch the service's retries.
 import { useState } from 'react';
+import type { InspectorStatus } from '../../../src-shared/ipc/inspector.ts';
 import { useText } from '../../i18n/text.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { submitWith } from '../../ui/submitWith.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useSettings } from '../settings/queries.ts';
@@ -11,16 +13,60 @@ import { useInspectorAction, useInspectorStatus } from './queries.ts';
 
 const FORCEABLE = [200, 204, 301, 400, 401, 404, 410, 429, 500, 502, 503];
 
+/** What the receiver answers, to watch the service's retries: its port, a forced status and a delay. */
+function BehaviourForm({ status }: { status: InspectorStatus | undefined }) {
+  const t = useText(inspectorText);
+  const configure = useInspectorAction('inspectorConfigure');
+  const [port, setPort] = useState<string | null>(null);
+  const [forced, setForced] = useState<string | null>(null);
+  const [delay, setDelay] = useState<string | null>(null);
+  const shownForced = forced ?? (status?.forcedStatus === null || status?.forcedStatus === undefined ? '' : String(status.forcedStatus));
+  // Only what was changed is sent; the rest stays as the receiver has it.
+  const apply = submitWith(() =>
+    configure.mutate({
+      ...(port !== null && port.trim() !== '' ? { port: Number(port) } : {}),
+      ...(forced !== null ? { forcedStatus: forced === '' ? null : Number(forced) } : {}),
+      ...(delay !== null && delay.trim() !== '' ? { delayMs: Number(delay) } : {}),
+    }),
+  );
+  return (
+    <>
+      <form className="row-gap wrap inspector-behaviour" onSubmit={apply}>
+        <label className="field-label" htmlFor="inspector-port">
+          {t('port')}
+        </label>
+        <input id="inspector-port" className="input-narrow" inputMode="numeric" title={t('portHint')} value={port ?? String(status?.port ?? '')} onChange={(e) => setPort(e.target.value)} />
+        <label className="field-label" htmlFor="inspector-forced">
+          {t('forcedStatus')}
+        </label>
+        <select id="inspector-forced" data-testid="inspector-forced-status" value={shownForced} onChange={(e) => setForced(e.target.value)}>
+          <option value="">{t('forcedStatusNone')}</option>
+          {FORCEABLE.map((code) => (
+            <option key={code} value={code}>
+              {code}
+            </option>
+          ))}
+        </select>
+        <label className="field-label" htmlFor="inspector-delay">
+          {t('delay')}
+        </label>
+        <input id="inspector-delay" className="input-narrow" inputMode="numeric" value={delay ?? String(status?.delayMs ?? 0)} onChange={(e) => setDelay(e.target.value)} />
+        <button type="submit" className="btn btn-sm" disabled={configure.isPending} data-testid="inspector-apply">
+          {t('apply')}
+        </button>
+      </form>
+      <p className="muted small">{t('behaviourHint')}</p>
+      <ErrorLine error={configure.error} testId="inspector-error" />
+    </>
+  );
+}
+
 export function ReceiverCard() {
   const t = useText(inspectorText);
   const status = useInspectorStatus();
   const settings = useSettings();
   const connect = useInspectorAction('inspectorConnectLocal');
   const regenerate = useInspectorAction('inspectorRegenerateLocal');
-  const configure = useInspectorAction('inspectorConfigure');
-  const [port, setPort] = useState<string | null>(null);
-  const [forced, setForced] = useState<string | null>(null);
-  const [delay, setDelay] = useState<string | null>(null);
   const s = status.data;
   const isLocal = settings.data?.environment !== 'remote';
 
@@ -70,54 +116,7 @@ export function ReceiverCard() {
         </div>
       ) : null}
       <ErrorLine error={connect.error ?? regenerate.error} testId="inspector-error" />
-      <form
-        className="row-gap wrap inspector-behaviour"
-        onSubmit={(e) => {
-          e.preventDefault();
-          configure.mutate({
-            ...(port !== null && port.trim() !== '' ? { port: Number(port) } : {}),
-            ...(forced !== null ? { forcedStatus: forced === '' ? null : Number(forced) } : {}),
-            ...(delay !== null && delay.trim() !== '' ? { delayMs: Number(delay) } : {}),
-          });
-        }}
-      >
-        <label className="field-label" htmlFor="inspector-port">
-          {t('port')}
-        </label>
-        <input
-          id="inspector-port"
-          className="input-narrow"
-          inputMode="numeric"
-          title={t('portHint')}
-          value={port ?? String(s?.port ?? '')}
-          onChange={(e) => setPort(e.target.value)}
-        />
-        <label className="field-label" htmlFor="inspector-forced">
-          {t('forcedStatus')}
-        </label>
-        <select
-          id="inspector-forced"
-          data-testid="inspector-forced-status"
-          value={forced ?? (s?.forcedStatus === null || s?.forcedStatus === undefined ? '' : String(s.forcedStatus))}
-          onChange={(e) => setForced(e.target.value)}
-        >
-          <option value="">{t('forcedStatusNone')}</option>
-          {FORCEABLE.map((code) => (
-            <option key={code} value={code}>
-              {code}
-            </option>
-          ))}
-        </select>
-        <label className="field-label" htmlFor="inspector-delay">
-          {t('delay')}
-        </label>
-        <input id="inspector-delay" className="input-narrow" inputMode="numeric" value={delay ?? String(s?.delayMs ?? 0)} onChange={(e) => setDelay(e.target.value)} />
-        <button type="submit" className="btn btn-sm" disabled={configure.isPending} data-testid="inspector-apply">
-          {t('apply')}
-        </button>
-      </form>
-      <p className="muted small">{t('behaviourHint')}</p>
-      <ErrorLine error={configure.error} testId="inspector-error" />
+      <BehaviourForm status={s} />
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { Badge } from '../../ui/Badge.tsx';
 import { inspectorText } from './i18n.ts';
 import { useInspectorAction, useInspectorStatus } from './queries.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { submitWith } from '../../ui/submitWith.ts';
 import { SecretChoiceFields, type SecretChoiceState, secretChoiceInput } from './SecretChoice.tsx';
 
 export function SendAnswer({ result }: { result: SendResult }) {
@@ -51,8 +52,7 @@ export function SendTestForm() {
       <p className="muted small">{t('sendHint')}</p>
       <form
         className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={submitWith(() => {
           send.mutate(
             {
               url: target,
@@ -65,7 +65,7 @@ export function SendTestForm() {
             },
             { onSuccess: setResult },
           );
-        }}
+        })}
       >
         <label className="field-label" htmlFor="send-url">
           {t('targetUrl')}

@@ -1,12 +1,13 @@
 // The local service console (Local environment only): account, keys, faults, clock, rate limits, webhook
 // and image packs, through main's admin client. The renderer never sees the admin token, a key or a secret.
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { API_SCOPES, type ApiScope } from '../../../src-shared/limits.ts';
 import type { LocalConsoleState } from '../../../src-shared/ipc/local-console.ts';
 import { useFormats } from '../../i18n/format.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { submitWith } from '../../ui/submitWith.ts';
 import { useSettings } from '../settings/queries.ts';
 import { useLocalAction, useLocalStatus } from './queries.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
@@ -40,11 +41,10 @@ interface NumberActionProps {
 /** A labelled number and the button that acts on it, on one row; Enter in the field acts too. */
 function NumberAction(props: NumberActionProps) {
   const [value, setValue] = useState(props.initial ?? '');
-  const act = (e: FormEvent) => {
-    e.preventDefault();
+  const act = submitWith(() => {
     if (props.needsValue && value === '') return;
     props.onAct(Number(value));
-  };
+  });
   return (
     <form className="row-gap wrap" onSubmit={act}>
       <label htmlFor={props.id} className="field-label">
@@ -122,13 +122,7 @@ function KeysCard({ state }: { state: LocalConsoleState }) {
               <td className="small">{k.scopes.join(', ')}</td>
               <td className="small">{k.expires_at ? format.dateTimeSeconds(k.expires_at * 1000) : t('local.never')}</td>
               <td>
-                <form
-                  className="row-gap"
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    rate.mutate({ keyId: k.id, ratePer24h: Number(rates[k.id]) });
-                  }}
-                >
+                <form className="row-gap" onSubmit={submitWith(() => rate.mutate({ keyId: k.id, ratePer24h: Number(rates[k.id]) }))}>
                   <input
                     type="number"
                     min={1}
@@ -157,11 +151,10 @@ function KeysCard({ state }: { state: LocalConsoleState }) {
       </table>
       <form
         className="stack"
-        onSubmit={(e) => {
-          e.preventDefault();
+        onSubmit={submitWith(() => {
           const expiresAt = days ? state.now + Number(days) * 86400 : undefined;
           create.mutate({ name, scopes, ...(expiresAt ? { expiresAt } : {}), useForApp });
-        }}
+        })}
       >
         <h4 className="card-sub">{t('local.newKey')}</h4>
         <div className="row-gap wrap">
@@ -292,13 +285,7 @@ function WebhookCard({ state }: { state: LocalConsoleState }) {
   const d = w.lastDelivery;
   return (
     <Card title={t('local.webhook')} testId="local-webhook">
-      <form
-        className="row-gap wrap"
-        onSubmit={(e) => {
-          e.preventDefault();
-          set.mutate({ url: url ?? w.url, enabled: w.enabled });
-        }}
-      >
+      <form className="row-gap wrap" onSubmit={submitWith(() => set.mutate({ url: url ?? w.url, enabled: w.enabled }))}>
         <input type="url" className="grow" aria-label={t('local.webhookUrl')} placeholder="https://" value={url ?? w.url} onChange={(e) => setUrl(e.target.value)} />
         <button type="submit" className="btn btn-sm">
           {t('common.save')}
@@ -339,13 +326,7 @@ function PacksCard({ state }: { state: LocalConsoleState }) {
   const keyFor = (packId: string) => keys[packId] ?? '';
   return (
     <Card title={t('local.packs')} testId="local-packs">
-      <form
-        className="row-gap wrap"
-        onSubmit={(e) => {
-          e.preventDefault();
-          create.mutate({ styleCode: style, imageIds: packIds });
-        }}
-      >
+      <form className="row-gap wrap" onSubmit={submitWith(() => create.mutate({ styleCode: style, imageIds: packIds }))}>
         <input aria-label={t('local.styleCode')} placeholder={t('local.styleCode')} value={style} onChange={(e) => setStyle(e.target.value)} />
         <button type="submit" className="btn btn-sm btn-primary" data-testid="pack-create" disabled={style.trim() === ''}>
           {t('local.createPack', { count: packIds.length })}

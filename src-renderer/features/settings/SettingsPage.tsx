@@ -1,6 +1,6 @@
 // Settings: environment (Local / Remote with its base URL), the API key (masked, kept in the keychain, never
 // shown again), test connection, keychain problems in plain words, UI language, theme (system, light, dark).
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { LANGUAGES, type Language } from '../../../src-shared/language.ts';
 import type { EnvironmentName, SettingsState } from '../../../src-shared/ipc/settings.ts';
 import { THEMES, type Theme } from '../../../src-shared/limits.ts';
@@ -8,6 +8,7 @@ import { appText, useText } from '../../i18n/text.ts';
 import { applyTheme } from '../../lib/theme.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { submitWith } from '../../ui/submitWith.ts';
 import { useClearKey, useSelectEnvironment, useSetKey, useSetLanguage, useSetRemote, useSetTheme, useSettings, useTestConnection } from './queries.ts';
 
 function originOf(url: string): string | null {
@@ -182,14 +183,13 @@ function RemoteUrlForm({ settings, setRemote }: { settings: SettingsState; setRe
   const [remoteUrl, setRemoteUrl] = useState<string | null>(null);
   const [confirmOrigin, setConfirmOrigin] = useState<OriginChange | null>(null);
   const remote = settings.environments.remote;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
+  const submit = submitWith(() => {
     const baseUrl = remoteUrl ?? remote.baseUrl ?? '';
     const from = remote.keySet ? remote.keyOrigin : null;
     const to = originOf(baseUrl);
     if (from && to && from !== to) setConfirmOrigin({ baseUrl, from, to });
     else setRemote.mutate({ baseUrl });
-  };
+  });
   return (
     <>
       <form className="row-gap wrap" onSubmit={submit}>
