@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IpcMethodName, LocalConsoleState, StartupNotice, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
+import { keychainSkipReason, keychainTestName } from '../secrets/keychain-for-tests.ts';
 import { openSecretStore } from '../secrets/secret-store.ts';
 import { createStudioApp } from './create-app.ts';
 import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
@@ -79,23 +80,17 @@ function damagedSettings(dataDir: string): string[] {
   return readdirSync(dataDir).filter((f) => f.startsWith('settings.json.damaged-')).sort();
 }
 
-async function keychainWorks(keychainService: string): Promise<boolean> {
-  return (await openSecretStore({ service: keychainService })).status().backend === 'keychain';
-}
+/** Null where the OS keychain is reachable; else why the tests that need it are skipped (their names say so). */
+const noKeychain = await keychainSkipReason();
 
 describe('recovery of local data', () => {
   it('a garbage settings.json with no good copy: the local account, its balance and its key are recovered from library.db', async () => {
     const before = await firstRun();
-    const storedKey = await (await openSecretStore({ service: before.keychainService })).get('env:local:api-key');
     const garbage = randomBytes(300);
     writeFileSync(join(before.dataDir, 'settings.json'), garbage);
     rmSync(join(before.dataDir, 'settings.json.bak'));
     const s = await start(before.dataDir, before.keychainService);
     await expectSameAccount(s, before);
-    if (await keychainWorks(before.keychainService)) {
-      // The very same key, not a new one on the old account.
-      expect(await (await openSecretStore({ service: before.keychainService })).get('env:local:api-key')).toBe(storedKey);
-    }
     const [damaged] = damagedSettings(before.dataDir);
     expect(readFileSync(join(before.dataDir, damaged!))).toEqual(garbage);
     const notices = await s.ok<StartupNotice[]>('appNotices', {});
@@ -106,6 +101,21 @@ describe('recovery of local data', () => {
     // Dismissed notices stay dismissed for this start.
     expect(await s.ok<StartupNotice[]>('appDismissNotice', { id: notices[0]!.id })).toEqual([notices[1]]);
   });
+
+  it.skipIf(noKeychain !== null)(
+    keychainTestName('a garbage settings.json with no good copy: the recovered account keeps the very key the keychain holds', noKeychain),
+    async () => {
+      const before = await firstRun();
+      const storedKey = await (await openSecretStore({ service: before.keychainService })).get('env:local:api-key');
+      expect(storedKey).toMatch(/^sk_/);
+      writeFileSync(join(before.dataDir, 'settings.json'), randomBytes(300));
+      rmSync(join(before.dataDir, 'settings.json.bak'));
+      const s = await start(before.dataDir, before.keychainService);
+      await expectSameAccount(s, before);
+      // The very same key, not a new one on the old account.
+      expect(await (await openSecretStore({ service: before.keychainService })).get('env:local:api-key')).toBe(storedKey);
+    },
+  );
 
   it('a settings.json truncated to 0 bytes, then damaged again: restored each time, both damaged files kept', async () => {
     const before = await firstRun();

@@ -2,19 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { keychainSkipReason, keychainTestName } from './keychain-for-tests.ts';
 import { MemorySecretStore, openSecretStore } from './secret-store.ts';
 
 const storeModule = fileURLToPath(new URL('./secret-store.ts', import.meta.url));
 
 // These tests need the OS keychain (gnome-keyring over D-Bus). Without one they are skipped and say so in their
 // name, never passing on a memory store; under CI=true the keychain is expected, so they run and fail instead.
-const keychainReachable = (await openSecretStore({ service: `image-studio-test-probe-${randomUUID()}` })).status().backend === 'keychain';
-const skipKeychain = !keychainReachable && process.env.CI !== 'true';
-const keychainSuite = skipKeychain
-  ? 'secret store over the real keychain (skipped: no OS keychain reachable; run under dbus-run-session with gnome-keyring unlocked)'
-  : 'secret store over the real keychain';
+const noKeychain = await keychainSkipReason();
 
-describe.skipIf(skipKeychain)(keychainSuite, () => {
+describe.skipIf(noKeychain !== null)(keychainTestName('secret store over the real keychain', noKeychain), () => {
   it('stores, reads and deletes per-environment keys in the OS keychain', async () => {
     const service = `image-studio-test-${randomUUID()}`;
     const store = await openSecretStore({ service });
