@@ -1,4 +1,4 @@
-// The HTTP app: request ids, body limit, routes (ours and S2's), and one error rendering (spec §7).
+// The HTTP app: request ids, body limit, every route module, and one error rendering (spec §7).
 import { Hono } from 'hono';
 import type { AppEnv, ServiceDeps } from './deps.ts';
 import { MAX_BODY_BYTES } from './http/body.ts';
@@ -7,7 +7,6 @@ import { newId } from '../src-shared/ids.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerFileRoutes } from './routes/files.ts';
 import { registerGenerateRoutes } from './routes/generate.ts';
-// ---- S2's route modules (image packs, publications, webhooks) ----
 import { registerPackRoutes } from './routes/packs.ts';
 import { registerPublicationRoutes } from './routes/publications.ts';
 import { registerWebhookAdminRoutes } from './routes/webhook-admin.ts';
@@ -47,12 +46,9 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   registerGenerateRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerAdminRoutes(app, deps);
-
-  // ---- S2's routes: registered here, nothing else of theirs is wired in this file ----
   registerPackRoutes(app, deps);
   registerPublicationRoutes(app, deps);
   registerWebhookAdminRoutes(app, deps);
-  // ---- end of S2's routes ----
 
   // Unknown routes and wrong methods answer with the spec §7 body too (DESIGN.md §4).
   const routePatterns = (): Array<{ method: string; pattern: RegExp }> =>

@@ -2,6 +2,7 @@
 // Everything time-based (rate-limit windows, key expiry, account age, direct-link expiry, webhook
 // timestamps) reads this clock, so tests can cross a 24-hour window without waiting.
 import type { DatabaseSync } from 'node:sqlite';
+import { createKvRepo } from './repos/kv.ts';
 
 export interface Clock {
   /** Unix milliseconds on the service clock. */
@@ -13,20 +14,15 @@ export interface Clock {
 }
 
 export function createClock(db?: DatabaseSync): Clock {
-  let offsetMs = 0;
-  if (db) {
-    const row = db.prepare("SELECT value FROM kv WHERE key = 'clock_offset_ms'").get() as { value: string } | undefined;
-    if (row) offsetMs = Number(row.value) || 0;
-  }
+  const kv = db ? createKvRepo(db) : null;
+  let offsetMs = Number(kv?.get('clock_offset_ms') ?? 0) || 0;
   const now = (): number => Date.now() + offsetMs;
   return {
     now,
     nowSeconds: () => Math.floor(now() / 1000),
     advance(seconds: number): number {
       offsetMs += Math.round(seconds * 1000);
-      db?.prepare("INSERT INTO kv (key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
-        String(offsetMs),
-      );
+      kv?.put('clock_offset_ms', String(offsetMs));
       return now();
     },
   };

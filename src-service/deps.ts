@@ -1,5 +1,5 @@
-// Everything a route module needs, built once by start.ts and handed to createApp and every
-// register*Routes function (ours and S2's: packs, publications, webhooks).
+// Everything a route module needs, built once by start.ts (the composition root) and handed to createApp and
+// every register*Routes function.
 import type { MiddlewareHandler } from 'hono';
 import type { DatabaseSync } from 'node:sqlite';
 import type { ApiScope } from '../src-shared/api.ts';
@@ -10,6 +10,7 @@ import type { FaultStore } from './faults.ts';
 import type { FileStore } from './files.ts';
 import type { Logger } from './logger.ts';
 import type { SettingsStore } from './settings.ts';
+import type { WebhookService } from './services/webhooks.ts';
 import type { Context } from 'hono';
 
 /** Who is calling, set by the API-key middleware (c.get('auth')). */
@@ -37,6 +38,8 @@ export interface ServiceDeps {
   dataDir: string;
   files: FileStore;
   lifecycle: Lifecycle;
+  /** The one webhook service and its dispatcher, started by start.ts (packs notify through it). */
+  webhooks: WebhookService;
   /** Accept-Language → 'zh' | 'en' (DESIGN.md §3). */
   languageOf(c: Context): Language;
   /** Throws the domain error that the app renders as the spec §7 body (or plain text on /api/file). */

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { isFilename } from '../src-shared/ids.ts';
+import { createKvRepo } from './repos/kv.ts';
 
 export interface FileStore {
   /** Folder of the PNG files. */
@@ -18,12 +19,13 @@ export interface FileStore {
 export function createFileStore(dataDir: string, db: DatabaseSync): FileStore {
   const dir = join(dataDir, 'files');
   mkdirSync(dir, { recursive: true });
-  let row = db.prepare("SELECT value FROM kv WHERE key = 'direct_link_secret'").get() as { value: string } | undefined;
-  if (!row) {
-    row = { value: randomBytes(32).toString('hex') };
-    db.prepare("INSERT INTO kv (key, value) VALUES ('direct_link_secret', ?)").run(row.value);
+  const kv = createKvRepo(db);
+  let saved = kv.get('direct_link_secret');
+  if (saved === null) {
+    saved = randomBytes(32).toString('hex');
+    kv.put('direct_link_secret', saved);
   }
-  const secret = Buffer.from(row.value, 'hex');
+  const secret = Buffer.from(saved, 'hex');
   const sign = (filename: string, expires: number): string =>
     createHmac('sha256', secret).update(`${filename}\n${expires}`).digest('hex');
   return {

@@ -19,9 +19,11 @@ import { createAdminAuth, createApiKeyAuth, createRateLimiter } from './http/aut
 import { fail, languageOf } from './http/errors.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createApiKeysRepo } from './repos/api-keys.ts';
+import { createImagesRepo } from './repos/images.ts';
 import { createTurnsRepo } from './repos/turns.ts';
 import { createAccountService } from './services/accounts.ts';
 import { createCreditService } from './services/credits.ts';
+import { createWebhookService } from './services/webhooks.ts';
 import { createSettingsStore } from './settings.ts';
 
 export interface StartServiceOptions {
@@ -84,7 +86,7 @@ export function readyLine(service: RunningService): Record<string, string> {
 }
 
 function removeOrphanFiles(db: DatabaseSync, dir: string): number {
-  const known = new Set((db.prepare('SELECT filename FROM images').all() as Array<{ filename: string }>).map((r) => r.filename));
+  const known = createImagesRepo(db).allFilenames();
   let removed = 0;
   for (const name of readdirSync(dir)) {
     if (isFilename(name) && !known.has(name)) {
@@ -143,6 +145,10 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
     limiter.flush();
   });
 
+  // The webhook dispatcher is started here, once the service listens (below), and stopped on close.
+  const webhooks = createWebhookService({ db, clock, settings, logger });
+  lifecycle.onClose(() => webhooks.dispatcher.close());
+
   const deps: ServiceDeps = {
     db,
     clock,
@@ -152,6 +158,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
     dataDir,
     files,
     lifecycle,
+    webhooks,
     languageOf,
     fail,
     requireApiKey: createApiKeyAuth({ keys, clock, faults, settings, limiter }),
@@ -202,6 +209,8 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   ownBaseUrl = baseUrl;
   lock.describe(baseUrl);
   logger.info({ base_url: baseUrl, data_dir: dataDir }, 'local service listening');
+  // A restart resumes the deliveries the last run left pending (DESIGN.md §4).
+  webhooks.dispatcher.resume();
 
   let closing: Promise<void> | null = null;
   return {

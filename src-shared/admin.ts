@@ -1,7 +1,8 @@
 // The local service's admin API (DESIGN.md §4 table, plus the read-only extras of docs/decisions.md "Extra
 // admin ids and routes"): every request body and answer as a zod schema, so the app's one admin client
-// parses what it gets instead of trusting it. Answers are plain objects (unknown fields are dropped, so a
-// service that adds a field stays readable); request bodies are strict, like the service's own checks.
+// parses what it gets instead of trusting it, and the service's routes parse every body with the same schemas
+// (their limits included), so each body and answer has one shape. Answers are plain objects (unknown fields are
+// dropped, so a service that adds a field stays readable); request bodies are strict.
 import { z } from 'zod';
 import {
   AdminAccountSchema,
@@ -20,44 +21,64 @@ import {
 export { AdminAccountSchema, AdminApiKeySchema, AdminWebhookSchema, FaultsSchema, LastDeliverySchema, ServiceSettingsSchema };
 export type { AdminAccount, AdminApiKey, Faults, ServiceSettings } from './api.ts';
 
-// ---- Request bodies ----
+// ---- Request bodies (the service refuses anything else with 400 invalid_request naming the field) ----
+
+/** A balance or an amount of credits: a whole number up to 10^12. */
+const Credits = z.number().int().min(0).max(1e12);
+/** An account's age in days, up to 100 years. */
+const AgeDays = z.number().min(0).max(36500);
 
 export const CreateAccountBodySchema = z.strictObject({
-  credits: z.number().int().min(0).optional(),
-  age_days: z.number().min(0).optional(),
+  credits: Credits.optional(),
+  age_days: AgeDays.optional(),
   banned: z.boolean().optional(),
 });
 export type CreateAccountBody = z.infer<typeof CreateAccountBodySchema>;
 
 export const PatchAccountBodySchema = z.strictObject({
-  credits: z.number().int().min(0).optional(),
-  add_credits: z.number().int().optional(),
+  credits: Credits.optional(),
+  add_credits: z.number().int().min(-1e12).max(1e12).optional(),
   banned: z.boolean().optional(),
-  age_days: z.number().min(0).optional(),
+  age_days: AgeDays.optional(),
 });
 export type PatchAccountBody = z.infer<typeof PatchAccountBodySchema>;
 
 export const CreateApiKeyBodySchema = z.strictObject({
-  name: z.string().min(1),
+  name: z.string().min(1).max(200),
   scopes: z.array(z.enum(API_SCOPES)),
   /** Unix seconds. */
   expires_at: z.number().int().min(0).nullable().optional(),
 });
 export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBodySchema>;
 
-export const PutWebhookBodySchema = z.strictObject({ url: z.string(), enabled: z.boolean() });
+/** PATCH /admin/api-keys/:id: null returns the key to the default setting. */
+export const PatchApiKeyBodySchema = z.strictObject({ rate_limit_per_24h: z.number().int().min(1).nullable() });
+export type PatchApiKeyBody = z.infer<typeof PatchApiKeyBodySchema>;
+
+/** POST /admin/clock. */
+export const AdvanceClockBodySchema = z.strictObject({ advance_s: z.number().min(0).max(1e10) });
+export type AdvanceClockBody = z.infer<typeof AdvanceClockBodySchema>;
+
+export const PutWebhookBodySchema = z.strictObject({ url: z.string().max(2048), enabled: z.boolean() });
 export type PutWebhookBody = z.infer<typeof PutWebhookBodySchema>;
 
-export const CreatePackBodySchema = z.strictObject({ style_code: z.string(), image_ids: z.array(z.string()) });
+const StyleCode = z.string().min(1).max(200);
+/** At most 200 images per pack, each id 1 to 100 characters. */
+const PackImageIds = z.array(z.string().min(1).max(100)).max(200);
+
+export const CreatePackBodySchema = z.strictObject({ style_code: StyleCode, image_ids: PackImageIds });
 export type CreatePackBody = z.infer<typeof CreatePackBodySchema>;
 
 export const PatchPackBodySchema = z.strictObject({
-  style_code: z.string().optional(),
-  image_ids: z.array(z.string()).optional(),
+  style_code: StyleCode.optional(),
+  image_ids: PackImageIds.optional(),
   /** false marks the pack as having unsaved changes (DESIGN.md §4). */
   saved: z.boolean().optional(),
 });
 export type PatchPackBody = z.infer<typeof PatchPackBodySchema>;
+
+/** ?limit= of GET /admin/accounts/:id/webhook/deliveries: 1 to 200, 20 when absent. */
+export const DeliveryLimitQuerySchema = z.coerce.number().int().min(1).max(200).default(20);
 
 // ---- Answers ----
 
@@ -68,6 +89,7 @@ export type AdminCreatedApiKey = z.infer<typeof AdminCreatedApiKeySchema>;
 export const AdminApiKeyListSchema = z.object({ api_keys: z.array(AdminApiKeySchema) });
 
 export const AdminRevokedKeySchema = z.object({ id: z.string(), revoked: z.literal(true) });
+export type AdminRevokedKey = z.infer<typeof AdminRevokedKeySchema>;
 
 /** PUT /admin/accounts/:id/webhook: the configuration with its signing secret. */
 export const AdminWebhookConfigSchema = z.object({ url: z.string(), enabled: z.boolean(), secret: z.string() });
@@ -75,13 +97,16 @@ export type AdminWebhookConfig = z.infer<typeof AdminWebhookConfigSchema>;
 export type AdminWebhook = z.infer<typeof AdminWebhookSchema>;
 
 export const AdminWebhookSecretSchema = z.object({ secret: z.string() });
+export type AdminWebhookSecret = z.infer<typeof AdminWebhookSecretSchema>;
 
 export const AdminPingSchema = z.object({ delivery_id: z.string() });
+export type AdminPing = z.infer<typeof AdminPingSchema>;
 
 /** One row of GET /admin/accounts/:id/webhook/deliveries (docs/decisions.md), newest first. */
 export const AdminDeliverySchema = LastDeliverySchema.extend({ error: z.string().optional(), created_at: z.number() });
 export const AdminDeliveryListSchema = z.object({ deliveries: z.array(AdminDeliverySchema) });
 export type AdminDelivery = z.infer<typeof AdminDeliverySchema>;
+export type AdminLastDelivery = z.infer<typeof LastDeliverySchema>;
 
 export const AdminPackSchema = z.object({
   pack_id: z.string(),

@@ -78,14 +78,20 @@ export const AdminAccountSchema = z.object({
 });
 export type AdminAccount = z.infer<typeof AdminAccountSchema>;
 
+/** An API key as the admin API answers it (never its secret, except once in the 201 of its creation). */
 export const AdminApiKeySchema = z.object({
   id: z.string(),
+  /** Present only in the 201 of its creation (AdminCreatedApiKeySchema). */
   key: z.string().optional(),
+  account_id: z.string(),
   name: z.string(),
   scopes: z.array(z.string()),
-  expires_at: z.number().nullable().optional(),
-  revoked: z.boolean().optional(),
-  rate_limit_per_24h: z.number().optional(),
+  /** Unix seconds, or null for a key that never expires. */
+  expires_at: z.number().nullable(),
+  revoked: z.boolean(),
+  /** The key's own limit, or the default setting when it has none. */
+  rate_limit_per_24h: z.number(),
+  created_at: z.number(),
 });
 export type AdminApiKey = z.infer<typeof AdminApiKeySchema>;
 

@@ -22,6 +22,10 @@ export function createCreditsRepo(db: DatabaseSync) {
   const spend = db.prepare(
     "SELECT COALESCE(SUM(CASE status WHEN 'pending' THEN amount WHEN 'settled' THEN charged ELSE 0 END), 0) AS total FROM reservations WHERE account_id = ? AND created_at > ?",
   );
+  // A new account's spend in the rolling window, one row per reservation, oldest first (for its Retry-After).
+  const spendRows = db.prepare(
+    "SELECT created_at, CASE status WHEN 'pending' THEN amount WHEN 'settled' THEN charged ELSE 0 END AS spend FROM reservations WHERE account_id = ? AND created_at > ? ORDER BY created_at",
+  );
   return {
     insert(turnId: string, accountId: string, amount: number, at: number): void {
       insert.run(turnId, accountId, amount, at);
@@ -38,6 +42,10 @@ export function createCreditsRepo(db: DatabaseSync) {
     },
     spendSince(accountId: string, since: number): number {
       return (spend.get(accountId, since) as { total: number }).total;
+    },
+    /** What each reservation since `since` spends (pending: its amount; settled: its charge), oldest first. */
+    spendBySince(accountId: string, since: number): Array<{ created_at: number; spend: number }> {
+      return spendRows.all(accountId, since) as Array<{ created_at: number; spend: number }>;
     },
   };
 }

@@ -1,4 +1,4 @@
-// SQL for generated images. S2's packs read this table too (images.deleted_at marks a cleaned-up image).
+// SQL for generated images. Packs read this table too (images.deleted_at marks a cleaned-up image).
 import type { DatabaseSync } from 'node:sqlite';
 
 export interface ImageRow {
@@ -21,6 +21,7 @@ export function createImagesRepo(db: DatabaseSync) {
   const byFilename = db.prepare('SELECT * FROM images WHERE filename = ?');
   const markDeleted = db.prepare('UPDATE images SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL');
   const liveByTurn = db.prepare('SELECT * FROM images WHERE turn_id = ? AND deleted_at IS NULL ORDER BY idx');
+  const filenames = db.prepare('SELECT filename FROM images');
   return {
     insert(row: Omit<ImageRow, 'deleted_at'>): void {
       insert.run(row.id, row.account_id, row.turn_id, row.idx, row.filename, row.width, row.height, row.created_at);
@@ -37,6 +38,10 @@ export function createImagesRepo(db: DatabaseSync) {
     /** A turn's images that were not deleted, in their order. */
     listLiveByTurn(turnId: string): ImageRow[] {
       return liveByTurn.all(turnId) as unknown as ImageRow[];
+    },
+    /** The file name of every image row, deleted ones included. */
+    allFilenames(): Set<string> {
+      return new Set((filenames.all() as Array<{ filename: string }>).map((r) => r.filename));
     },
   };
 }

@@ -57,3 +57,4 @@ export function createTurnsRepo(db: DatabaseSync) {
     },
   };
 }
+export type TurnsRepo = ReturnType<typeof createTurnsRepo>;

@@ -1,29 +1,21 @@
 // The admin API of DESIGN.md §4 (accounts, keys, images, faults, clock, settings) plus read-only extras
 // for the app's console. Routes only parse and delegate.
 import type { Hono } from 'hono';
-import { z } from 'zod';
-import { API_SCOPES, FaultsSchema, ServiceSettingsSchema } from '../../src-shared/api.ts';
+import {
+  AdvanceClockBodySchema,
+  CreateAccountBodySchema,
+  CreateApiKeyBodySchema,
+  FaultsSchema,
+  PatchAccountBodySchema,
+  PatchApiKeyBodySchema,
+  ServiceSettingsSchema,
+} from '../../src-shared/admin.ts';
 import type { AppEnv, ServiceDeps } from '../deps.ts';
 import { readJson } from '../http/body.ts';
 import { createAccountService } from '../services/accounts.ts';
 import { createImageService } from '../services/images.ts';
 import { createTurnService } from '../services/turns.ts';
 
-const count = z.number().int().min(0).max(1e12);
-const CreateAccountSchema = z.strictObject({ credits: count.optional(), age_days: z.number().min(0).max(36500).optional(), banned: z.boolean().optional() });
-const PatchAccountSchema = z.strictObject({
-  credits: count.optional(),
-  add_credits: z.number().int().min(-1e12).max(1e12).optional(),
-  banned: z.boolean().optional(),
-  age_days: z.number().min(0).max(36500).optional(),
-});
-const CreateKeySchema = z.strictObject({
-  name: z.string().min(1).max(200),
-  scopes: z.array(z.enum(API_SCOPES)),
-  expires_at: z.number().int().min(0).nullable().optional(),
-});
-const PatchKeySchema = z.strictObject({ rate_limit_per_24h: z.number().int().min(1).nullable() });
-const ClockSchema = z.strictObject({ advance_s: z.number().min(0).max(1e10) });
 /** ?since=<unix s>: required, a whole number of seconds. */
 const SINCE = /^\d{1,12}$/;
 
@@ -33,16 +25,16 @@ export function registerAdminRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
   const turns = createTurnService(deps);
   const admin = deps.requireAdmin;
 
-  app.post('/admin/accounts', admin, async (c) => c.json(accounts.create(await readJson(c, CreateAccountSchema, {})), 201));
+  app.post('/admin/accounts', admin, async (c) => c.json(accounts.create(await readJson(c, CreateAccountBodySchema, {})), 201));
   app.get('/admin/accounts/:id', admin, (c) => c.json(accounts.get(c.req.param('id'))));
-  app.patch('/admin/accounts/:id', admin, async (c) => c.json(accounts.patch(c.req.param('id'), await readJson(c, PatchAccountSchema))));
+  app.patch('/admin/accounts/:id', admin, async (c) => c.json(accounts.patch(c.req.param('id'), await readJson(c, PatchAccountBodySchema))));
   app.post('/admin/accounts/:id/api-keys', admin, async (c) =>
-    c.json(accounts.createKey(c.req.param('id'), await readJson(c, CreateKeySchema)), 201),
+    c.json(accounts.createKey(c.req.param('id'), await readJson(c, CreateApiKeyBodySchema)), 201),
   );
   app.get('/admin/accounts/:id/api-keys', admin, (c) => c.json({ api_keys: accounts.listKeys(c.req.param('id')) }));
   app.post('/admin/api-keys/:id/revoke', admin, (c) => c.json(accounts.revokeKey(c.req.param('id'))));
   app.patch('/admin/api-keys/:id', admin, async (c) => {
-    const body = await readJson(c, PatchKeySchema);
+    const body = await readJson(c, PatchApiKeyBodySchema);
     return c.json(accounts.setKeyRateLimit(c.req.param('id'), body.rate_limit_per_24h));
   });
 
@@ -68,7 +60,7 @@ export function registerAdminRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
 
   app.get('/admin/clock', admin, (c) => c.json({ now: deps.clock.nowSeconds() }));
   app.post('/admin/clock', admin, async (c) => {
-    const body = await readJson(c, ClockSchema);
+    const body = await readJson(c, AdvanceClockBodySchema);
     deps.clock.advance(body.advance_s);
     return c.json({ now: deps.clock.nowSeconds() });
   });

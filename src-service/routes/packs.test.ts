@@ -2,26 +2,12 @@
 // HTTP on loopback (spec §4.3, §6; DESIGN.md §3/§4).
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AdminPack } from '../../src-shared/admin.ts';
+import type { Publication } from '../../src-shared/api.ts';
 import { ID_SHAPES } from '../../src-shared/ids.ts';
 import { startReceiver, startTestService, sleep, type Receiver, type ReceivedRequest, type TestService } from './packs-webhooks.test-support.ts';
 
-interface Pack {
-  pack_id: string;
-  account_id: string;
-  style_code: string;
-  image_ids: string[];
-  saved: boolean;
-  versions: number;
-  created_at: number;
-  updated_at: number;
-}
-interface Publication {
-  id: number;
-  pack_id: string;
-  version: number;
-  style_code: string;
-  published_at: number;
-}
+type Pack = AdminPack;
 interface ErrorJson {
   error: { code: string; message: string; request_id: string; reason?: string };
 }

@@ -1,6 +1,6 @@
 // Accounts and API keys for the admin API (DESIGN.md §4). Credits move only with a ledger row.
 import { randomAlphanumeric, newId } from '../../src-shared/ids.ts';
-import type { ApiScope } from '../../src-shared/api.ts';
+import type { AdminAccount, AdminApiKey, AdminCreatedApiKey, AdminRevokedKey, CreateAccountBody, CreateApiKeyBody, PatchAccountBody } from '../../src-shared/admin.ts';
 import type { Clock } from '../clock.ts';
 import { transaction, type Database } from '../db.ts';
 import { fail } from '../http/errors.ts';
@@ -10,38 +10,19 @@ import { createApiKeysRepo, type ApiKeyRow } from '../repos/api-keys.ts';
 
 const DAY_MS = 86_400_000;
 
-export interface AccountView {
-  id: string;
-  credits: number;
-  banned: boolean;
-  /** Unix seconds on the service clock. */
-  created_at: number;
-  reserved?: number;
-}
-
-export interface ApiKeyView {
-  id: string;
-  account_id: string;
-  name: string;
-  scopes: string[];
-  expires_at: number | null;
-  revoked: boolean;
-  rate_limit_per_24h: number;
-  created_at: number;
-}
-
 export function createAccountService(db: Database, clock: Clock, defaultRateLimit: () => number) {
   const accounts = createAccountsRepo(db);
   const keys = createApiKeysRepo(db);
 
-  const view = (row: AccountRow, withReserved = false): AccountView => ({
+  // Times in the answers are Unix seconds on the service clock.
+  const view = (row: AccountRow, withReserved = false): AdminAccount => ({
     id: row.id,
     credits: row.credits,
     banned: row.banned === 1,
     created_at: Math.floor(row.created_at / 1000),
     ...(withReserved ? { reserved: accounts.reservedTotal(row.id) } : {}),
   });
-  const keyView = (row: ApiKeyRow): ApiKeyView => ({
+  const keyView = (row: ApiKeyRow): AdminApiKey => ({
     id: row.id,
     account_id: row.account_id,
     name: row.name,
@@ -54,7 +35,7 @@ export function createAccountService(db: Database, clock: Clock, defaultRateLimi
   const mustFind = (id: string): AccountRow => accounts.findById(id) ?? fail('not_found', { what: `account ${id}`, what_zh: `账户 ${id}` });
 
   return {
-    create(input: { credits?: number; age_days?: number; banned?: boolean }): AccountView {
+    create(input: CreateAccountBody): AdminAccount {
       const now = clock.now();
       const id = `acc_${randomAlphanumeric(10)}`;
       const credits = input.credits ?? 0;
@@ -64,10 +45,10 @@ export function createAccountService(db: Database, clock: Clock, defaultRateLimi
       });
       return view(mustFind(id));
     },
-    get(id: string): AccountView {
+    get(id: string): AdminAccount {
       return view(mustFind(id), true);
     },
-    patch(id: string, input: { credits?: number; add_credits?: number; banned?: boolean; age_days?: number }): AccountView {
+    patch(id: string, input: PatchAccountBody): AdminAccount {
       transaction(db, () => {
         const row = mustFind(id);
         const now = clock.now();
@@ -86,7 +67,7 @@ export function createAccountService(db: Database, clock: Clock, defaultRateLimi
       });
       return view(mustFind(id), true);
     },
-    createKey(accountId: string, input: { name: string; scopes: ApiScope[]; expires_at?: number | null }): ApiKeyView & { key: string } {
+    createKey(accountId: string, input: CreateApiKeyBody): AdminCreatedApiKey {
       mustFind(accountId);
       const secret = newId('apiKey');
       const row: ApiKeyRow = {
@@ -103,16 +84,16 @@ export function createAccountService(db: Database, clock: Clock, defaultRateLimi
       keys.insert(row);
       return { ...keyView(row), key: secret };
     },
-    listKeys(accountId: string): ApiKeyView[] {
+    listKeys(accountId: string): AdminApiKey[] {
       mustFind(accountId);
       return keys.listByAccount(accountId).map(keyView);
     },
-    revokeKey(keyId: string): { id: string; revoked: true } {
+    revokeKey(keyId: string): AdminRevokedKey {
       if (!keys.findById(keyId)) fail('not_found', { what: `API key ${keyId}`, what_zh: `API 密钥 ${keyId}` });
       keys.revoke(keyId, clock.now());
       return { id: keyId, revoked: true };
     },
-    setKeyRateLimit(keyId: string, limit: number | null): ApiKeyView {
+    setKeyRateLimit(keyId: string, limit: number | null): AdminApiKey {
       if (!keys.findById(keyId)) fail('not_found', { what: `API key ${keyId}`, what_zh: `API 密钥 ${keyId}` });
       keys.setRateLimit(keyId, limit);
       return keyView(keys.findById(keyId) as ApiKeyRow);

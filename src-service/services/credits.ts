@@ -53,6 +53,10 @@ export function createCreditService(db: Database, clock: Clock, hooks: CreditSer
     spentLast24h(accountId: string): number {
       return credits.spendSince(accountId, clock.now() - 86_400_000);
     },
+    /** What each reservation of the last 24 hours spends (pending: its amount; settled: its charge), oldest first. */
+    spendsLast24h(accountId: string): Array<{ created_at: number; spend: number }> {
+      return credits.spendBySince(accountId, clock.now() - 86_400_000);
+    },
     /** DESIGN.md §3 crash safety: refunds every reservation a crash left pending. Returns how many. */
     refundPendingAfterCrash(onTurn: (turnId: string) => void): number {
       return transaction(db, () => {

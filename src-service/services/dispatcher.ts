@@ -142,6 +142,55 @@ function post(
   });
 }
 
+type AttemptPlan =
+  | { kind: 'send'; url: URL; pinned: { address: string; family: number } | null; secret: string }
+  | { kind: 'fail'; error: string }
+  | { kind: 'stop'; error: string };
+
+interface AttemptContext {
+  repo: WebhooksRepo;
+  allowLoopback: () => boolean;
+  resolve: ResolveHost;
+  clock: DispatcherTimers;
+}
+
+/** Everything before the POST: the rules of spec §6 that fail an attempt without connecting. */
+async function planAttempt(row: DeliveryRow, ctx: AttemptContext): Promise<AttemptPlan> {
+  const { repo, allowLoopback, resolve, clock } = ctx;
+  const config = repo.getConfig(row.accountId);
+  // spec §6 "when a notification is sent": switched off or URL removed → nothing more is sent.
+  if (!config || !config.enabled || config.url === '') return { kind: 'stop', error: 'the webhook was switched off or its URL removed' };
+  const text = checkWebhookUrlText(row.url, { allowLoopback: allowLoopback() });
+  if (!text.ok) return { kind: 'fail', error: `${text.rule}: ${text.detail}` };
+  if (text.url === null) return { kind: 'stop', error: 'no URL' };
+  if (text.loopback) return { kind: 'send', url: text.url, pinned: null, secret: config.secret };
+  const hostname = text.url.hostname.replace(/\.$/, '');
+  let addresses: Array<{ address: string; family: number }>;
+  let timer: unknown;
+  try {
+    // The lookup is part of the attempt's 8 s (a hanging resolver must not stall the delivery).
+    addresses = await Promise.race([
+      resolve(hostname),
+      new Promise<never>((_, reject) => {
+        timer = clock.setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), ATTEMPT_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (error) {
+    return { kind: 'fail', error: `cannot resolve ${hostname}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+  } finally {
+    if (timer !== undefined) clock.clearTimeout(timer);
+  }
+  if (addresses.length === 0) return { kind: 'fail', error: `cannot resolve ${hostname}` };
+  for (const a of addresses) {
+    const verdict = checkResolvedAddress(a.address);
+    if (!verdict.ok) return { kind: 'fail', error: `${verdict.rule}: ${verdict.detail}` };
+  }
+  // Read the secret again after the (slow) lookup: a Regenerate meanwhile must win (spec §6 step 6).
+  const fresh = repo.getConfig(row.accountId);
+  if (!fresh || !fresh.enabled || fresh.url === '') return { kind: 'stop', error: 'the webhook was switched off or its URL removed' };
+  return { kind: 'send', url: text.url, pinned: addresses[0] ?? null, secret: fresh.secret };
+}
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { repo, now, allowLoopback } = options;
   const resolve = options.resolve ?? systemResolve;
@@ -163,46 +212,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     timers.set(id, timer);
   }
 
-  /** Everything before the POST: the rules of spec §6 that fail an attempt without connecting. */
-  async function prepare(row: DeliveryRow): Promise<
-    | { kind: 'send'; url: URL; pinned: { address: string; family: number } | null; secret: string }
-    | { kind: 'fail'; error: string }
-    | { kind: 'stop'; error: string }
-  > {
-    const config = repo.getConfig(row.accountId);
-    // spec §6 "when a notification is sent": switched off or URL removed → nothing more is sent.
-    if (!config || !config.enabled || config.url === '') return { kind: 'stop', error: 'the webhook was switched off or its URL removed' };
-    const text = checkWebhookUrlText(row.url, { allowLoopback: allowLoopback() });
-    if (!text.ok) return { kind: 'fail', error: `${text.rule}: ${text.detail}` };
-    if (text.url === null) return { kind: 'stop', error: 'no URL' };
-    if (text.loopback) return { kind: 'send', url: text.url, pinned: null, secret: config.secret };
-    const hostname = text.url.hostname.replace(/\.$/, '');
-    let addresses: Array<{ address: string; family: number }>;
-    let timer: unknown;
-    try {
-      // The lookup is part of the attempt's 8 s (a hanging resolver must not stall the delivery).
-      addresses = await Promise.race([
-        resolve(hostname),
-        new Promise<never>((_, reject) => {
-          timer = clock.setTimeout(() => reject(Object.assign(new Error('lookup timed out'), { code: 'ETIMEOUT' })), ATTEMPT_TIMEOUT_MS);
-        }),
-      ]);
-    } catch (error) {
-      return { kind: 'fail', error: `cannot resolve ${hostname}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
-    } finally {
-      if (timer !== undefined) clock.clearTimeout(timer);
-    }
-    if (addresses.length === 0) return { kind: 'fail', error: `cannot resolve ${hostname}` };
-    for (const a of addresses) {
-      const verdict = checkResolvedAddress(a.address);
-      if (!verdict.ok) return { kind: 'fail', error: `${verdict.rule}: ${verdict.detail}` };
-    }
-    // Read the secret again after the (slow) lookup: a Regenerate meanwhile must win (spec §6 step 6).
-    const fresh = repo.getConfig(row.accountId);
-    if (!fresh || !fresh.enabled || fresh.url === '') return { kind: 'stop', error: 'the webhook was switched off or its URL removed' };
-    return { kind: 'send', url: text.url, pinned: addresses[0] ?? null, secret: fresh.secret };
-  }
-
   async function attempt(id: string): Promise<void> {
     const row = repo.getDelivery(id);
     if (!row || row.outcome !== 'pending' || closed) return;
@@ -214,7 +223,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
     const number = row.attempts + 1;
     const startedAt = clock.now();
-    const plan = await prepare(row);
+    const plan = await planAttempt(row, { repo, allowLoopback, resolve, clock });
     if (closed) return;
 
     let result: AttemptResult;

@@ -16,10 +16,10 @@ import { failIfTooDeep } from '../http/body.ts';
 import { DomainError, fail } from '../http/errors.ts';
 import { renderTurnImage, type GenerationJob } from '../generator/index.ts';
 import { createAccountsRepo } from '../repos/accounts.ts';
-import { createImagesRepo } from '../repos/images.ts';
+import { createImagesRepo, type ImagesRepo } from '../repos/images.ts';
 import { createSessionsRepo } from '../repos/sessions.ts';
-import { createTurnsRepo } from '../repos/turns.ts';
-import { createCreditService } from './credits.ts';
+import { createTurnsRepo, type TurnsRepo } from '../repos/turns.ts';
+import { createCreditService, type CreditService } from './credits.ts';
 
 export const SESSION_TITLE = 'API generation';
 /** spec §4.1 billing rule 5 and §8. */
@@ -50,93 +50,221 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-export function createGenerateService(deps: ServiceDeps) {
-  const { db, clock, files, faults, logger } = deps;
-  const accounts = createAccountsRepo(db);
-  const images = createImagesRepo(db);
-  const sessions = createSessionsRepo(db);
-  const turns = createTurnsRepo(db);
-  const credits = createCreditService(db, clock, { beforeClose: deps.testing.beforeCreditClose });
-  const stopping = new AbortController();
-  const inFlight = new Set<Promise<unknown>>();
-  const refundRetries = new Map<string, NodeJS.Timeout>();
-  const retryDelays = deps.testing.settleRetryDelaysMs ?? REFUND_RETRY_DELAYS_MS;
+type Estimate = Parameters<typeof chargeForProduced>[0];
+type Validated = Extract<ReturnType<typeof validateGenerateRequest>, { ok: true }>['value'];
+type RunAnswer = Omit<GenerateResult, 'ok' | 'turn_id' | 'session_id'>;
+type MadeImage = { id: string; filename: string; index: number; width: number; height: number };
 
-  /** spec §4.1 billing rule 2: a failed run is refunded in full and its turn marked failed. */
-  function refundFailedTurn(turnId: string): void {
+/** The request body read and checked by the stateless rules (src-shared), or the matching 400. */
+function parseGenerateBody(bodyText: string): Validated {
+  failIfTooDeep(bodyText);
+  const parsed = parseJsonBody(bodyText);
+  if (!parsed.ok) fail(parsed.error.code, parsed.error.params);
+  const validation = validateGenerateRequest(parsed.value);
+  if (!validation.ok) fail(validation.error.code, validation.error.params);
+  return validation.value;
+}
+
+/**
+ * Refunds of failed runs (spec §4.1 billing rule 2). A refund that cannot be written (a full disk, an I/O error)
+ * is retried in the background with back-off until it succeeds; the reservation stays pending meanwhile and is
+ * released once (close() is idempotent). On stop, refunds still being retried get one last try; what fails then
+ * stays pending for the start-up refund (DESIGN.md §3).
+ */
+function createRefunds(deps: ServiceDeps, credits: CreditService, turns: TurnsRepo) {
+  const { db, clock, logger } = deps;
+  const retryDelays = deps.testing.settleRetryDelaysMs ?? REFUND_RETRY_DELAYS_MS;
+  const retries = new Map<string, NodeJS.Timeout>();
+
+  function refundNow(turnId: string): void {
     transaction(db, () => {
       credits.close(turnId, 0);
       turns.finish(turnId, 'failed', 0, null, clock.now());
     });
   }
 
-  /**
-   * A refund that could not be written (a full disk, an I/O error) is retried in the background with back-off
-   * until it succeeds; the reservation stays pending meanwhile and is released once (close() is idempotent).
-   */
-  function retryRefund(turnId: string, attempt = 0): void {
+  function retryLater(turnId: string, attempt = 0): void {
     const delay = retryDelays[Math.min(attempt, retryDelays.length - 1)] ?? 30_000;
     const timer = setTimeout(() => {
-      refundRetries.delete(turnId);
+      retries.delete(turnId);
       try {
-        refundFailedTurn(turnId);
+        refundNow(turnId);
         logger.info({ turn_id: turnId, attempt: attempt + 1 }, 'refund written after retrying');
       } catch (error) {
         logger.error({ err: error, turn_id: turnId, attempt: attempt + 1 }, 'refund failed again; retrying');
-        retryRefund(turnId, attempt + 1);
+        retryLater(turnId, attempt + 1);
       }
     }, delay);
-    refundRetries.set(turnId, timer);
+    retries.set(turnId, timer);
   }
 
-  // On close, runs still waiting are cut short and refunded before the database closes. Refunds still being
-  // retried get one last try; what fails then stays pending for the start-up refund (DESIGN.md §3).
+  return {
+    /** Refunds the turn in full and marks it failed, now or, if that cannot be written, in the background. */
+    refund(turnId: string): void {
+      try {
+        refundNow(turnId);
+      } catch (refundError) {
+        logger.error({ err: refundError, turn_id: turnId }, 'refund failed; retrying in the background');
+        retryLater(turnId);
+      }
+    },
+    /** The last try of every refund still waiting (on stop). */
+    finishAtStop(): void {
+      for (const [turnId, timer] of retries) {
+        clearTimeout(timer);
+        try {
+          refundNow(turnId);
+        } catch (error) {
+          logger.error({ err: error, turn_id: turnId }, 'refund still failing at stop; the next start refunds it');
+        }
+      }
+      retries.clear();
+    },
+  };
+}
+
+/** Seconds until a new account may spend `needed` again (the earliest moment the rolling window allows). */
+function capRetryAfter(credits: CreditService, now: number, account: { id: string; created_at: number }, spent: number, needed: number): number {
+  let at = account.created_at + NEW_ACCOUNT_AGE_MS;
+  if (needed <= NEW_ACCOUNT_DAILY_CAP) {
+    let remaining = spent;
+    for (const row of credits.spendsLast24h(account.id)) {
+      remaining -= row.spend;
+      if (remaining + needed <= NEW_ACCOUNT_DAILY_CAP) {
+        at = Math.min(at, row.created_at + DAY_MS);
+        break;
+      }
+    }
+  }
+  return Math.max(1, Math.ceil((at - now) / 1000));
+}
+
+/** The warnings of a finished run (spec §4.1): quality ignored, resolution downgraded, fewer images. */
+function runWarnings(job: GenerationJob, quality: string | undefined, downgraded: boolean, requested: number, produced: number, language: Language): GenerationWarning[] {
+  const warnings: GenerationWarning[] = [];
+  if (quality !== undefined && !MODELS[job.model].supportsQuality) {
+    warnings.push(warningFor({ feature: 'quality', model: job.model, quality }, language));
+  }
+  if (downgraded) {
+    warnings.push(warningFor({ feature: 'resolution', requested: job.resolution, native: NATIVE_BELOW[job.resolution] }, language));
+  }
+  if (produced < requested) warnings.push(warningFor({ feature: 'n', requested, produced }, language));
+  return warnings;
+}
+
+/** Renders `count` images; every file written is listed in `written`, so a failed run can remove them all. */
+async function renderImages(deps: ServiceDeps, job: GenerationJob, count: number, written: string[]): Promise<MadeImage[]> {
+  // allSettled: when one image fails, the others must finish writing before their files are removed.
+  const settled = await Promise.allSettled(
+    Array.from({ length: count }, async (_, index) => {
+      const filename = newFilename();
+      const path = deps.files.pathFor(filename);
+      written.push(path);
+      const rendered = await renderTurnImage(job, index, path);
+      return { id: newId('image'), filename, ...rendered };
+    }),
+  );
+  return settled.map((result) => {
+    if (result.status === 'rejected') throw result.reason;
+    return result.value;
+  });
+}
+
+/**
+ * The stateful rules (session, references, balance, the new-account cap) and the reservation, in one
+ * transaction: nothing is reserved unless all pass, and concurrent requests see each other's reservations.
+ */
+function createReservations(deps: ServiceDeps, credits: CreditService, turns: TurnsRepo, images: ImagesRepo) {
+  const { db, clock, files } = deps;
+  const accounts = createAccountsRepo(db);
+  const sessions = createSessionsRepo(db);
+
+  /** The files of the referenced images; another account's image answers like a deleted one (DESIGN.md §3). */
+  function referencePaths(accountId: string, referenceIds: readonly string[]): string[] {
+    return referenceIds.map((id) => {
+      const image = images.findById(id);
+      if (!image || image.account_id !== accountId || image.deleted_at !== null) fail('reference_image_missing', { image_id: id });
+      // A file cleaned up on disk behind the database's back is just as missing (spec §4.1 rule 4).
+      const path = files.pathFor(image.filename);
+      if (!existsSync(path)) fail('reference_image_missing', { image_id: id });
+      return path;
+    });
+  }
+
+  function checkBalance(accountId: string, total: number, now: number): void {
+    const account = accounts.findById(accountId) ?? fail('invalid_api_key', { reason: 'unknown' });
+    if (account.credits < total) fail('insufficient_credits', { needed: total, balance: account.credits });
+    if (now - account.created_at >= NEW_ACCOUNT_AGE_MS) return;
+    const spent = credits.spentLast24h(accountId);
+    if (spent + total > NEW_ACCOUNT_DAILY_CAP) {
+      const retryAfter = capRetryAfter(credits, now, account, spent, total);
+      fail('new_user_daily_limit', { limit: NEW_ACCOUNT_DAILY_CAP, spent, needed: total }, { 'Retry-After': String(retryAfter) });
+    }
+  }
+
+  return (accountId: string, turnId: string, v: Validated, clientTurnId: string | null) =>
+    transaction(db, () => {
+      const now = clock.now();
+      const { request, estimate } = v;
+      if (request.session_id !== undefined) {
+        const session = sessions.findById(request.session_id);
+        if (!session || session.account_id !== accountId) fail('session_not_found', { session_id: request.session_id });
+      }
+      const paths = referencePaths(accountId, v.referenceIds);
+      checkBalance(accountId, estimate.total, now);
+      let sessionId = request.session_id;
+      if (sessionId === undefined) {
+        sessionId = newId('session');
+        sessions.insert({ id: sessionId, account_id: accountId, title: SESSION_TITLE, created_at: now });
+      }
+      turns.insert({
+        id: turnId,
+        account_id: accountId,
+        session_id: sessionId,
+        request: JSON.stringify(request),
+        model: v.model,
+        ratio: v.ratio,
+        resolution: estimate.resolution,
+        n: estimate.n,
+        created_at: now,
+        client_turn_id: clientTurnId,
+      });
+      credits.reserve(accountId, turnId, estimate.total);
+      return { sessionId, referencePaths: paths };
+    });
+}
+
+export function createGenerateService(deps: ServiceDeps) {
+  const { db, clock, faults, logger } = deps;
+  const images = createImagesRepo(db);
+  const turns = createTurnsRepo(db);
+  const credits = createCreditService(db, clock, { beforeClose: deps.testing.beforeCreditClose });
+  const refunds = createRefunds(deps, credits, turns);
+  const reserve = createReservations(deps, credits, turns, images);
+  const stopping = new AbortController();
+  const inFlight = new Set<Promise<unknown>>();
+
+  // On close, runs still waiting are cut short and refunded before the database closes.
   deps.lifecycle.onClose(async () => {
     stopping.abort();
     await Promise.allSettled([...inFlight]);
-    for (const [turnId, timer] of refundRetries) {
-      clearTimeout(timer);
-      try {
-        refundFailedTurn(turnId);
-      } catch (error) {
-        logger.error({ err: error, turn_id: turnId }, 'refund still failing at stop; the next start refunds it');
-      }
-    }
-    refundRetries.clear();
+    refunds.finishAtStop();
   });
 
-  /** Seconds until a new account may spend `needed` again (the earliest moment the rolling window allows). */
-  function capRetryAfter(accountId: string, createdAt: number, spent: number, needed: number): number {
-    const now = clock.now();
-    const becomesOld = createdAt + NEW_ACCOUNT_AGE_MS;
-    let at = becomesOld;
-    if (needed <= NEW_ACCOUNT_DAILY_CAP) {
-      const rows = db
-        .prepare(
-          "SELECT created_at, CASE status WHEN 'pending' THEN amount WHEN 'settled' THEN charged ELSE 0 END AS spend FROM reservations WHERE account_id = ? AND created_at > ? ORDER BY created_at",
-        )
-        .all(accountId, now - DAY_MS) as Array<{ created_at: number; spend: number }>;
-      let remaining = spent;
-      for (const row of rows) {
-        remaining -= row.spend;
-        if (remaining + needed <= NEW_ACCOUNT_DAILY_CAP) {
-          at = Math.min(at, row.created_at + DAY_MS);
-          break;
-        }
+  /** Images, charge and turn written together: the run's success is recorded whole or not at all. */
+  function recordSuccess(turnId: string, accountId: string, made: MadeImage[], charged: number, warnings: GenerationWarning[]): void {
+    transaction(db, () => {
+      const now = clock.now();
+      for (const image of made) {
+        images.insert({ ...image, idx: image.index, account_id: accountId, turn_id: turnId, created_at: now });
       }
-    }
-    return Math.max(1, Math.ceil((at - now) / 1000));
+      credits.close(turnId, charged);
+      turns.finish(turnId, 'succeeded', charged, JSON.stringify(warnings), now);
+    });
   }
 
   /** The run after the reservation: settle on success (net of a partial), refund all on failure. */
-  async function runTurn(
-    turnId: string,
-    accountId: string,
-    job: GenerationJob,
-    estimate: Parameters<typeof chargeForProduced>[0],
-    quality: string | undefined,
-    language: Language,
-  ): Promise<Omit<GenerateResult, 'ok' | 'turn_id' | 'session_id'>> {
+  async function runTurn(turnId: string, accountId: string, job: GenerationJob, estimate: Estimate, quality: string | undefined, language: Language): Promise<RunAnswer> {
     const started = performance.now();
     const plan = faults.takeGenerate();
     const written: string[] = [];
@@ -145,71 +273,21 @@ export function createGenerateService(deps: ServiceDeps) {
       if (plan.fail) throw new RunFailed('fault: whole run failed');
       const produce = Math.min(estimate.n, plan.produce ?? estimate.n);
       if (produce === 0) throw new RunFailed('fault: no image produced');
-      const downgraded = plan.downgrade;
-      // allSettled: when one image fails, the others must finish writing before their files are removed.
-      const settled = await Promise.allSettled(
-        Array.from({ length: produce }, async (_, index) => {
-          const filename = newFilename();
-          const path = files.pathFor(filename);
-          written.push(path);
-          const rendered = await renderTurnImage({ ...job, downgraded }, index, path);
-          return { id: newId('image'), filename, ...rendered };
-        }),
-      );
-      const made = settled.map((result) => {
-        if (result.status === 'rejected') throw result.reason;
-        return result.value;
-      });
+      const made = await renderImages(deps, { ...job, downgraded: plan.downgrade }, produce, written);
       if (stopping.signal.aborted) throw new RunFailed('service stopping');
-
-      const warnings: GenerationWarning[] = [];
-      if (quality !== undefined && !MODELS[job.model].supportsQuality) {
-        warnings.push(warningFor({ feature: 'quality', model: job.model, quality }, language));
-      }
-      if (downgraded) {
-        warnings.push(warningFor({ feature: 'resolution', requested: job.resolution, native: NATIVE_BELOW[job.resolution] }, language));
-      }
-      if (produce < estimate.n) warnings.push(warningFor({ feature: 'n', requested: estimate.n, produced: produce }, language));
-
+      const warnings = runWarnings(job, quality, plan.downgrade, estimate.n, produce, language);
       const charged = chargeForProduced(estimate, produce);
-      transaction(db, () => {
-        const now = clock.now();
-        for (const image of made) {
-          images.insert({
-            id: image.id,
-            account_id: accountId,
-            turn_id: turnId,
-            idx: image.index,
-            filename: image.filename,
-            width: image.width,
-            height: image.height,
-            created_at: now,
-          });
-        }
-        credits.close(turnId, charged);
-        turns.finish(turnId, 'succeeded', charged, JSON.stringify(warnings), now);
-      });
+      recordSuccess(turnId, accountId, made, charged, warnings);
       logger.info({ turn_id: turnId, model: job.model, n: estimate.n, produced: produce, charged }, 'generation finished');
       return {
         credits_charged: charged,
         duration_ms: Math.round(performance.now() - started),
         warnings,
-        images: made.map((image) => ({
-          id: image.id,
-          filename: image.filename,
-          url: `/api/file/${image.filename}`,
-          width: image.width,
-          height: image.height,
-        })),
+        images: made.map(({ id, filename, width, height }) => ({ id, filename, url: `/api/file/${filename}`, width, height })),
       };
     } catch (error) {
       // spec §4.1 billing rule 2: whole run failed → full refund, 500 internal_error.
-      try {
-        refundFailedTurn(turnId);
-      } catch (refundError) {
-        logger.error({ err: refundError, turn_id: turnId }, 'refund failed; retrying in the background');
-        retryRefund(turnId);
-      }
+      refunds.refund(turnId);
       await Promise.all(written.map((path) => rm(path, { force: true })));
       if (!(error instanceof RunFailed)) logger.error({ err: error, turn_id: turnId }, 'generation failed');
       else logger.warn({ turn_id: turnId, reason: error.message }, 'generation failed');
@@ -220,71 +298,12 @@ export function createGenerateService(deps: ServiceDeps) {
   return {
     /** clientTurnId: a valid X-Client-Turn-Id, recorded with the turn (docs/local-service.md), or null. */
     async generate(accountId: string, bodyText: string, language: Language, clientTurnId: string | null = null): Promise<GenerateResult> {
-      failIfTooDeep(bodyText);
-      const parsed = parseJsonBody(bodyText);
-      if (!parsed.ok) fail(parsed.error.code, parsed.error.params);
-      const validation = validateGenerateRequest(parsed.value);
-      if (!validation.ok) fail(validation.error.code, validation.error.params);
-      const { request, model, ratio, purpose, referenceIds, estimate } = validation.value;
-
-      // The stateful rules and the reservation happen in one transaction: nothing is reserved unless all
-      // pass, and concurrent requests see each other's reservations (no overspend).
+      const validated = parseGenerateBody(bodyText);
+      const { request, model, ratio, purpose, estimate } = validated;
       const turnId = newId('turn');
-      const { sessionId, referencePaths } = transaction(db, () => {
-        const now = clock.now();
-        if (request.session_id !== undefined) {
-          const session = sessions.findById(request.session_id);
-          if (!session || session.account_id !== accountId) fail('session_not_found', { session_id: request.session_id });
-        }
-        const paths: string[] = [];
-        for (const id of referenceIds) {
-          const image = images.findById(id);
-          // Another account's image answers exactly like a deleted one, so ids cannot be probed (DESIGN.md §3).
-          if (!image || image.account_id !== accountId || image.deleted_at !== null) fail('reference_image_missing', { image_id: id });
-          // A file cleaned up on disk behind the database's back is just as missing (spec §4.1 rule 4).
-          const path = files.pathFor(image.filename);
-          if (!existsSync(path)) fail('reference_image_missing', { image_id: id });
-          paths.push(path);
-        }
-        const account = accounts.findById(accountId) ?? fail('invalid_api_key', { reason: 'unknown' });
-        if (account.credits < estimate.total) fail('insufficient_credits', { needed: estimate.total, balance: account.credits });
-        if (now - account.created_at < NEW_ACCOUNT_AGE_MS) {
-          const spent = credits.spentLast24h(accountId);
-          if (spent + estimate.total > NEW_ACCOUNT_DAILY_CAP) {
-            const retryAfter = capRetryAfter(accountId, account.created_at, spent, estimate.total);
-            fail('new_user_daily_limit', { limit: NEW_ACCOUNT_DAILY_CAP, spent, needed: estimate.total }, { 'Retry-After': String(retryAfter) });
-          }
-        }
-        let session = request.session_id;
-        if (session === undefined) {
-          session = newId('session');
-          sessions.insert({ id: session, account_id: accountId, title: SESSION_TITLE, created_at: now });
-        }
-        turns.insert({
-          id: turnId,
-          account_id: accountId,
-          session_id: session,
-          request: JSON.stringify(request),
-          model,
-          ratio,
-          resolution: estimate.resolution,
-          n: estimate.n,
-          created_at: now,
-          client_turn_id: clientTurnId,
-        });
-        credits.reserve(accountId, turnId, estimate.total);
-        return { sessionId: session, referencePaths: paths };
-      });
-
-      const run = runTurn(turnId, accountId, {
-        turnId,
-        model,
-        ratio,
-        resolution: estimate.resolution,
-        purpose,
-        referencePaths,
-        downgraded: false,
-      }, estimate, request.quality, language);
+      const { sessionId, referencePaths } = reserve(accountId, turnId, validated, clientTurnId);
+      const job: GenerationJob = { turnId, model, ratio, resolution: estimate.resolution, purpose, referencePaths, downgraded: false };
+      const run = runTurn(turnId, accountId, job, estimate, request.quality, language);
       inFlight.add(run);
       try {
         const result = await run;
@@ -292,6 +311,6 @@ export function createGenerateService(deps: ServiceDeps) {
       } finally {
         inFlight.delete(run);
       }
-    }
+    },
   };
 }

@@ -2,6 +2,7 @@
 // notification, for unsaved changes, a deleted image or an empty pack; every accepted publish creates the next
 // version (even of an unchanged pack); an Idempotency-Key seen for the pack in the last 24 hours of the service
 // clock returns the earlier result and sends nothing.
+import type { AdminPack, CreatePackBody, PatchPackBody } from '../../src-shared/admin.ts';
 import type { ApiImage, Publication, PublicationRecord } from '../../src-shared/api.ts';
 import { newId } from '../../src-shared/ids.ts';
 import { transaction } from '../db.ts';
@@ -16,20 +17,6 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export type PublishRejection = 'unsaved_changes' | 'missing_images' | 'empty_pack';
 
-export interface PackView {
-  pack_id: string;
-  account_id: string;
-  style_code: string;
-  image_ids: string[];
-  /** false while the draft has unsaved changes (PATCH with saved: false). */
-  saved: boolean;
-  /** How many versions were published. */
-  versions: number;
-  /** Unix seconds, service clock. */
-  created_at: number;
-  updated_at: number;
-}
-
 export interface PublishResult {
   published: true;
   publication: Publication;
@@ -39,7 +26,8 @@ export interface PublishResult {
   delivery_id: string | null;
 }
 
-function packView(row: PackRow): PackView {
+/** The pack as the admin API answers it (times in Unix seconds of the service clock). */
+function packView(row: PackRow): AdminPack {
   return {
     pack_id: row.id,
     account_id: row.accountId,
@@ -78,16 +66,16 @@ export function createPackService(deps: Pick<ServiceDeps, 'db' | 'clock'>, webho
   }
 
   return {
-    list(accountId: string): PackView[] {
+    list(accountId: string): AdminPack[] {
       if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}`, what_zh: `账户 ${accountId}` });
       return packs.listPacks(accountId).map(packView);
     },
 
-    get(packId: string): PackView {
+    get(packId: string): AdminPack {
       return packView(mustFindPack(packId));
     },
 
-    create(accountId: string, input: { style_code: string; image_ids: string[] }): PackView {
+    create(accountId: string, input: CreatePackBody): AdminPack {
       return transaction(deps.db, () => {
         if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}`, what_zh: `账户 ${accountId}` });
         checkImageIds(accountId, input.image_ids);
@@ -98,7 +86,7 @@ export function createPackService(deps: Pick<ServiceDeps, 'db' | 'clock'>, webho
     },
 
     /** An edit without `saved: false` is a saved edit; `saved: false` marks unsaved draft changes. */
-    update(packId: string, input: { style_code?: string; image_ids?: string[]; saved?: boolean }): PackView {
+    update(packId: string, input: PatchPackBody): AdminPack {
       return transaction(deps.db, () => {
         const pack = mustFindPack(packId);
         if (input.image_ids) checkImageIds(pack.accountId, input.image_ids);

@@ -1,7 +1,7 @@
 // GET /admin/accounts/:id/turns (docs/local-service.md): an account's generations since a moment, with their
 // outcome, charge, what is still reserved and the images that were not deleted, so an app that lost an answer
 // can settle its record without resending (spec §7 retry guidance 5).
-import type { ApiImage } from '../../src-shared/api.ts';
+import type { AdminTurn } from '../../src-shared/admin.ts';
 import type { GenerationWarning } from '../../src-shared/warnings.ts';
 import type { ServiceDeps } from '../deps.ts';
 import { fail } from '../http/errors.ts';
@@ -12,27 +12,13 @@ import { createTurnsRepo } from '../repos/turns.ts';
 /** At most this many turns per answer; page on with `since` = the last created_at. */
 export const MAX_TURNS_PER_PAGE = 500;
 
-export interface AdminTurnView {
-  turn_id: string;
-  session_id: string;
-  client_turn_id: string | null;
-  status: 'running' | 'succeeded' | 'failed';
-  credits_charged: number | null;
-  reserved: number;
-  warnings: GenerationWarning[];
-  /** Unix seconds (service clock). */
-  created_at: number;
-  finished_at: number | null;
-  images: ApiImage[];
-}
-
 export function createTurnService(deps: Pick<ServiceDeps, 'db'>) {
   const accounts = createAccountsRepo(deps.db);
   const turns = createTurnsRepo(deps.db);
   const images = createImagesRepo(deps.db);
   return {
     /** Oldest first (newest last), created at or after `sinceSeconds`. */
-    listSince(accountId: string, sinceSeconds: number): AdminTurnView[] {
+    listSince(accountId: string, sinceSeconds: number): AdminTurn[] {
       if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}`, what_zh: `账户 ${accountId}` });
       return turns.listSince(accountId, sinceSeconds * 1000, MAX_TURNS_PER_PAGE).map((t) => ({
         turn_id: t.id,

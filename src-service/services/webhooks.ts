@@ -1,5 +1,14 @@
-// Webhook configuration, test pings and publish notifications (spec §6, DESIGN.md §4). One dispatcher per
-// running service, shared by the pack routes (publish) and the webhook admin routes (ping, last delivery).
+// Webhook configuration, test pings and publish notifications (spec §6, DESIGN.md §4). One per running service,
+// created and started by start.ts, shared by the pack routes (publish) and the webhook admin routes.
+import type {
+  AdminDelivery,
+  AdminLastDelivery,
+  AdminPing,
+  AdminWebhook,
+  AdminWebhookConfig,
+  AdminWebhookSecret,
+  PutWebhookBody,
+} from '../../src-shared/admin.ts';
 import { newId } from '../../src-shared/ids.ts';
 import type { Publication } from '../../src-shared/api.ts';
 import type { ServiceDeps } from '../deps.ts';
@@ -8,31 +17,6 @@ import { createAccountsRepo } from '../repos/accounts.ts';
 import { createWebhooksRepo, type DeliveryRow, type WebhookConfigRow } from '../repos/webhooks.ts';
 import { createDispatcher, type Dispatcher, type DispatcherTimers, type ResolveHost } from './dispatcher.ts';
 import { checkWebhookUrlText } from './webhook-url.ts';
-
-export interface LastDeliveryView {
-  delivery_id: string;
-  event: string;
-  attempts: number;
-  outcome: 'pending' | 'succeeded' | 'failed';
-  /** The last HTTP status received, when an attempt got one. */
-  status?: number;
-  /** Unix seconds (service clock) of the last attempt, or of the creation while none was made. */
-  at: number;
-}
-
-/** One row of GET /admin/accounts/:id/webhook/deliveries (an addition for the app's console). */
-export interface DeliveryView extends LastDeliveryView {
-  /** Why the last attempt failed, when it did. */
-  error?: string;
-  /** Unix seconds (service clock) when the delivery was created. */
-  created_at: number;
-}
-
-export interface WebhookView {
-  url: string;
-  enabled: boolean;
-  last_delivery: LastDeliveryView | null;
-}
 
 /** The exact bytes of an image_pack.published body (spec §6: event and publication, no images, no text). */
 export function publishedBody(p: Publication): string {
@@ -63,8 +47,9 @@ export function createWebhookService(
     if (!accounts.findById(accountId)) fail('not_found', { what: `account ${accountId}`, what_zh: `账户 ${accountId}` });
   };
 
-  // DESIGN.md §4: exactly {delivery_id, event, attempts, outcome, status?, at}.
-  const lastView = (row: DeliveryRow): LastDeliveryView => ({
+  // DESIGN.md §4: exactly {delivery_id, event, attempts, outcome, status?, at}; `status` is the last HTTP status
+  // received, `at` Unix seconds (service clock) of the last attempt, or of the creation while none was made.
+  const lastView = (row: DeliveryRow): AdminLastDelivery => ({
     delivery_id: row.id,
     event: row.event,
     attempts: row.attempts,
@@ -73,7 +58,7 @@ export function createWebhookService(
     at: Math.floor(row.updatedAt / 1000),
   });
 
-  function view(accountId: string, config: WebhookConfigRow | null): WebhookView {
+  function view(accountId: string, config: WebhookConfigRow | null): AdminWebhook {
     const last = repo.lastDelivery(accountId);
     return { url: config?.url ?? '', enabled: config?.enabled ?? false, last_delivery: last ? lastView(last) : null };
   }
@@ -81,13 +66,13 @@ export function createWebhookService(
   return {
     dispatcher,
 
-    get(accountId: string): WebhookView {
+    get(accountId: string): AdminWebhook {
       mustHaveAccount(accountId);
       return view(accountId, repo.getConfig(accountId));
     },
 
     /** The most recent deliveries, newest first, with why each last failed. */
-    deliveries(accountId: string, limit = 20): DeliveryView[] {
+    deliveries(accountId: string, limit = 20): AdminDelivery[] {
       mustHaveAccount(accountId);
       return repo.recentDeliveries(accountId, limit).map((row) => ({
         ...lastView(row),
@@ -97,7 +82,7 @@ export function createWebhookService(
     },
 
     /** PUT: a refused URL changes nothing (DESIGN.md §4); the secret is created on the first save. */
-    put(accountId: string, input: { url: string; enabled: boolean }): { url: string; enabled: boolean; secret: string } {
+    put(accountId: string, input: PutWebhookBody): AdminWebhookConfig {
       mustHaveAccount(accountId);
       const verdict = checkWebhookUrlText(input.url, { allowLoopback: deps.settings.get().allow_loopback_webhooks });
       if (!verdict.ok) fail('invalid_webhook_url', { rule: verdict.rule, detail: verdict.detail, detail_zh: verdict.detailZh });
@@ -114,7 +99,7 @@ export function createWebhookService(
     },
 
     /** spec §6 step 6: the old secret stops at once; pending retries are signed with the new one. */
-    regenerate(accountId: string): { secret: string } {
+    regenerate(accountId: string): AdminWebhookSecret {
       mustHaveAccount(accountId);
       const existing = repo.getConfig(accountId);
       const secret = newId('webhookSecret');
@@ -129,7 +114,7 @@ export function createWebhookService(
     },
 
     /** 'Send test notification' (spec §6 event ping). Switched off or no URL: nothing can be sent. */
-    ping(accountId: string): { delivery_id: string } {
+    ping(accountId: string): AdminPing {
       mustHaveAccount(accountId);
       const config = repo.getConfig(accountId);
       if (!config || !config.enabled || config.url === '') {
@@ -154,19 +139,3 @@ export function createWebhookService(
 }
 
 export type WebhookService = ReturnType<typeof createWebhookService>;
-
-const services = new WeakMap<ServiceDeps, WebhookService>();
-
-/** The one webhook service of a running service: created on first use, resumed, stopped on close. */
-export function webhookServiceFor(deps: ServiceDeps): WebhookService {
-  let service = services.get(deps);
-  if (!service) {
-    const created = createWebhookService(deps);
-    services.set(deps, created);
-    deps.lifecycle.onClose(() => created.dispatcher.close());
-    // A restart resumes the deliveries that were pending (DESIGN.md §4).
-    created.dispatcher.resume();
-    service = created;
-  }
-  return service;
-}
