@@ -441,7 +441,8 @@ export class BatchRunner {
     this.deps.changed(batchId, job.id);
     const follow = this.follow(batchId, job.id, turnId).finally(() => this.follows.delete(follow));
     this.follows.add(follow);
-    return 'next';
+    // Full: the next step comes when a job in flight ends (no read to learn it).
+    return flying.size >= batch.concurrency ? 'stop' : 'next';
   }
 
   /**
