@@ -1,5 +1,6 @@
 // SQL for reservations (the pending part of the credit ledger).
 import type { DatabaseSync } from 'node:sqlite';
+import { preparedOnce } from '../sqlite/index.ts';
 
 export interface ReservationRow {
   turn_id: string;
@@ -11,41 +12,34 @@ export interface ReservationRow {
   closed_at: number | null;
 }
 
+/** What a reservation spends: what was charged, or what is still reserved (it may yet be charged). */
+const SPEND = "CASE status WHEN 'pending' THEN amount WHEN 'settled' THEN charged ELSE 0 END";
+
 export function createCreditsRepo(db: DatabaseSync) {
-  const insert = db.prepare(
-    "INSERT INTO reservations (turn_id, account_id, amount, charged, status, created_at, closed_at) VALUES (?, ?, ?, NULL, 'pending', ?, NULL)",
-  );
-  const byTurn = db.prepare('SELECT * FROM reservations WHERE turn_id = ?');
-  const close = db.prepare("UPDATE reservations SET status = ?, charged = ?, closed_at = ? WHERE turn_id = ? AND status = 'pending'");
-  const pending = db.prepare("SELECT * FROM reservations WHERE status = 'pending' ORDER BY created_at");
-  // Spend in a window: what was charged, plus what is still reserved (it may yet be charged).
-  const spend = db.prepare(
-    "SELECT COALESCE(SUM(CASE status WHEN 'pending' THEN amount WHEN 'settled' THEN charged ELSE 0 END), 0) AS total FROM reservations WHERE account_id = ? AND created_at > ?",
-  );
-  // A new account's spend in the rolling window, one row per reservation, oldest first (for its Retry-After).
-  const spendRows = db.prepare(
-    "SELECT created_at, CASE status WHEN 'pending' THEN amount WHEN 'settled' THEN charged ELSE 0 END AS spend FROM reservations WHERE account_id = ? AND created_at > ? ORDER BY created_at",
-  );
+  const sql = preparedOnce(db);
   return {
     insert(turnId: string, accountId: string, amount: number, at: number): void {
-      insert.run(turnId, accountId, amount, at);
+      sql("INSERT INTO reservations (turn_id, account_id, amount, charged, status, created_at, closed_at) VALUES (?, ?, ?, NULL, 'pending', ?, NULL)").run(turnId, accountId, amount, at);
     },
     findByTurn(turnId: string): ReservationRow | null {
-      return (byTurn.get(turnId) as ReservationRow | undefined) ?? null;
+      return (sql('SELECT * FROM reservations WHERE turn_id = ?').get(turnId) as ReservationRow | undefined) ?? null;
     },
     /** Closes a pending reservation; false when it was not pending (already closed). */
     close(turnId: string, status: 'settled' | 'refunded', charged: number, at: number): boolean {
-      return Number(close.run(status, charged, at, turnId).changes) === 1;
+      return Number(sql("UPDATE reservations SET status = ?, charged = ?, closed_at = ? WHERE turn_id = ? AND status = 'pending'").run(status, charged, at, turnId).changes) === 1;
     },
     listPending(): ReservationRow[] {
-      return pending.all() as unknown as ReservationRow[];
+      return sql("SELECT * FROM reservations WHERE status = 'pending' ORDER BY created_at").all() as unknown as ReservationRow[];
     },
+    /** Spend in a window: settled charges plus what is still reserved. */
     spendSince(accountId: string, since: number): number {
-      return (spend.get(accountId, since) as { total: number }).total;
+      const total = sql(`SELECT COALESCE(SUM(${SPEND}), 0) AS total FROM reservations WHERE account_id = ? AND created_at > ?`).get(accountId, since);
+      return (total as { total: number }).total;
     },
     /** What each reservation since `since` spends (pending: its amount; settled: its charge), oldest first. */
     spendBySince(accountId: string, since: number): Array<{ created_at: number; spend: number }> {
-      return spendRows.all(accountId, since) as Array<{ created_at: number; spend: number }>;
+      const rows = sql(`SELECT created_at, ${SPEND} AS spend FROM reservations WHERE account_id = ? AND created_at > ? ORDER BY created_at`).all(accountId, since);
+      return rows as Array<{ created_at: number; spend: number }>;
     },
   };
 }

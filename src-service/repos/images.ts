@@ -1,5 +1,6 @@
 // SQL for generated images. Packs read this table too (images.deleted_at marks a cleaned-up image).
 import type { DatabaseSync } from 'node:sqlite';
+import { preparedOnce } from '../sqlite/index.ts';
 
 export interface ImageRow {
   id: string;
@@ -14,34 +15,27 @@ export interface ImageRow {
 }
 
 export function createImagesRepo(db: DatabaseSync) {
-  const insert = db.prepare(
-    'INSERT INTO images (id, account_id, turn_id, idx, filename, width, height, created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)',
-  );
-  const byId = db.prepare('SELECT * FROM images WHERE id = ?');
-  const byFilename = db.prepare('SELECT * FROM images WHERE filename = ?');
-  const markDeleted = db.prepare('UPDATE images SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL');
-  const liveByTurn = db.prepare('SELECT * FROM images WHERE turn_id = ? AND deleted_at IS NULL ORDER BY idx');
-  const filenames = db.prepare('SELECT filename FROM images');
+  const sql = preparedOnce(db);
   return {
     insert(row: Omit<ImageRow, 'deleted_at'>): void {
-      insert.run(row.id, row.account_id, row.turn_id, row.idx, row.filename, row.width, row.height, row.created_at);
+      sql('INSERT INTO images (id, account_id, turn_id, idx, filename, width, height, created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)').run(row.id, row.account_id, row.turn_id, row.idx, row.filename, row.width, row.height, row.created_at);
     },
     findById(id: string): ImageRow | null {
-      return (byId.get(id) as ImageRow | undefined) ?? null;
+      return (sql('SELECT * FROM images WHERE id = ?').get(id) as ImageRow | undefined) ?? null;
     },
     findByFilename(filename: string): ImageRow | null {
-      return (byFilename.get(filename) as ImageRow | undefined) ?? null;
+      return (sql('SELECT * FROM images WHERE filename = ?').get(filename) as ImageRow | undefined) ?? null;
     },
     markDeleted(id: string, at: number): void {
-      markDeleted.run(at, id);
+      sql('UPDATE images SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL').run(at, id);
     },
     /** A turn's images that were not deleted, in their order. */
     listLiveByTurn(turnId: string): ImageRow[] {
-      return liveByTurn.all(turnId) as unknown as ImageRow[];
+      return sql('SELECT * FROM images WHERE turn_id = ? AND deleted_at IS NULL ORDER BY idx').all(turnId) as unknown as ImageRow[];
     },
     /** The file name of every image row, deleted ones included. */
     allFilenames(): Set<string> {
-      return new Set((filenames.all() as Array<{ filename: string }>).map((r) => r.filename));
+      return new Set((sql('SELECT filename FROM images').all() as Array<{ filename: string }>).map((r) => r.filename));
     },
   };
 }

@@ -1,5 +1,6 @@
 // SQL for sessions (spec §2.4).
 import type { DatabaseSync } from 'node:sqlite';
+import { preparedOnce } from '../sqlite/index.ts';
 
 export interface SessionRow {
   id: string;
@@ -9,14 +10,13 @@ export interface SessionRow {
 }
 
 export function createSessionsRepo(db: DatabaseSync) {
-  const insert = db.prepare('INSERT INTO sessions (id, account_id, title, created_at) VALUES (?, ?, ?, ?)');
-  const byId = db.prepare('SELECT * FROM sessions WHERE id = ?');
+  const sql = preparedOnce(db);
   return {
     insert(row: SessionRow): void {
-      insert.run(row.id, row.account_id, row.title, row.created_at);
+      sql('INSERT INTO sessions (id, account_id, title, created_at) VALUES (?, ?, ?, ?)').run(row.id, row.account_id, row.title, row.created_at);
     },
     findById(id: string): SessionRow | null {
-      return (byId.get(id) as SessionRow | undefined) ?? null;
+      return (sql('SELECT * FROM sessions WHERE id = ?').get(id) as SessionRow | undefined) ?? null;
     },
   };
 }

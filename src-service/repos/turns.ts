@@ -1,5 +1,6 @@
 // SQL for turns (one generation each, spec §2.1).
 import type { DatabaseSync } from 'node:sqlite';
+import { preparedOnce } from '../sqlite/index.ts';
 
 export interface TurnRow {
   id: string;
@@ -25,35 +26,28 @@ export interface TurnWithReservation extends TurnRow {
 }
 
 export function createTurnsRepo(db: DatabaseSync) {
-  const insert = db.prepare(
-    "INSERT INTO turns (id, account_id, session_id, request, model, ratio, resolution, n, status, created_at, client_turn_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
-  );
-  const since = db.prepare(
-    `SELECT t.*, COALESCE(CASE r.status WHEN 'pending' THEN r.amount END, 0) AS reserved
-       FROM turns t LEFT JOIN reservations r ON r.turn_id = t.id
-      WHERE t.account_id = ? AND t.created_at >= ?
-      ORDER BY t.created_at, t.rowid
-      LIMIT ?`,
-  );
-  const finish = db.prepare('UPDATE turns SET status = ?, credits_charged = ?, warnings = ?, finished_at = ? WHERE id = ?');
-  const byId = db.prepare('SELECT * FROM turns WHERE id = ?');
+  const sql = preparedOnce(db);
   return {
     insert(
       row: Pick<TurnRow, 'id' | 'account_id' | 'session_id' | 'request' | 'model' | 'ratio' | 'resolution' | 'n' | 'created_at'> & {
         client_turn_id?: string | null;
       },
     ): void {
-      insert.run(row.id, row.account_id, row.session_id, row.request, row.model, row.ratio, row.resolution, row.n, row.created_at, row.client_turn_id ?? null);
+      sql("INSERT INTO turns (id, account_id, session_id, request, model, ratio, resolution, n, status, created_at, client_turn_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)").run(row.id, row.account_id, row.session_id, row.request, row.model, row.ratio, row.resolution, row.n, row.created_at, row.client_turn_id ?? null);
     },
     /** The account's turns created at or after `sinceMs`, oldest first. */
     listSince(accountId: string, sinceMs: number, limit: number): TurnWithReservation[] {
-      return since.all(accountId, sinceMs, limit) as unknown as TurnWithReservation[];
+      return sql(`SELECT t.*, COALESCE(CASE r.status WHEN 'pending' THEN r.amount END, 0) AS reserved
+       FROM turns t LEFT JOIN reservations r ON r.turn_id = t.id
+      WHERE t.account_id = ? AND t.created_at >= ?
+      ORDER BY t.created_at, t.rowid
+      LIMIT ?`).all(accountId, sinceMs, limit) as unknown as TurnWithReservation[];
     },
     finish(id: string, status: 'succeeded' | 'failed', charged: number, warnings: string | null, at: number): void {
-      finish.run(status, charged, warnings, at, id);
+      sql('UPDATE turns SET status = ?, credits_charged = ?, warnings = ?, finished_at = ? WHERE id = ?').run(status, charged, warnings, at, id);
     },
     findById(id: string): TurnRow | null {
-      return (byId.get(id) as TurnRow | undefined) ?? null;
+      return (sql('SELECT * FROM turns WHERE id = ?').get(id) as TurnRow | undefined) ?? null;
     },
   };
 }
