@@ -62,25 +62,33 @@ describe('formatsFor', () => {
     });
   }
 
-  it('writes year/month/day and a 24-hour clock in Chinese, never month/day/year', () => {
-    const zh = formatsFor('zh');
-    const ms = new Date(2026, 10, 23, 0, 5, 9).getTime();
-    expect(zh.dateTime(ms)).toBe('2026/11/23 0:05');
-    expect(zh.dateTimeSeconds(ms)).toBe('2026/11/23 0:05:09');
-    expect(zh.time(ms)).toBe('0:05:09');
-    expect(zh.day(ms)).toBe('2026/11/23');
-    expect(zh.clock(ms, new Date(2026, 10, 22).getTime())).toBe('11月23日 0:05');
-  });
-
-  it('writes month/day/year and a 12-hour clock in English', () => {
-    const en = formatsFor('en');
-    const ms = new Date(2026, 10, 23, 0, 5, 9).getTime();
-    expect(en.dateTime(ms)).toBe('11/23/2026, 12:05 AM');
-    expect(en.dateTimeSeconds(ms)).toBe('11/23/2026, 12:05:09 AM');
-    expect(en.time(ms)).toBe('12:05:09 AM');
-    expect(en.day(ms)).toBe('11/23/2026');
-    expect(en.clock(ms, new Date(2026, 10, 22).getTime())).toBe('Nov 23, 12:05 AM');
-  });
+  // One local time (0:05:09 on 23 November 2026) as each language writes it; the clock's "now" is the day before.
+  const WRITTEN = {
+    zh: {
+      says: 'year/month/day and a 24-hour clock in Chinese, never month/day/year',
+      dateTime: '2026/11/23 0:05',
+      dateTimeSeconds: '2026/11/23 0:05:09',
+      time: '0:05:09',
+      day: '2026/11/23',
+      clock: '11月23日 0:05',
+    },
+    en: {
+      says: 'month/day/year and a 12-hour clock in English',
+      dateTime: '11/23/2026, 12:05 AM',
+      dateTimeSeconds: '11/23/2026, 12:05:09 AM',
+      time: '12:05:09 AM',
+      day: '11/23/2026',
+      clock: 'Nov 23, 12:05 AM',
+    },
+  } as const;
+  for (const [language, { says, ...expected }] of Object.entries(WRITTEN) as Array<[keyof typeof WRITTEN, (typeof WRITTEN)[keyof typeof WRITTEN]]>) {
+    it(`writes ${says}`, () => {
+      const f = formatsFor(language);
+      const ms = new Date(2026, 10, 23, 0, 5, 9).getTime();
+      const written = { dateTime: f.dateTime(ms), dateTimeSeconds: f.dateTimeSeconds(ms), time: f.time(ms), day: f.day(ms), clock: f.clock(ms, new Date(2026, 10, 22).getTime()) };
+      expect(written).toEqual(expected);
+    });
+  }
 
   it('follows the zone: one instant is a different local time in Shanghai and New York', () => {
     const instant = Date.UTC(2026, 10, 23, 2, 30);

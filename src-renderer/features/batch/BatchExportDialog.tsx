@@ -10,6 +10,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { batchText } from './i18n.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { Toggle } from '../../ui/Toggle.tsx';
 import { useBatchExport, useMarketplacePresets } from './queries.ts';
 
 const DEFAULT_TEMPLATE = '{sku}_{shot}_{index}';
@@ -129,10 +130,7 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
           }}
         />
       </Field>
-      <label className="toggle">
-        <input type="checkbox" data-testid="batch-export-include-failed" checked={includeFailed} disabled={running} onChange={(e) => setIncludeFailed(e.target.checked)} />
-        {t('includeFailed')}
-      </label>
+      <Toggle label={t('includeFailed')} testId="batch-export-include-failed" checked={includeFailed} disabled={running} onChange={setIncludeFailed} />
       {running ? (
         <p className="small muted" role="status">
           {t('exportRunning')}

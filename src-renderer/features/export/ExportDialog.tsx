@@ -12,6 +12,7 @@ import { call, onEvent, type DesktopError } from '../../lib/desktop.ts';
 import type { MethodInputOf } from '../../lib/ipc-types.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { Toggle } from '../../ui/Toggle.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { ErrorBanner } from '../runs/ErrorBanner.tsx';
 import { exportSource, useExportStore, type ExportTarget } from './store.ts';
@@ -227,10 +228,7 @@ function FormatFields({ running }: { running: boolean }) {
         ) : null}
       </div>
       <p className="muted small">{lossy ? t('export.dataNote.other') : t('export.dataNote.png')}</p>
-      <label className="toggle">
-        <input type="checkbox" data-testid="export-csv" checked={choices.csv} disabled={running} onChange={(e) => setChoices({ csv: e.target.checked })} />
-        {t('export.csv')}
-      </label>
+      <Toggle label={t('export.csv')} testId="export-csv" checked={choices.csv} disabled={running} onChange={(checked) => setChoices({ csv: checked })} />
     </>
   );
 }

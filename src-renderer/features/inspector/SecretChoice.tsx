@@ -1,5 +1,6 @@
 // "Use the stored secret" or type one. A typed secret goes to main for this one call and is never echoed.
 import { useText } from '../../i18n/text.ts';
+import { Toggle } from '../../ui/Toggle.tsx';
 import { inspectorText } from './i18n.ts';
 
 export interface SecretChoiceState {
@@ -16,15 +17,7 @@ export function SecretChoiceFields(props: { idPrefix: string; value: SecretChoic
   const { value, onChange } = props;
   return (
     <div className="row-gap wrap">
-      <label className="toggle">
-        <input
-          type="checkbox"
-          data-testid={`${props.idPrefix}-use-stored`}
-          checked={value.useStored}
-          onChange={(e) => onChange({ ...value, useStored: e.target.checked })}
-        />{' '}
-        {t('useStored')}
-      </label>
+      <Toggle label={<> {t('useStored')}</>} testId={`${props.idPrefix}-use-stored`} checked={value.useStored} onChange={(useStored) => onChange({ ...value, useStored })} />
       {!value.useStored ? (
         <>
           <label className="field-label" htmlFor={`${props.idPrefix}-secret`}>

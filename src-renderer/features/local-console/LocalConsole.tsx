@@ -7,6 +7,7 @@ import { useFormats } from '../../i18n/format.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { Toggle } from '../../ui/Toggle.tsx';
 import { submitWith } from '../../ui/submitWith.ts';
 import { useSettings } from '../settings/queries.ts';
 import { useLocalAction, useLocalStatus } from './queries.ts';
@@ -80,10 +81,7 @@ function AccountCard({ state }: { state: LocalConsoleState }) {
       <NumberAction id="topup" label={t('local.topUp')} action={t('local.topUpButton')} initial="1000" min={1} testId="local-topup-amount" actTestId="local-topup" primary onAct={(credits) => topUp.mutate({ credits })} />
       <NumberAction id="set-credits" label={t('local.setBalance')} action={t('common.apply')} min={0} testId="local-set-credits" actTestId="local-set-credits-apply" needsValue onAct={(credits) => update.mutate({ credits })} />
       <NumberAction id="set-age" label={t('local.setAge')} action={t('common.apply')} min={0} needsValue onAct={(ageDays) => update.mutate({ ageDays })} />
-      <label className="toggle">
-        <input type="checkbox" data-testid="local-ban" checked={a.banned} onChange={(e) => update.mutate({ banned: e.target.checked })} />
-        {t('local.banToggle')}
-      </label>
+      <Toggle label={t('local.banToggle')} testId="local-ban" checked={a.banned} onChange={(checked) => update.mutate({ banned: checked })} />
       <ErrorLine error={topUp.error ?? update.error} />
     </Card>
   );
@@ -163,20 +161,10 @@ function KeysCard({ state }: { state: LocalConsoleState }) {
         </div>
         <div className="row-gap wrap">
           {API_SCOPES.map((scope) => (
-            <label key={scope} className="toggle">
-              <input
-                type="checkbox"
-                checked={scopes.includes(scope)}
-                onChange={(e) => setScopes(e.target.checked ? [...scopes, scope] : scopes.filter((s) => s !== scope))}
-              />
-              <code>{scope}</code>
-            </label>
+            <Toggle key={scope} label={<code>{scope}</code>} checked={scopes.includes(scope)} onChange={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
           ))}
         </div>
-        <label className="toggle">
-          <input type="checkbox" checked={useForApp} onChange={(e) => setUseForApp(e.target.checked)} />
-          {t('local.useForApp')}
-        </label>
+        <Toggle label={t('local.useForApp')} checked={useForApp} onChange={setUseForApp} />
         <div>
           <button type="submit" className="btn btn-sm btn-primary" disabled={name.trim() === '' || scopes.length === 0}>
             {t('local.createKey')}
@@ -265,10 +253,7 @@ function ClockAndLimitsCard({ state }: { state: LocalConsoleState }) {
         placeholder={String(state.settings.default_rate_limit_per_24h)}
         onAct={(limit) => settings.mutate({ default_rate_limit_per_24h: limit })}
       />
-      <label className="toggle">
-        <input type="checkbox" checked={state.settings.allow_loopback_webhooks} onChange={(e) => settings.mutate({ allow_loopback_webhooks: e.target.checked })} />
-        {t('local.allowLoopback')}
-      </label>
+      <Toggle label={t('local.allowLoopback')} checked={state.settings.allow_loopback_webhooks} onChange={(checked) => settings.mutate({ allow_loopback_webhooks: checked })} />
       <ErrorLine error={advance.error ?? settings.error} />
     </Card>
   );
@@ -292,10 +277,7 @@ function WebhookCard({ state }: { state: LocalConsoleState }) {
         </button>
       </form>
       <div className="row-gap wrap">
-        <label className="toggle">
-          <input type="checkbox" checked={w.enabled} onChange={(e) => set.mutate({ url: w.url, enabled: e.target.checked })} />
-          {t('local.webhookEnabled')}
-        </label>
+        <Toggle label={t('local.webhookEnabled')} checked={w.enabled} onChange={(checked) => set.mutate({ url: w.url, enabled: checked })} />
         <span className="muted small">{w.secretStored ? t('local.secretStored') : t('local.secretNotStored')}</span>
         <button type="button" className="btn btn-sm" onClick={() => regenerate.mutate({})}>
           {t('local.regenerate')}

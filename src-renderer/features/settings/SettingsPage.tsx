@@ -8,6 +8,7 @@ import { appText, useText } from '../../i18n/text.ts';
 import { applyTheme } from '../../lib/theme.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { Toggle } from '../../ui/Toggle.tsx';
 import { submitWith } from '../../ui/submitWith.ts';
 import { useClearKey, useSelectEnvironment, useSetKey, useSetLanguage, useSetRemote, useSetTheme, useSettings, useTestConnection } from './queries.ts';
 
@@ -82,15 +83,9 @@ function KeySection({ environment }: { environment: EnvironmentName }) {
         ) : null}
       </form>
       {keychainDown ? (
-        <label className="toggle">
-          <input type="checkbox" checked readOnly disabled />
-          {t('settings.memoryOnlyForced')}
-        </label>
+        <Toggle label={t('settings.memoryOnlyForced')} checked disabled />
       ) : (
-        <label className="toggle">
-          <input type="checkbox" checked={memoryOnly} onChange={(e) => setMemoryOnly(e.target.checked)} />
-          {t('settings.memoryOnly')}
-        </label>
+        <Toggle label={t('settings.memoryOnly')} checked={memoryOnly} onChange={setMemoryOnly} />
       )}
       {/* Without a keychain the key is not "stored in the keychain": say only what holds. */}
       <p className="muted small">{keychainDown ? t('settings.keyNeverShownNoKeychain') : t('settings.keyNeverShown')}</p>
