@@ -6,21 +6,19 @@
 
 type AskSettings = (input?: unknown) => Promise<unknown>;
 
-export function withEarlySettings<Api extends { settingsGet: AskSettings }>(api: Api, ms: number): Api {
-  const ask = api.settingsGet;
+export function withEarlySettings<Api extends { settingsGet: (input: never) => Promise<unknown> }>(api: Api, ms: number): Api {
+  const ask = api.settingsGet as unknown as AskSettings;
   let early: Promise<unknown> | null = ask({});
   // An answer nobody takes must not be an unhandled rejection; whoever takes it still sees the rejection.
   early.catch(() => undefined);
   setTimeout(() => {
     early = null;
   }, ms);
-  return {
-    ...api,
-    settingsGet: (input?: unknown) => {
-      const taken = early;
-      early = null;
-      const noInput = input === undefined || (typeof input === 'object' && input !== null && Object.keys(input).length === 0);
-      return taken && noInput ? taken : ask(input);
-    },
+  const settingsGet: AskSettings = (input) => {
+    const taken = early;
+    early = null;
+    const noInput = input === undefined || (typeof input === 'object' && input !== null && Object.keys(input).length === 0);
+    return taken && noInput ? taken : ask(input);
   };
+  return { ...api, settingsGet: settingsGet as unknown as Api['settingsGet'] };
 }
