@@ -7,6 +7,7 @@ import type { BatchSummary, MarketplaceExportSummary } from '../../../src-shared
 import { formatBytes } from '../../i18n/format.ts';
 import { useText } from '../../i18n/text.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { ExportOutcome } from '../../ui/ExportOutcome.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { batchText } from './i18n.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
@@ -21,53 +22,30 @@ function percent(share: number): string {
 
 function Result({ summary }: { summary: MarketplaceExportSummary }) {
   const t = useText(batchText);
-  if (summary.folder === null) {
-    return (
-      <div className="export-result" role="status" data-testid="batch-export-result" data-outcome="cancelled">
-        <p>{t('exportChooserCancelled')}</p>
-      </div>
-    );
-  }
-  const outcome = summary.flagged.length > 0 ? 'partial' : 'done';
+  const whiteShare = (check: { whiteShare: number } | null | undefined) => (check ? percent(check.whiteShare) : null);
   return (
-    <div className={`export-result export-result-${outcome}`} role="status" data-testid="batch-export-result" data-outcome={outcome} data-written={summary.written.length} data-flagged={summary.flagged.length}>
-      <p>
-        {t('exportResult', { count: summary.written.length, size: formatBytes(summary.bytes) })}{' '}
-        <code className="export-folder" data-testid="batch-export-folder">
-          {summary.folder}
-        </code>
-      </p>
-      {summary.manifestFile ? (
-        <p className="small">
-          {t('exportManifest')} <code data-testid="batch-export-manifest">{summary.manifestFile}</code>
-        </p>
-      ) : null}
-      {summary.written.length > 0 ? (
-        <details className="export-files">
-          <summary className="small">{t('exportFiles', { count: summary.written.length })}</summary>
-          <ul className="small" tabIndex={0}>
-            {summary.written.map((w) => (
-              <li key={w.imageId}>
-                <code>{w.file}</code> · {w.width}×{w.height} · {formatBytes(w.bytes)}
-                {w.whiteCheck ? ` · ${percent(w.whiteCheck.whiteShare)}` : ''}
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-      {summary.flagged.length > 0 ? (
-        <div className="export-skipped">
-          <p className="small">{t('exportFlagged', { count: summary.flagged.length })}</p>
-          <ul className="small" data-testid="batch-export-flagged" tabIndex={0}>
-            {summary.flagged.map((f) => (
-              <li key={f.imageId} data-reason={f.reason}>
-                <span className="mono">{f.sku}</span> · {f.shotName} · <code>{f.imageId}</code> — {t(`flag.${f.reason}`, { share: f.whiteCheck ? percent(f.whiteCheck.whiteShare) : '?' })}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-    </div>
+    <ExportOutcome
+      testId="batch-export-result"
+      folderTestId="batch-export-folder"
+      folder={summary.folder}
+      cancelledText={t('exportChooserCancelled')}
+      writtenText={t('exportResult', { count: summary.written.length, size: formatBytes(summary.bytes) })}
+      note={summary.manifestFile ? <>{t('exportManifest')} <code data-testid="batch-export-manifest">{summary.manifestFile}</code></> : null}
+      filesLabel={t('exportFiles', { count: summary.written.length })}
+      files={summary.written.map((w) => ({
+        key: w.imageId,
+        content: <><code>{w.file}</code> · {w.width}×{w.height} · {formatBytes(w.bytes)}{whiteShare(w.whiteCheck) ? ` · ${whiteShare(w.whiteCheck)}` : ''}</>,
+      }))}
+      missingText={t('exportFlagged', { count: summary.flagged.length })}
+      missingTestId="batch-export-flagged"
+      missing={summary.flagged.map((f) => ({
+        key: f.imageId,
+        reason: f.reason,
+        content: <><span className="mono">{f.sku}</span> · {f.shotName} · <code>{f.imageId}</code> — {t(`flag.${f.reason}`, { share: whiteShare(f.whiteCheck) ?? '?' })}</>,
+      }))}
+      counts={{ 'data-written': summary.written.length, 'data-flagged': summary.flagged.length }}
+      focusableLists
+    />
   );
 }
 

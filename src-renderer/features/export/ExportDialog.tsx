@@ -12,6 +12,7 @@ import { call, onEvent, type DesktopError } from '../../lib/desktop.ts';
 import type { MethodInputOf } from '../../lib/ipc-types.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { ExportOutcome } from '../../ui/ExportOutcome.tsx';
 import { Toggle } from '../../ui/Toggle.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { ErrorBanner } from '../runs/ErrorBanner.tsx';
@@ -63,52 +64,21 @@ function templateProblemText(parsed: TemplateParse, t: AppText): string | null {
 
 function Result({ summary }: { summary: ExportSummary }) {
   const t = useText(appText);
-  if (summary.folder === null) {
-    return (
-      <div className="export-result" role="status" data-testid="export-result" data-outcome="cancelled">
-        <p>{t('export.cancelled')}</p>
-      </div>
-    );
-  }
-  const outcome = summary.skipped.length > 0 ? 'partial' : 'done';
   return (
-    <div className={`export-result export-result-${outcome}`} role="status" data-testid="export-result" data-outcome={outcome} data-written={summary.written.length} data-skipped={summary.skipped.length}>
-      <p>
-        {t('export.result', { count: summary.written.length, size: formatBytes(summary.bytes) })}{' '}
-        <code className="export-folder" data-testid="export-folder">
-          {summary.folder}
-        </code>
-      </p>
-      {summary.csvFile ? (
-        <p className="small">
-          {t('export.csvWritten')} <code>{summary.csvFile}</code>
-        </p>
-      ) : null}
-      {summary.written.length > 0 ? (
-        <details className="export-files">
-          <summary className="small">{t('export.showFiles', { count: summary.written.length })}</summary>
-          <ul className="small">
-            {summary.written.map((w) => (
-              <li key={w.imageId}>
-                <code>{w.file}</code>
-              </li>
-            ))}
-          </ul>
-        </details>
-      ) : null}
-      {summary.skipped.length > 0 ? (
-        <div className="export-skipped">
-          <p className="small">{t('export.skipped', { count: summary.skipped.length })}</p>
-          <ul className="small" data-testid="export-skipped">
-            {summary.skipped.map((s) => (
-              <li key={s.imageId} data-reason={s.reason}>
-                <code>{s.imageId}</code> — {t(`export.skipReason.${s.reason}`)}
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-    </div>
+    <ExportOutcome
+      testId="export-result"
+      folderTestId="export-folder"
+      folder={summary.folder}
+      cancelledText={t('export.cancelled')}
+      writtenText={t('export.result', { count: summary.written.length, size: formatBytes(summary.bytes) })}
+      note={summary.csvFile ? <>{t('export.csvWritten')} <code>{summary.csvFile}</code></> : null}
+      filesLabel={t('export.showFiles', { count: summary.written.length })}
+      files={summary.written.map((w) => ({ key: w.imageId, content: <code>{w.file}</code> }))}
+      missingText={t('export.skipped', { count: summary.skipped.length })}
+      missingTestId="export-skipped"
+      missing={summary.skipped.map((s) => ({ key: s.imageId, reason: s.reason, content: <><code>{s.imageId}</code> — {t(`export.skipReason.${s.reason}`)}</> }))}
+      counts={{ 'data-written': summary.written.length, 'data-skipped': summary.skipped.length }}
+    />
   );
 }
 
