@@ -1,11 +1,10 @@
 // The seam between the main-process core (keychain, client, library, files, IPC handlers) and its two hosts:
 // the Electron shell (src-main/electron/) and the browser harness (src-main/harness/). Both create the app
-// with createStudioApp (src-main/core/create-app.ts) and route IPC calls and events through this interface.
+// with createStudioApp (src-main/app/create-app.ts) and route IPC calls and events through this interface.
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { ImageKind, IpcEventName, IpcEvents, IpcMethodName } from '../../src-shared/ipc/index.ts';
 import type { DesktopShell } from '../ports/desktop-shell.ts';
-import type { ExternalLinks } from '../domain/external-links.ts';
-import type { GenerationPolicy } from '../generation/runner.ts';
+import type { GenerationPolicy } from '../generation/index.ts';
 import type { LocalServiceHost } from '../ports/local-service-host.ts';
 
 export interface StudioAppOptions {
@@ -19,8 +18,6 @@ export interface StudioAppOptions {
   localService: LocalServiceHost;
   /** Overrides for tests: the secret store backend ("keychain" by default) and its service name. */
   secretStore?: 'keychain' | 'memory';
-  /** Links the host made (menu, help) that the renderer may open too; environment origins are always allowed. */
-  externalLinks?: ExternalLinks;
   keychainService?: string;
   /** Test and benchmark knobs; the app never sets these. */
   testing?: {

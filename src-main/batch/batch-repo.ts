@@ -2,14 +2,14 @@
 // only what the queue needs (queued, sent, never sent and why), so a turn settled later (reconciled after a
 // crash) shows in the batch without anything copied.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { preparedOnce } from '../library/database.ts';
+import { preparedOnce } from '../library/index.ts';
 import type { GenerateRequest } from '../../src-shared/api.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
 import type { BatchCounts, BatchJob, BatchPauseReason, BatchState } from '../../src-shared/ipc/batch.ts';
 import type { StoredError } from '../domain/errors.ts';
 import type { StoredNote } from '../domain/messages.ts';
 import type { TurnStatus } from '../../src-shared/ipc/generation.ts';
-import { storedError, storedNote } from '../library/library-repo.ts';
+import { storedError, storedNote } from '../library/index.ts';
 
 type Row = Record<string, SQLInputValue>;
 

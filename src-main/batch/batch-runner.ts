@@ -14,12 +14,12 @@
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { BatchDetail, BatchJob, BatchPause, BatchSummary } from '../../src-shared/ipc/batch.ts';
 import type { Language } from '../../src-shared/language.ts';
-import type { GenerationRunner } from '../generation/runner.ts';
+import type { GenerationRunner } from '../generation/index.ts';
 import { StudioError, asStudioError, renderError } from '../domain/errors.ts';
 import { mainMessage, renderNote, type MainCode } from '../domain/messages.ts';
 import { DEFAULT_RETRY_POLICY, batchStep, type RetryPolicy } from '../domain/retry-policy.ts';
 import { turnFacts, type StoredTurn } from '../domain/turns.ts';
-import type { LibraryRepo } from '../library/library-repo.ts';
+import type { LibraryRepo } from '../library/index.ts';
 import { planFields, visibleStatus, type BatchRepo, type BatchRow, type JobRow, type StoredPause } from './batch-repo.ts';
 
 export interface BatchRunnerDeps {

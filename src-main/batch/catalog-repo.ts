@@ -1,7 +1,7 @@
 // SQL for products and shot lists (migration 0400). Built-in presets live in code (src-shared/shot-lists.ts);
 // a preset the user edits is stored under the preset's own id, and deleting that row brings the preset back.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import { preparedOnce } from '../library/database.ts';
+import { preparedOnce } from '../library/index.ts';
 import type { Product, Shot, ShotList } from '../../src-shared/ipc/batch.ts';
 import { randomAlphanumeric } from '../../src-shared/ids.ts';
 import type { Language } from '../../src-shared/language.ts';

@@ -10,8 +10,8 @@ import { nameKey, renderTemplate, sanitizeFileStem, slug, templateDate, type Tem
 import type { MarketplaceExportFile, MarketplaceExportSummary, WhiteCheck } from '../../src-shared/ipc/batch.ts';
 import { MARKETPLACE_TEMPLATE_FIELDS, type MarketplacePreset, type MarketplaceTemplateField } from '../../src-shared/marketplace-presets.ts';
 import { isDiskFull, StudioError } from '../domain/errors.ts';
-import { csvDocument, type CsvCell } from '../export/csv.ts';
-import { createExclusive, errorCode, EXTENSIONS, notWritable, prepareFolder, templatePartsOrThrow } from '../export/exporter.ts';
+import { csvDocument, type CsvCell } from '../export/index.ts';
+import { createExclusive, errorCode, EXTENSIONS, notWritable, prepareFolder, templatePartsOrThrow } from '../export/index.ts';
 import { whiteBorderCheck } from './white-check.ts';
 
 /** One image of a batch, with what its file name and manifest row say about it. */

@@ -5,11 +5,10 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { app, clipboard, dialog, nativeImage, Notification, shell, type BrowserWindow } from 'electron';
 import type { ChooseFolderRequest, DesktopShell, SaveDialogRequest } from '../ports/desktop-shell.ts';
-import { externalLinkKey, type ExternalLinks } from '../domain/external-links.ts';
+import { externalLinkKey } from '../domain/external-links.ts';
 
 export interface ElectronShellOptions {
   window: () => BrowserWindow | null;
-  links: ExternalLinks;
   /** Used as the drag icon when the image's own thumbnail is missing. */
   fallbackIcon: string;
 }
@@ -68,15 +67,10 @@ export class ElectronDesktopShell implements DesktopShell {
   }
 
   async openExternal(url: string): Promise<void> {
-    // The core passes only links it made (its environments' own origins); main's own links are registered
-    // in `links`. Either way nothing but plain http(s) ever reaches the OS (no file:, smb:, custom schemes).
+    // The core passes only links on its environments' own origins; nothing but plain http(s) ever reaches
+    // the OS (no file:, smb:, custom schemes).
     if (externalLinkKey(url) === null) throw new Error(`Refused to open a link that is not plain http(s): ${url}`);
     await shell.openExternal(url);
-  }
-
-  /** For links the window tried to open by itself (a click on <a target=_blank>): only registered ones. */
-  openIfRegistered(url: string): void {
-    if (this.options.links.isAllowed(url)) void shell.openExternal(url);
   }
 
   readonly clipboardReachesUser = true;

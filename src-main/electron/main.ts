@@ -9,7 +9,6 @@ import { createStudioApp } from '../app/create-app.ts';
 import { describeError, installCrashGuard } from '../app/crash-guard.ts';
 import type { StudioApp } from '../app/studio-app.ts';
 import { ElectronDesktopShell } from './electron-shell.ts';
-import { ExternalLinks } from '../domain/external-links.ts';
 import { handleImageProtocol, registerImageScheme } from './image-protocol.ts';
 import { registerIpcHandlers } from './ipc-handlers.ts';
 import { menuTemplate } from './menu.ts';
@@ -61,11 +60,10 @@ function fatal(err: unknown): void {
 
 async function start(): Promise<void> {
   const dataDir = app.getPath('userData');
-  const links = new ExternalLinks();
-  const desktopShell = new ElectronDesktopShell({ window: () => mainWindow, links, fallbackIcon: appIcon });
+  const desktopShell = new ElectronDesktopShell({ window: () => mainWindow, fallbackIcon: appIcon });
   const localService = new UtilityServiceHost({ entry: join(import.meta.dirname, 'service.js'), dataDir: join(dataDir, 'local-service') });
 
-  const studioApp = await createStudioApp({ dataDir, shell: desktopShell, localService, externalLinks: links });
+  const studioApp = await createStudioApp({ dataDir, shell: desktopShell, localService });
   studio = studioApp;
   registerIpcHandlers(ipcMain, studioApp, trusted);
   handleImageProtocol(studioApp, dataDir);
@@ -97,20 +95,18 @@ async function start(): Promise<void> {
   await applyTheme();
   studioApp.on('settings:changed', () => void applyTheme());
 
-  openWindow(links, desktopShell);
+  openWindow();
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) openWindow(links, desktopShell);
+    if (BrowserWindow.getAllWindows().length === 0) openWindow();
   });
 }
 
-function openWindow(links: ExternalLinks, desktopShell: ElectronDesktopShell): void {
+function openWindow(): void {
   mainWindow = createMainWindow({
     preload: join(outDir, 'preload', 'index.cjs'),
     icon: appIcon,
     trusted,
     rendererDir,
-    links,
-    openExternal: (url) => desktopShell.openIfRegistered(url),
   });
   mainWindow.on('closed', () => {
     mainWindow = null;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ExternalLinks, externalLinkKey } from '../domain/external-links.ts';
+import { externalLinkKey } from '../domain/external-links.ts';
 import { isRendererAsset, isTrustedRendererUrl } from './sender-policy.ts';
 
 const rendererDir = join('/opt', 'Image Studio', 'resources', 'app.asar', 'out', 'renderer');
@@ -38,20 +38,11 @@ describe('sender frame policy', () => {
 });
 
 describe('external links', () => {
-  it('opens only registered http(s) links', () => {
-    const links = new ExternalLinks(['https://example.com/help?x=1']);
-    expect(links.isAllowed('https://example.com/help?x=1')).toBe(true);
-    expect(links.isAllowed('https://EXAMPLE.com/help?x=1')).toBe(true);
-    expect(links.isAllowed('https://example.com/help?x=2')).toBe(false);
-    expect(links.isAllowed('https://example.com/')).toBe(false);
-  });
-
-  it('refuses to register or open anything but plain http(s)', () => {
-    const links = new ExternalLinks();
-    expect(() => new ExternalLinks(['file:///etc/passwd'])).toThrow('Not an http(s) link');
-    expect(() => new ExternalLinks(['https://user:pw@example.com/'])).toThrow('Not an http(s) link');
-    expect(() => new ExternalLinks(['javascript:alert(1)'])).toThrow('Not an http(s) link');
+  it('reaches the OS only as plain http(s) without credentials', () => {
+    expect(externalLinkKey('https://EXAMPLE.com/help?x=1')).toBe('https://example.com/help?x=1');
+    expect(externalLinkKey('file:///etc/passwd')).toBeNull();
+    expect(externalLinkKey('https://user:pw@example.com/')).toBeNull();
+    expect(externalLinkKey('javascript:alert(1)')).toBeNull();
     expect(externalLinkKey('smb://host/share')).toBeNull();
-    expect(links.isAllowed('javascript:alert(1)')).toBe(false);
   });
 });

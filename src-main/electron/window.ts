@@ -1,9 +1,8 @@
 // The app window and its security (DESIGN.md §2; STYLE.md, Actual Budget's security.ts): sandboxed renderer with context isolation and no Node,
-// CSP header, navigation and new windows blocked (http(s) links the app made open in the browser instead),
+// CSP header, navigation and new windows blocked (a link leaves the app only through shell:open-external),
 // webviews refused, every permission request denied, file:// limited to the built renderer's folder.
 import { BrowserWindow, nativeTheme, session, type App, type Session } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
-import type { ExternalLinks } from '../domain/external-links.ts';
 import { isRendererAsset, isTrustedRendererUrl, type TrustedRenderer } from './sender-policy.ts';
 
 export interface WindowOptions {
@@ -11,8 +10,6 @@ export interface WindowOptions {
   icon: string;
   trusted: TrustedRenderer;
   rendererDir: string;
-  links: ExternalLinks;
-  openExternal: (url: string) => void;
 }
 
 let sessionHardened = false;
@@ -65,20 +62,13 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
   win.once('ready-to-show', () => win.show());
 
   const contents = win.webContents;
-  const leave = (url: string) => {
-    if (options.links.isAllowed(url)) options.openExternal(url);
-  };
   contents.on('will-navigate', (event, url) => {
     if (isTrustedRendererUrl(url, options.trusted) && url.split('#')[0] === contents.getURL().split('#')[0]) return;
     event.preventDefault();
-    leave(url);
   });
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(({ url }) => {
-    leave(url);
-    return { action: 'deny' };
-  });
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
   return win;
 }
 

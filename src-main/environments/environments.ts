@@ -8,7 +8,7 @@ import { StudioError } from '../domain/errors.ts';
 import { checkRemoteBaseUrl, originOf } from '../domain/remote-url.ts';
 import type { LocalServiceHost } from '../ports/local-service-host.ts';
 import { AdminClient } from '../clients/admin-client.ts';
-import type { SecretStore } from '../secrets/secret-store.ts';
+import type { SecretStore } from '../secrets/index.ts';
 import type { SettingsStore } from './settings-store.ts';
 
 export const LOCAL_SEED = { credits: 10_000, ageDays: 30 } as const;
@@ -32,7 +32,6 @@ export interface EnvironmentsDeps {
   settings: SettingsStore;
   secrets: SecretStore;
   localService: LocalServiceHost;
-  onServiceStatus: (state: LocalServiceState) => void;
   clientOptions?: { generateTimeoutMs?: number };
   /**
    * The local account as last recorded outside settings.json (library.db's app_meta), so a lost or damaged
@@ -48,14 +47,24 @@ export class Environments {
   private admin: AdminClient | null = null;
   private adminToken: string | null = null;
   private ready: Promise<void> | null = null;
+  private readonly statusListeners = new Set<(state: LocalServiceState) => void>();
 
   constructor(deps: EnvironmentsDeps) {
     this.deps = deps;
     deps.localService.onStatus((s) => {
       this.local = { status: s.status, baseUrl: s.baseUrl ?? this.local.baseUrl, error: s.error };
       if (s.baseUrl && this.adminToken) this.admin = new AdminClient(s.baseUrl, this.adminToken);
-      deps.onServiceStatus(this.local);
+      this.tellStatus();
     });
+  }
+
+  /** Every change of the local service's state (starting, running, restarting, failed) from now on. */
+  onServiceStatus(listener: (state: LocalServiceState) => void): void {
+    this.statusListeners.add(listener);
+  }
+
+  private tellStatus(): void {
+    for (const listener of this.statusListeners) listener(this.local);
   }
 
   get localState(): LocalServiceState {
@@ -66,17 +75,17 @@ export class Environments {
   startLocal(): Promise<void> {
     this.ready ??= (async () => {
       this.local = { status: 'starting', baseUrl: null, error: null };
-      this.deps.onServiceStatus(this.local);
+      this.tellStatus();
       try {
         const { baseUrl, adminToken } = await this.deps.localService.start();
         this.adminToken = adminToken;
         this.admin = new AdminClient(baseUrl, adminToken);
         this.local = { status: 'running', baseUrl, error: null };
-        this.deps.onServiceStatus(this.local);
+        this.tellStatus();
         await this.provisionLocal();
       } catch (error) {
         this.local = { status: 'failed', baseUrl: this.local.baseUrl, error: error instanceof Error ? error.message : String(error) };
-        this.deps.onServiceStatus(this.local);
+        this.tellStatus();
         this.ready = null;
         throw error;
       }

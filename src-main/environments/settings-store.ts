@@ -6,7 +6,7 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, re
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { StoredSettingsSchema, type StoredSettings } from '../../src-shared/ipc/settings.ts';
-import { damagedName } from '../library/recovery.ts';
+import { damagedName } from '../library/index.ts';
 
 export type SettingsRecovery =
   | { code: 'settings_restored'; params: { damagedPath: string } }

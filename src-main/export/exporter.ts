@@ -24,13 +24,13 @@ import {
 import { embedGenerationData, generationDataJson, generationDataXmp, GENERATION_DATA_SCHEMA_VERSION, type GenerationData } from '../../src-shared/generation-data.ts';
 import type { Language } from '../../src-shared/language.ts';
 import type { z } from 'zod';
-import type { Emit } from '../ports/context.ts';
+import type { Emit } from '../ports/events.ts';
 import type { DesktopShell } from '../ports/desktop-shell.ts';
 import { StudioError } from '../domain/errors.ts';
 import { mainMessage } from '../domain/messages.ts';
 import type { StoredTurn } from '../domain/turns.ts';
-import { existingCachePath, type CacheDirs } from '../files/image-cache.ts';
-import type { LibraryRepo } from '../library/library-repo.ts';
+import { existingCachePath, type CacheDirs } from '../files/index.ts';
+import type { LibraryRepo } from '../library/index.ts';
 import { APP_NAME, APP_VERSION } from './app-version.ts';
 import { csvDocument, type CsvCell } from './csv.ts';
 

@@ -11,7 +11,7 @@ import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import { NetworkError, headerValue } from '../clients/http.ts';
 import { StudioError } from '../domain/errors.ts';
 import { openDirectLink, type ServiceClient } from '../clients/service-client.ts';
-import type { LibraryRepo, PendingDownload } from '../library/library-repo.ts';
+import type { LibraryRepo, PendingDownload } from '../library/index.ts';
 import { cachePath, isSafeImageId, type CacheDirs } from './image-cache.ts';
 import { pngSize } from './png.ts';
 

@@ -5,7 +5,7 @@
 import type { AdminTurn } from '../../src-shared/admin.ts';
 import type { StoredTurn } from '../domain/turns.ts';
 import type { GenerationRunner } from './runner.ts';
-import type { LibraryRepo } from '../library/library-repo.ts';
+import type { LibraryRepo } from '../library/index.ts';
 
 export interface ReconcileDeps {
   repo: LibraryRepo;

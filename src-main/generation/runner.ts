@@ -4,9 +4,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { GenerateRequest, GenerateResult } from '../../src-shared/api.ts';
 import { DEFAULT_PURPOSE, DEFAULT_RATIO, pixelSize } from '../../src-shared/catalog.ts';
-import { isErrorCode } from '../../src-shared/errors.ts';
-import { randomAlphanumeric } from '../../src-shared/ids.ts';
-import type { IpcError } from '../../src-shared/ipc/contract.ts';
 import type { GenerationProgress, TurnRecord } from '../../src-shared/ipc/generation.ts';
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { Language } from '../../src-shared/language.ts';
@@ -14,11 +11,13 @@ import { validateGenerateRequest } from '../../src-shared/validation.ts';
 import type { ServiceClient } from '../clients/service-client.ts';
 import type { DesktopShell } from '../ports/desktop-shell.ts';
 import { StudioError, asStudioError, type StoredError } from '../domain/errors.ts';
+import { newLocalId } from '../domain/ids.ts';
 import { mainMessage, type StoredNote } from '../domain/messages.ts';
 import { DEFAULT_RETRY_POLICY, afterErrorAnswer, afterNetworkEnd, retryVerdict, type FinalStep, type NetworkEnd, type RetryPolicy } from '../domain/retry-policy.ts';
+import { fromServiceAnswer } from '../domain/service-answer.ts';
 import { presentTurn, type StoredTurn } from '../domain/turns.ts';
-import { transaction, type LibraryDatabase } from '../library/database.ts';
-import type { LibraryRepo, TurnPatch } from '../library/library-repo.ts';
+import { transaction, type LibraryDatabase } from '../library/index.ts';
+import type { LibraryRepo, TurnPatch } from '../library/index.ts';
 
 /** The runner's policy is the domain's spec §7 policy (tests shorten its waits). */
 export type GenerationPolicy = RetryPolicy;
@@ -42,26 +41,11 @@ export interface GenerationDeps {
   now?: () => number;
 }
 
-export function newLocalId(prefix: 'lt_' | 'ls_'): string {
-  return prefix + randomAlphanumeric(10);
-}
-
 interface Running {
   controller: AbortController;
   startedAt: number;
   /** The user stopped waiting: the call goes on in the background (`stopWaiting`). */
   background: boolean;
-}
-
-/** A service error answer as the domain stores it: code and facts, the service's own words kept aside. */
-export function fromServiceAnswer(error: IpcError, language: Language): StoredError {
-  const { code, message, status, requestId, details } = error;
-  const out: StoredError = { code, serviceMessage: message, serviceLanguage: language };
-  if (status !== undefined) out.status = status;
-  if (requestId !== undefined) out.requestId = requestId;
-  if (details !== undefined) out.details = details;
-  if (!isErrorCode(code)) out.details = { ...out.details, unknownCode: true };
-  return out;
 }
 
 export class GenerationRunner {
@@ -196,6 +180,13 @@ export class GenerationRunner {
       this.deps.onTurnChanged(turnId);
     }
     return { waitingInBackground: true };
+  }
+
+  /** A turn as the renderer receives it, by id (a turn just started, for instance). */
+  turn(turnId: string): TurnRecord {
+    const turn = this.deps.repo.getTurn(turnId);
+    if (!turn) throw new StudioError('turn_not_found', { turnId });
+    return this.present(turn);
   }
 
   runningTurns(): TurnRecord[] {

@@ -15,6 +15,7 @@ import type {
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../src-shared/webhook-signature.ts';
 import { ServiceClient } from '../clients/service-client.ts';
 import { StudioError, renderText, type StoredError } from '../domain/errors.ts';
+import { fromServiceAnswer } from '../domain/service-answer.ts';
 import { AdminClient } from '../clients/admin-client.ts';
 import type { InspectorContext } from './context.ts';
 import { ORIGINALS_BODY_LIMIT, describeDiagnosis, explainDelivery, headerBag } from './explain.ts';
@@ -473,12 +474,7 @@ export class WebhookInspector {
     if (code === 'unexpected_response') {
       throw new StudioError(code, { text: message }, { ...(status !== undefined ? { status } : {}), ...(requestId !== undefined ? { requestId } : {}) });
     }
-    throw new StudioError(code, {}, {
-      ...(status !== undefined ? { status } : {}),
-      ...(requestId !== undefined ? { requestId } : {}),
-      serviceMessage: message,
-      serviceLanguage: this.ctx.language(),
-    });
+    throw StudioError.fromStored(fromServiceAnswer(result.error, this.ctx.language()));
   }
 }
 

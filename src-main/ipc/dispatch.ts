@@ -3,14 +3,14 @@
 // reply passes the one secret screen (domain/secret-screen.ts): what looks like a key or a webhook secret is
 // redacted, the rest of the reply still arrives (docs/main-process.md "Secrets never leave main").
 import type { z } from 'zod';
-import type { IpcResult, MethodOutput } from '../../src-shared/ipc/contract.ts';
-import { IPC_METHODS, type IpcMethodName, type IpcMethods } from '../../src-shared/ipc/index.ts';
+import type { IpcResult } from '../../src-shared/ipc/contract.ts';
+import { IPC_METHODS, type IpcMethodName } from '../../src-shared/ipc/index.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { StudioError, asStudioError, renderError } from '../domain/errors.ts';
 import { screenValue } from '../domain/secret-screen.ts';
+import type { IpcHandlers } from '../ports/ipc-table.ts';
 
-export type IpcHandler<K extends IpcMethodName> = (input: z.output<IpcMethods[K]['input']>) => Promise<MethodOutput<IpcMethods[K]>>;
-export type IpcHandlers = { [K in IpcMethodName]: IpcHandler<K> };
+export type { IpcHandlers } from '../ports/ipc-table.ts';
 
 /**
  * The only replies that may carry a secret, once: the field of the reply that holds it. In the harness a key

@@ -1,4 +1,4 @@
-// The culling, board and library-at-scale methods through the real IPC dispatch and handlers, on a real
+// The culling, board and library-at-scale methods through the real IPC dispatch and the library's handlers, on a real
 // library.db: inputs the contract refuses and inputs main refuses both answer a clear, specific error and
 // change nothing; events are one per call.
 import { mkdtempSync } from 'node:fs';
@@ -12,11 +12,11 @@ import type { ImageRecord } from '../../src-shared/ipc/generation.ts';
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import { estimateCredits } from '../../src-shared/pricing.ts';
 import { presentTurn } from '../domain/turns.ts';
-import { cacheDirs } from '../files/image-cache.ts';
-import { openLibraryDatabase, transaction } from '../library/database.ts';
-import { LibraryRepo } from '../library/library-repo.ts';
-import { dispatch } from './dispatch.ts';
-import { createIpcHandlers, type HandlerServices } from './handlers.ts';
+import type { IpcHandlers } from '../ports/ipc-table.ts';
+import { dispatch } from '../ipc/index.ts';
+import { openLibraryDatabase, transaction } from './database.ts';
+import { createLibraryHandlers } from './handlers.ts';
+import { LibraryRepo } from './library-repo.ts';
 
 let db: DatabaseSync;
 let repo: LibraryRepo;
@@ -29,17 +29,13 @@ beforeEach(() => {
   db = openLibraryDatabase(join(dataDir, 'library.db'));
   repo = new LibraryRepo(db);
   events = [];
-  // Only the library's part of the services is real; the handlers under test touch nothing else.
-  const services = {
+  // The library's table alone, behind the real dispatch (the other rooms' methods are not called here).
+  const handlers = createLibraryHandlers({
     repo,
-    dirs: cacheDirs(dataDir),
-    shell: {},
     emit: <E extends IpcEventName>(event: E, payload: IpcEvents[E]) => void events.push({ event, payload }),
     language: () => 'en',
-    runner: { present: (t: Parameters<typeof presentTurn>[0]) => presentTurn(t, 'en', Date.now()) },
-    inspector: {},
-  } as unknown as HandlerServices;
-  const handlers = createIpcHandlers(services);
+    present: (t) => presentTurn(t, 'en', Date.now()),
+  }) as IpcHandlers;
   call = (method, input, language = 'en') => dispatch(handlers, method, input, language);
   ids = [];
   transaction(db, () => {

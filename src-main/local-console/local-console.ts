@@ -6,10 +6,9 @@ import type { LocalConsoleState, LocalPackView, MethodInputOf, PublishOutcome } 
 import type { Language } from '../../src-shared/language.ts';
 import { StudioError } from '../domain/errors.ts';
 import type { DesktopShell } from '../ports/desktop-shell.ts';
-import type { Environments } from '../environments/environments.ts';
-import type { LibraryRepo } from '../library/library-repo.ts';
-import type { SecretStore } from '../secrets/secret-store.ts';
-import type { SettingsStore } from '../environments/settings-store.ts';
+import type { Environments, SettingsStore } from '../environments/index.ts';
+import type { LibraryRepo } from '../library/index.ts';
+import type { SecretStore } from '../secrets/index.ts';
 import type { AdminClient } from '../clients/admin-client.ts';
 
 function packView(p: AdminPack): LocalPackView {

@@ -1,5 +1,5 @@
 // How main runs the bundled local service: a utilityProcess in Electron (electron/utility-service-host.ts), a
-// child process in the harness and tests (core/node-service-host.ts). Environments starts and stops it.
+// child process in the harness and tests (service-host/node-service-host.ts). Environments starts and stops it.
 export type LocalServiceStatus = { status: 'starting' | 'running' | 'restarting' | 'stopped' | 'failed'; baseUrl: string | null; error: string | null };
 
 export interface LocalServiceHost {

@@ -112,7 +112,8 @@ export const StartGenerationSchema = z.object({
 });
 
 export const generationMethods = {
-  generateStart: method<{ turnId: string }>()('generate:start', StartGenerationSchema),
+  /** Answers with the turn it recorded (as `library:get-turn` would), so the UI needs no second round trip. */
+  generateStart: method<{ turnId: string; turn: TurnRecord }>()('generate:start', StartGenerationSchema),
   /** Aborts the connection: the turn ends `cancelled`; the service may still finish and charge, its images never arrive. */
   generateCancel: method<{ cancelled: boolean }>()('generate:cancel', z.object({ turnId: z.string() })),
   /** Stops waiting in the foreground: the call goes on in the background and its images still land in the library. */

@@ -75,8 +75,8 @@ export function useStartGeneration() {
   const addRecent = useRunsStore((s) => s.addRecent);
   return useMutation({
     mutationFn: async (input: { request: GenerateRequest; sessionId?: string }) => {
-      const { turnId } = await call('generateStart', input.sessionId ? input : { request: input.request });
-      const turn = await call('libraryGetTurn', { turnId });
+      // Main answers with the turn it recorded: no second round trip for it.
+      const { turn } = await call('generateStart', input.sessionId ? input : { request: input.request });
       return turn;
     },
     // Here, not in mutate()'s own callbacks: those never run when the panel that started the run has gone (the

@@ -1,0 +1,57 @@
+// Front door of catalog production: products and shot lists, batch runs through the generation runner, the
+// marketplace export and the report. createBatch builds the repos and the runner over the library database.
+import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
+import type { Language } from '../../src-shared/language.ts';
+import type { CacheDirs } from '../files/index.ts';
+import type { GenerationRunner } from '../generation/index.ts';
+import type { LibraryDatabase, LibraryRepo } from '../library/index.ts';
+import type { DesktopShell } from '../ports/desktop-shell.ts';
+import type { HandlerTable } from '../ports/ipc-table.ts';
+import { BatchRepo } from './batch-repo.ts';
+import { BatchRunner } from './batch-runner.ts';
+import { CatalogRepo } from './catalog-repo.ts';
+import { createBatchHandlers, type BatchMethods } from './handlers.ts';
+
+export type { BatchMethods } from './handlers.ts';
+export { BatchRunner } from './batch-runner.ts';
+
+export interface BatchDeps {
+  db: LibraryDatabase;
+  repo: LibraryRepo;
+  runner: GenerationRunner;
+  dirs: CacheDirs;
+  shell: Pick<DesktopShell, 'chooseFolder'>;
+  language: () => Language;
+  environment: () => EnvironmentName;
+  /** On Local, the account's balance (credits net of reservations); null on Remote or when the service cannot say. */
+  balance: () => Promise<number | null>;
+  changed: (batchId: string, jobId?: string) => void;
+  onTrouble: (message: string, error: unknown) => void;
+  now?: () => number;
+}
+
+export interface Batch {
+  runner: BatchRunner;
+  handlers: HandlerTable<BatchMethods>;
+}
+
+/** Catalog production over the library database; batches that were running when the app stopped go on. */
+export function createBatch(deps: BatchDeps): Batch {
+  const batches = new BatchRepo(deps.db);
+  const catalog = new CatalogRepo(deps.db);
+  const clock = deps.now ? { now: deps.now } : {};
+  const runner = new BatchRunner({
+    repo: deps.repo,
+    batches,
+    runner: deps.runner,
+    environment: deps.environment,
+    balance: deps.balance,
+    language: deps.language,
+    changed: deps.changed,
+    onTrouble: deps.onTrouble,
+    ...clock,
+  });
+  runner.recover();
+  const handlers = createBatchHandlers({ ...deps, catalog, batches, runner, ...clock });
+  return { runner, handlers };
+}

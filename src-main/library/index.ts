@@ -1,0 +1,7 @@
+// Front door of the library: library.db (sessions, turns, images, boards, app facts), its recovery and
+// backups, and the library's IPC handlers.
+export { openLibraryDatabase, preparedOnce, transaction, type LibraryDatabase } from './database.ts';
+export { LibraryRepo, isValidCursor, storedError, storedNote, type NewImage, type NewTurn, type PendingDownload, type TurnPatch } from './library-repo.ts';
+export { AppMeta } from './app-meta.ts';
+export { backupLibrary, damagedName, openLibraryWithRecovery } from './recovery.ts';
+export { createLibraryHandlers, type LibraryMethods } from './handlers.ts';
