@@ -29,8 +29,12 @@ export interface RateLimiter {
   /** Whether the key is at its limit in the rolling 24 hours, and when a request will next be allowed. */
   check(keyId: string, limit: number): { over: boolean; retryAfterS: number };
   record(keyId: string): void;
-  /** Writes the counts not yet in SQLite. */
-  flush(): void;
+  /**
+   * Writes the counts not yet in SQLite. Never throws: counts that cannot be written (a full disk) are kept and
+   * written with the next flush, so a full disk neither loses them nor ends the process. Returns whether the
+   * write failed, with its error.
+   */
+  flush(): { ok: true } | { ok: false; error: unknown };
 }
 
 interface KeyWindow {
@@ -57,6 +61,15 @@ export function createRateLimiter(keys: ApiKeysRepo, clock: Clock, db?: Database
     // Buckets that left the window stop counting.
     while (w.buckets.length > 0 && (w.buckets[0]?.minute ?? Infinity) <= after) w.total -= w.buckets.shift()?.count ?? 0;
     return w;
+  };
+
+  /** Puts counts a failed write rolled back in front of those recorded since, to be written next time. */
+  const keepForNextFlush = (batch: Map<string, Map<number, number>>): void => {
+    for (const [keyId, perMinute] of batch) {
+      let perKey = unsaved.get(keyId);
+      if (!perKey) unsaved.set(keyId, (perKey = new Map()));
+      for (const [minute, count] of perMinute) perKey.set(minute, (perKey.get(minute) ?? 0) + count);
+    }
   };
 
   const limiter: RateLimiter = {
@@ -87,15 +100,21 @@ export function createRateLimiter(keys: ApiKeysRepo, clock: Clock, db?: Database
       perKey.set(minute, (perKey.get(minute) ?? 0) + 1);
     },
     flush() {
-      if (unsaved.size === 0) return;
+      if (unsaved.size === 0) return { ok: true };
       const batch = unsaved;
       unsaved = new Map();
       const write = (): void => {
         for (const [keyId, perMinute] of batch) for (const [minute, count] of perMinute) keys.addUse(keyId, minute, count);
         keys.pruneUsage(Math.floor(clock.now() / 60_000) - WINDOW_MINUTES);
       };
-      if (db) transaction(db, write);
-      else write();
+      try {
+        if (db) transaction(db, write);
+        else write();
+        return { ok: true };
+      } catch (error) {
+        keepForNextFlush(batch);
+        return { ok: false, error };
+      }
     },
   };
   return limiter;

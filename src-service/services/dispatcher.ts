@@ -18,6 +18,8 @@ export const RETRY_DELAYS_MS = [2_000, 10_000] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** last_error of an attempt that was sent but whose outcome was never recorded (a stop or crash cut it off). */
 const INTERRUPTED = 'the service stopped during this attempt';
+/** An attempt whose bookkeeping could not be written (a full disk) is tried again after this long. */
+const WRITE_FAILURE_RETRY_MS = 5_000;
 /** A receiver's answer body is drained and discarded; beyond this the connection is cut. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -206,7 +208,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (closed || timers.has(id)) return;
     const timer = clock.setTimeout(() => {
       timers.delete(id);
-      const run = attempt(id).finally(() => running.delete(id));
+      const run = attempt(id)
+        .catch((error: unknown) => {
+          // A write that failed (a full disk) must not end the process: the row is still pending, so try again
+          // later; the attempt count written before any send keeps the limit of three (spec §6 rule 3).
+          log?.warn({ delivery_id: id, error: String(error) }, 'webhook delivery could not be recorded; retrying');
+          schedule(id, clock.now() + WRITE_FAILURE_RETRY_MS);
+        })
+        .finally(() => running.delete(id));
       running.set(id, run);
     }, Math.max(0, at - clock.now()));
     timers.set(id, timer);
