@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration, formatsFor } from './format.ts';
+import { formatBytes, formatDuration, formatsFor, isoDay } from './format.ts';
 
 const ZONES = ['UTC', 'Asia/Shanghai', 'America/New_York', 'Asia/Kolkata'];
 const LANGUAGES = [
@@ -141,5 +141,14 @@ describe('formatDuration and formatBytes', () => {
     expect(formatBytes(512)).toBe('512 B');
     expect(formatBytes(12 * 1024 + 100)).toBe('12 KB');
     expect(formatBytes(1.5 * 1024 * 1024)).toBe('1.5 MB');
+  });
+});
+
+describe('isoDay', () => {
+  it('writes the local day as yyyy-mm-dd, which both languages read back', () => {
+    const ms = new Date(2026, 0, 2, 23, 59).getTime();
+    expect(isoDay(ms)).toBe('2026-01-02');
+    expect(formatsFor('zh').parseDay(isoDay(ms))).toBe(new Date(2026, 0, 2).getTime());
+    expect(formatsFor('en').parseDay(isoDay(ms))).toBe(new Date(2026, 0, 2).getTime());
   });
 });

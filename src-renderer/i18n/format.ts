@@ -88,6 +88,12 @@ export function useFormats(): Formats {
   return useMemo(() => formatsFor(language), [language]);
 }
 
+/** yyyy-mm-dd of a local day: the machine form a native date input reads and writes, never shown as such. */
+export function isoDay(ms: number): string {
+  const at = new Date(ms);
+  return `${at.getFullYear()}-${pad2(at.getMonth() + 1)}-${pad2(at.getDate())}`;
+}
+
 /** A duration as a timer shows it, the same in both languages: 45s, 1:05, 1:02:03. */
 export function formatDuration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

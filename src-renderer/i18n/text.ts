@@ -46,6 +46,11 @@ export function textIn<T>(namespace: TextNamespace<T>, lng: string): Text<T> {
   return (key, options) => translate(namespace.name, key, options, lng);
 }
 
+/** t() of one namespace in the current UI language, outside React (a message built where no component renders). */
+export function textNow<T>(namespace: TextNamespace<T>): Text<T> {
+  return (key, options) => translate(namespace.name, key, options, i18next.language);
+}
+
 /** t() of one namespace; the component re-renders when the UI language changes. */
 export function useText<T>(namespace: TextNamespace<T>): Text<T> {
   const { i18n } = useTranslation();

@@ -1,6 +1,6 @@
 // The only file that touches window.api (STYLE.md): the preload's bridge in Electron, the harness's client in
 // a browser. Everything else imports these functions, so the bridge can be swapped without touching features.
-import { i18next } from '../i18n/index.ts';
+import { appText, textNow } from '../i18n/text.ts';
 import type {
   ImageKind,
   IpcError,
@@ -28,7 +28,7 @@ function bridge(): StudioApi | null {
 }
 
 function noBridge(): IpcError {
-  return { code: 'no_bridge', message: i18next.t('errors.noBridge') };
+  return { code: 'no_bridge', message: textNow(appText)('errors.noBridge') };
 }
 
 /** Calls one contract method and unwraps its result; a failure throws a DesktopError. */

@@ -2,7 +2,7 @@
 // calendar a click away. Not <input type="date">: Chromium writes that field in the browser's locale whatever the
 // page's or the input's lang says, so a Chinese UI on an English system showed mm/dd/yyyy.
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { useFormats } from '../i18n/format.ts';
+import { isoDay, useFormats } from '../i18n/format.ts';
 import { appText, useText } from '../i18n/text.ts';
 
 interface DateFieldProps {
@@ -11,12 +11,6 @@ interface DateFieldProps {
   /** The day's local midnight, or undefined when the field is emptied. */
   onChange: (day: number | undefined) => void;
   testId?: string;
-}
-
-/** yyyy-mm-dd of a local day: the value a native date input reads and writes. */
-function isoDay(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
 export function DateField({ value, onChange, testId }: DateFieldProps) {
