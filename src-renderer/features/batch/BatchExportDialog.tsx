@@ -20,30 +20,41 @@ function percent(share: number): string {
   return `${Math.round(share * 1000) / 10}%`;
 }
 
+const OUTCOME_WORDS = { cancelled: 'exportChooserCancelled', written: 'exportResult', files: 'exportFiles', missing: 'exportFlagged' } as const;
+
+function whiteShareOf(check: { whiteShare: number } | null | undefined): string | null {
+  return check ? percent(check.whiteShare) : null;
+}
+
+/** A marketplace file's size and, when checked, how white its border is. */
+function FileDetail({ file }: { file: MarketplaceExportSummary['written'][number] }) {
+  const share = whiteShareOf(file.whiteCheck);
+  return (
+    <>
+      {' '}
+      · {file.width}×{file.height} · {formatBytes(file.bytes)}
+      {share ? ` · ${share}` : ''}
+    </>
+  );
+}
+
 function Result({ summary }: { summary: MarketplaceExportSummary }) {
   const t = useText(batchText);
-  const whiteShare = (check: { whiteShare: number } | null | undefined) => (check ? percent(check.whiteShare) : null);
+  const flagged = summary.flagged.map((f) => ({
+    key: f.imageId,
+    reason: f.reason,
+    content: <><span className="mono">{f.sku}</span> · {f.shotName} · <code>{f.imageId}</code> — {t(`flag.${f.reason}`, { share: whiteShareOf(f.whiteCheck) ?? '?' })}</>,
+  }));
+  const manifest = summary.manifestFile ? <>{t('exportManifest')} <code data-testid="batch-export-manifest">{summary.manifestFile}</code></> : null;
   return (
     <ExportOutcome
-      testId="batch-export-result"
-      folderTestId="batch-export-folder"
-      folder={summary.folder}
-      cancelledText={t('exportChooserCancelled')}
-      writtenText={t('exportResult', { count: summary.written.length, size: formatBytes(summary.bytes) })}
-      note={summary.manifestFile ? <>{t('exportManifest')} <code data-testid="batch-export-manifest">{summary.manifestFile}</code></> : null}
-      filesLabel={t('exportFiles', { count: summary.written.length })}
-      files={summary.written.map((w) => ({
-        key: w.imageId,
-        content: <><code>{w.file}</code> · {w.width}×{w.height} · {formatBytes(w.bytes)}{whiteShare(w.whiteCheck) ? ` · ${whiteShare(w.whiteCheck)}` : ''}</>,
-      }))}
-      missingText={t('exportFlagged', { count: summary.flagged.length })}
-      missingTestId="batch-export-flagged"
-      missing={summary.flagged.map((f) => ({
-        key: f.imageId,
-        reason: f.reason,
-        content: <><span className="mono">{f.sku}</span> · {f.shotName} · <code>{f.imageId}</code> — {t(`flag.${f.reason}`, { share: whiteShare(f.whiteCheck) ?? '?' })}</>,
-      }))}
-      counts={{ 'data-written': summary.written.length, 'data-flagged': summary.flagged.length }}
+      idPrefix="batch-export"
+      missingName="flagged"
+      summary={summary}
+      say={(what, values) => t(OUTCOME_WORDS[what], values)}
+      note={manifest}
+      fileDetail={(file) => <FileDetail file={file} />}
+      missing={flagged}
       focusableLists
     />
   );

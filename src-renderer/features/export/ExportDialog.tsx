@@ -6,7 +6,6 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { parseTemplate, renderTemplate, templateImage, templateValues, TEMPLATE_FIELDS, type TemplateParse } from '../../../src-shared/export-template.ts';
 import type { ExportProgress, ExportSummary } from '../../../src-shared/ipc/export.ts';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../src-shared/limits.ts';
-import { formatBytes } from '../../i18n/format.ts';
 import { appText, useText, type AppText } from '../../i18n/text.ts';
 import { call, onEvent, type DesktopError } from '../../lib/desktop.ts';
 import type { MethodInputOf } from '../../lib/ipc-types.ts';
@@ -62,24 +61,13 @@ function templateProblemText(parsed: TemplateParse, t: AppText): string | null {
   return t('export.templateEmpty');
 }
 
+const OUTCOME_WORDS = { cancelled: 'export.cancelled', written: 'export.result', files: 'export.showFiles', missing: 'export.skipped' } as const;
+
 function Result({ summary }: { summary: ExportSummary }) {
   const t = useText(appText);
-  return (
-    <ExportOutcome
-      testId="export-result"
-      folderTestId="export-folder"
-      folder={summary.folder}
-      cancelledText={t('export.cancelled')}
-      writtenText={t('export.result', { count: summary.written.length, size: formatBytes(summary.bytes) })}
-      note={summary.csvFile ? <>{t('export.csvWritten')} <code>{summary.csvFile}</code></> : null}
-      filesLabel={t('export.showFiles', { count: summary.written.length })}
-      files={summary.written.map((w) => ({ key: w.imageId, content: <code>{w.file}</code> }))}
-      missingText={t('export.skipped', { count: summary.skipped.length })}
-      missingTestId="export-skipped"
-      missing={summary.skipped.map((s) => ({ key: s.imageId, reason: s.reason, content: <><code>{s.imageId}</code> — {t(`export.skipReason.${s.reason}`)}</> }))}
-      counts={{ 'data-written': summary.written.length, 'data-skipped': summary.skipped.length }}
-    />
-  );
+  const skipped = summary.skipped.map((s) => ({ key: s.imageId, reason: s.reason, content: <><code>{s.imageId}</code> — {t(`export.skipReason.${s.reason}`)}</> }));
+  const csv = summary.csvFile ? <>{t('export.csvWritten')} <code>{summary.csvFile}</code></> : null;
+  return <ExportOutcome idPrefix="export" missingName="skipped" summary={summary} say={(what, values) => t(OUTCOME_WORDS[what], values)} note={csv} missing={skipped} />;
 }
 
 /** The file-name template: the text, a chip per field that inserts it at the caret, and the first name it makes. */
