@@ -118,9 +118,14 @@ export class BatchRepo {
     }
   }
 
+  /** The first row of a query, mapped; null when there is none. */
+  private first<T>(text: string, map: (row: Row) => T, ...params: SQLInputValue[]): T | null {
+    const row = this.sql(text).get(...params) as Row | undefined;
+    return row ? map(row) : null;
+  }
+
   getBatch(id: string): BatchRow | null {
-    const row = this.sql('SELECT * FROM batches WHERE id = ?').get(id) as Row | undefined;
-    return row ? toBatch(row) : null;
+    return this.first('SELECT * FROM batches WHERE id = ?', toBatch, id);
   }
 
   listBatches(): BatchRow[] {
@@ -179,14 +184,12 @@ export class BatchRepo {
   }
 
   getJob(id: string): JobRow | null {
-    const row = this.sql('SELECT * FROM batch_jobs WHERE id = ?').get(id) as Row | undefined;
-    return row ? toJob(row) : null;
+    return this.first('SELECT * FROM batch_jobs WHERE id = ?', toJob, id);
   }
 
   /** The first queued job, in plan order. */
   nextQueued(batchId: string): JobRow | null {
-    const row = this.sql("SELECT * FROM batch_jobs WHERE batch_id = ? AND status = 'queued' ORDER BY position LIMIT 1").get(batchId) as Row | undefined;
-    return row ? toJob(row) : null;
+    return this.first("SELECT * FROM batch_jobs WHERE batch_id = ? AND status = 'queued' ORDER BY position LIMIT 1", toJob, batchId);
   }
 
   /** Sent jobs whose turn has ended and that the batch has not acted on yet (it stopped or crashed meanwhile). */
