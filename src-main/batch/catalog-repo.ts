@@ -40,12 +40,16 @@ export class CatalogRepo {
   }
 
   getProduct(id: string): Product | null {
-    const row = this.sql('SELECT * FROM products WHERE id = ?').get(id) as Row | undefined;
-    return row ? toProduct(row) : null;
+    return this.productWhere('id', id);
   }
 
   productBySku(sku: string): Product | null {
-    const row = this.sql('SELECT * FROM products WHERE sku = ?').get(sku) as Row | undefined;
+    return this.productWhere('sku', sku);
+  }
+
+  /** The one product whose id or SKU (both unique) is `value`. */
+  private productWhere(column: 'id' | 'sku', value: string): Product | null {
+    const row = this.sql(`SELECT * FROM products WHERE ${column} = ?`).get(value) as Row | undefined;
     return row ? toProduct(row) : null;
   }
 

@@ -1,34 +1,22 @@
 // Front door of catalog production: products and shot lists, batch runs through the generation runner, the
 // marketplace export and the report. createBatch builds the repos and the runner over the library database.
-import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
-import type { Language } from '../../src-shared/language.ts';
-import type { CacheDirs } from '../files/index.ts';
 import type { GenerationRunner } from '../generation/index.ts';
-import type { LibraryDatabase, LibraryRepo } from '../library/index.ts';
-import type { DesktopShell } from '../ports/desktop-shell.ts';
 import type { HandlerTable } from '../ports/ipc-table.ts';
 import { BatchRepo } from './batch-repo.ts';
 import { BatchRunner } from './batch-runner.ts';
 import { CatalogRepo } from './catalog-repo.ts';
-import { createBatchHandlers, type BatchMethods } from './handlers.ts';
+import { createBatchHandlers, type BatchHandlerDeps, type BatchMethods } from './handlers.ts';
 
 export type { BatchMethods } from './handlers.ts';
 export { BatchRunner } from './batch-runner.ts';
 
-export interface BatchDeps {
-  db: LibraryDatabase;
-  repo: LibraryRepo;
+/** What catalog production needs from the app: the handlers' needs, with the generation runner its jobs go through. */
+export type BatchDeps = Omit<BatchHandlerDeps, 'catalog' | 'batches' | 'runner' | 'changed'> & {
   runner: GenerationRunner;
-  dirs: CacheDirs;
-  shell: Pick<DesktopShell, 'chooseFolder'>;
-  language: () => Language;
-  environment: () => EnvironmentName;
-  /** On Local, the account's balance (credits net of reservations); null on Remote or when the service cannot say. */
-  balance: () => Promise<number | null>;
+  /** A batch (or one of its jobs) changed: the windows re-read it. */
   changed: (batchId: string, jobId?: string) => void;
   onTrouble: (message: string, error: unknown) => void;
-  now?: () => number;
-}
+};
 
 export interface Batch {
   runner: BatchRunner;
