@@ -10,7 +10,7 @@ import { inspectorText } from './i18n.ts';
 import { useCapturedRequest, useInspectorAction } from './queries.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { submitWith } from '../../ui/submitWith.ts';
-import { SendAnswer } from './SendTestForm.tsx';
+import { SendOutcome } from './SendTestForm.tsx';
 import { useInspectorStore } from './store.ts';
 import { VerificationSteps } from './VerificationSteps.tsx';
 
@@ -65,8 +65,7 @@ function ResendForm({ detail }: { detail: CapturedRequestDetail }) {
           {t('resend')}
         </button>
       </div>
-      <ErrorLine error={resend.error} testId="inspector-error" />
-      {result ? <SendAnswer result={result} /> : null}
+      <SendOutcome error={resend.error} result={result} />
     </form>
   );
 }

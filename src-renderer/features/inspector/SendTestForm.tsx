@@ -10,6 +10,16 @@ import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { submitWith } from '../../ui/submitWith.ts';
 import { SecretChoiceFields, type SecretChoiceState, secretChoiceInput } from './SecretChoice.tsx';
 
+/** Under a form that sends: the call's error, or the receiver's answer once there is one. */
+export function SendOutcome({ error, result }: { error: Error | null; result: SendResult | null }) {
+  return (
+    <>
+      <ErrorLine error={error} testId="inspector-error" />
+      {result ? <SendAnswer result={result} /> : null}
+    </>
+  );
+}
+
 export function SendAnswer({ result }: { result: SendResult }) {
   const t = useText(inspectorText);
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
@@ -46,27 +56,24 @@ export function SendTestForm() {
   const [result, setResult] = useState<SendResult | null>(null);
   const target = url || status.data?.url || '';
   const num = (v: string) => Number.parseInt(v, 10) || 0;
+  const publication = () => ({ id: num(pub.id), pack_id: pub.pack_id, version: num(pub.version), style_code: pub.style_code, published_at: num(pub.published_at) });
+  const sendTest = submitWith(() =>
+    send.mutate(
+      {
+        url: target,
+        event,
+        ...(event === 'image_pack.published' ? { publication: publication() } : {}),
+        ...(deliveryId.trim() ? { deliveryId: deliveryId.trim() } : {}),
+        ...secretChoiceInput(secret),
+      },
+      { onSuccess: setResult },
+    ),
+  );
   return (
     <section className="card" data-testid="inspector-send-test">
       <h3 className="card-title">{t('sendTitle')}</h3>
       <p className="muted small">{t('sendHint')}</p>
-      <form
-        className="stack"
-        onSubmit={submitWith(() => {
-          send.mutate(
-            {
-              url: target,
-              event,
-              ...(event === 'image_pack.published'
-                ? { publication: { id: num(pub.id), pack_id: pub.pack_id, version: num(pub.version), style_code: pub.style_code, published_at: num(pub.published_at) } }
-                : {}),
-              ...(deliveryId.trim() ? { deliveryId: deliveryId.trim() } : {}),
-              ...secretChoiceInput(secret),
-            },
-            { onSuccess: setResult },
-          );
-        })}
-      >
+      <form className="stack" onSubmit={sendTest}>
         <label className="field-label" htmlFor="send-url">
           {t('targetUrl')}
         </label>
@@ -99,8 +106,7 @@ export function SendTestForm() {
           {t('send')}
         </button>
       </form>
-      <ErrorLine error={send.error} testId="inspector-error" />
-      {result ? <SendAnswer result={result} /> : null}
+      <SendOutcome error={send.error} result={result} />
     </section>
   );
 }
