@@ -1,5 +1,5 @@
-// What the inspector needs from the main-process core. M1's AppContext (src-main/core/context.ts) satisfies
-// it structurally; keeping the list here shows exactly what the inspector may touch.
+// What the inspector needs from the app: the composition root (app/create-app.ts) builds this object; keeping
+// the list here shows exactly what the inspector may touch.
 import type { DatabaseSync } from 'node:sqlite';
 import type { IpcEventName, IpcEvents } from '../../src-shared/ipc/index.ts';
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';

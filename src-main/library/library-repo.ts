@@ -1,5 +1,5 @@
 // SQL for the library: sessions, turns, images, references, stars, the gallery. Rules live elsewhere
-// (core/generation.ts); this file only reads and writes rows and maps them to the IPC contract's records.
+// (generation/runner.ts, domain/); this file only reads and writes rows and maps them to the IPC contract's records.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { GenerateRequest } from '../../src-shared/api.ts';
 import { DEFAULT_PURPOSE } from '../../src-shared/catalog.ts';
