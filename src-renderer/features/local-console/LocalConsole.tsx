@@ -5,6 +5,7 @@ import { API_SCOPES, type ApiScope } from '../../../src-shared/limits.ts';
 import type { LocalConsoleState } from '../../../src-shared/ipc/local-console.ts';
 import { useFormats } from '../../i18n/format.ts';
 import { appText, useText } from '../../i18n/text.ts';
+import type { IpcMethodName } from '../../lib/ipc-types.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { Toggle } from '../../ui/Toggle.tsx';
@@ -87,17 +88,122 @@ function AccountCard({ state }: { state: LocalConsoleState }) {
   );
 }
 
-function KeysCard({ state }: { state: LocalConsoleState }) {
+type KeyInfo = LocalConsoleState['keys'][number];
+type Action<K extends IpcMethodName> = ReturnType<typeof useLocalAction<K>>;
+
+/** One key: name and badges, scopes, expiry, its own 24 h limit (a form) and Revoke. */
+function KeyRow({ k, defaultLimit, rate, revoke }: { k: KeyInfo; defaultLimit: number; rate: Action<'localSetKeyRateLimit'>; revoke: Action<'localRevokeKey'> }) {
   const t = useText(appText);
   const format = useFormats();
-  const create = useLocalAction('localCreateKey');
-  const revoke = useLocalAction('localRevokeKey');
-  const rate = useLocalAction('localSetKeyRateLimit');
+  const [limit, setLimit] = useState('');
+  return (
+    <tr data-testid="local-key-row" data-key-id={k.id}>
+      <td>
+        {k.name} {k.usedByApp ? <Badge tone="accent">{t('local.usedByApp')}</Badge> : null} {k.revoked ? <Badge tone="danger">{t('local.revoked')}</Badge> : null}
+      </td>
+      <td className="small">{k.scopes.join(', ')}</td>
+      <td className="small">{k.expires_at ? format.dateTimeSeconds(k.expires_at * 1000) : t('local.never')}</td>
+      <td>
+        <form className="row-gap" onSubmit={submitWith(() => rate.mutate({ keyId: k.id, ratePer24h: Number(limit) }))}>
+          <input
+            type="number"
+            min={1}
+            className="input-narrow"
+            aria-label={t('local.rateLimitFor', { name: k.name })}
+            data-testid="local-key-rate"
+            placeholder={String(k.rate_limit_per_24h ?? defaultLimit)}
+            value={limit}
+            onChange={(e) => setLimit(e.target.value)}
+          />
+          <button type="submit" className="btn btn-xs" data-testid="local-key-rate-apply" disabled={!limit}>
+            {t('common.apply')}
+          </button>
+        </form>
+      </td>
+      <td>
+        {!k.revoked ? (
+          <button type="button" className="btn btn-ghost btn-xs" onClick={() => revoke.mutate({ keyId: k.id })}>
+            {t('local.revoke')}
+          </button>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
+
+/** The new key once created: shown this once (no system clipboard reaches the browser harness), or where it went. */
+function CreatedKey({ create }: { create: Action<'localCreateKey'> }) {
+  const t = useText(appText);
+  if (!create.data) return null;
+  if (!create.data.oneTimeKey) {
+    return (
+      <p className="hint-ok" role="status">
+        {create.data.usedByApp
+          ? t('local.keyUsedByApp')
+          : create.data.copiedToClipboard
+            ? t('local.keyCopied', { seconds: create.data.clipboardClearsInS ?? 60 })
+            : t('local.keyCreated')}
+      </p>
+    );
+  }
+  return (
+    <div className="one-time-key" role="alertdialog" aria-labelledby="one-time-key-title" data-testid="one-time-key">
+      <p id="one-time-key-title" className="hint-warn">
+        {t('local.keyShownOnce')}
+      </p>
+      <div className="row-gap">
+        <label className="sr-only" htmlFor="one-time-key-value">
+          {t('local.newKey')}
+        </label>
+        <input id="one-time-key-value" data-testid="one-time-key-value" className="grow mono" readOnly value={create.data.oneTimeKey} onFocus={(e) => e.currentTarget.select()} />
+        <CopyButton text={create.data.oneTimeKey} testId="one-time-key-copy" />
+        <button type="button" className="btn btn-sm" data-testid="one-time-key-done" onClick={() => create.reset()}>
+          {t('local.keySaved')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A new key: name, days to expiry, scopes, and whether the app uses it from now on. */
+function NewKeyForm({ now, create }: { now: number; create: Action<'localCreateKey'> }) {
+  const t = useText(appText);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<ApiScope[]>([...API_SCOPES]);
   const [days, setDays] = useState('');
   const [useForApp, setUseForApp] = useState(false);
-  const [rates, setRates] = useState<Record<string, string>>({});
+  const createKey = submitWith(() => {
+    const expiresAt = days ? now + Number(days) * 86400 : undefined;
+    create.mutate({ name, scopes, ...(expiresAt ? { expiresAt } : {}), useForApp });
+  });
+  return (
+    <form className="stack" onSubmit={createKey}>
+      <h4 className="card-sub">{t('local.newKey')}</h4>
+      <div className="row-gap wrap">
+        <input aria-label={t('local.keyName')} placeholder={t('local.keyName')} value={name} onChange={(e) => setName(e.target.value)} />
+        <input aria-label={t('local.expiresInDays')} placeholder={t('local.expiresInDays')} type="number" min={1} value={days} onChange={(e) => setDays(e.target.value)} className="input-medium" />
+      </div>
+      <div className="row-gap wrap">
+        {API_SCOPES.map((scope) => (
+          <Toggle key={scope} label={<code>{scope}</code>} checked={scopes.includes(scope)} onChange={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
+        ))}
+      </div>
+      <Toggle label={t('local.useForApp')} checked={useForApp} onChange={setUseForApp} />
+      <div>
+        <button type="submit" className="btn btn-sm btn-primary" disabled={name.trim() === '' || scopes.length === 0}>
+          {t('local.createKey')}
+        </button>
+      </div>
+      <CreatedKey create={create} />
+    </form>
+  );
+}
+
+function KeysCard({ state }: { state: LocalConsoleState }) {
+  const t = useText(appText);
+  const create = useLocalAction('localCreateKey');
+  const revoke = useLocalAction('localRevokeKey');
+  const rate = useLocalAction('localSetKeyRateLimit');
   return (
     // Wide: the table (name, scopes, expiry, limit form, revoke) does not fit a third of the window.
     <Card title={t('local.keys')} testId="local-keys" wide>
@@ -113,90 +219,11 @@ function KeysCard({ state }: { state: LocalConsoleState }) {
         </thead>
         <tbody>
           {state.keys.map((k) => (
-            <tr key={k.id} data-testid="local-key-row" data-key-id={k.id}>
-              <td>
-                {k.name} {k.usedByApp ? <Badge tone="accent">{t('local.usedByApp')}</Badge> : null} {k.revoked ? <Badge tone="danger">{t('local.revoked')}</Badge> : null}
-              </td>
-              <td className="small">{k.scopes.join(', ')}</td>
-              <td className="small">{k.expires_at ? format.dateTimeSeconds(k.expires_at * 1000) : t('local.never')}</td>
-              <td>
-                <form className="row-gap" onSubmit={submitWith(() => rate.mutate({ keyId: k.id, ratePer24h: Number(rates[k.id]) }))}>
-                  <input
-                    type="number"
-                    min={1}
-                    className="input-narrow"
-                    aria-label={t('local.rateLimitFor', { name: k.name })}
-                    data-testid="local-key-rate"
-                    placeholder={String(k.rate_limit_per_24h ?? state.settings.default_rate_limit_per_24h)}
-                    value={rates[k.id] ?? ''}
-                    onChange={(e) => setRates({ ...rates, [k.id]: e.target.value })}
-                  />
-                  <button type="submit" className="btn btn-xs" data-testid="local-key-rate-apply" disabled={!rates[k.id]}>
-                    {t('common.apply')}
-                  </button>
-                </form>
-              </td>
-              <td>
-                {!k.revoked ? (
-                  <button type="button" className="btn btn-ghost btn-xs" onClick={() => revoke.mutate({ keyId: k.id })}>
-                    {t('local.revoke')}
-                  </button>
-                ) : null}
-              </td>
-            </tr>
+            <KeyRow key={k.id} k={k} defaultLimit={state.settings.default_rate_limit_per_24h} rate={rate} revoke={revoke} />
           ))}
         </tbody>
       </table>
-      <form
-        className="stack"
-        onSubmit={submitWith(() => {
-          const expiresAt = days ? state.now + Number(days) * 86400 : undefined;
-          create.mutate({ name, scopes, ...(expiresAt ? { expiresAt } : {}), useForApp });
-        })}
-      >
-        <h4 className="card-sub">{t('local.newKey')}</h4>
-        <div className="row-gap wrap">
-          <input aria-label={t('local.keyName')} placeholder={t('local.keyName')} value={name} onChange={(e) => setName(e.target.value)} />
-          <input aria-label={t('local.expiresInDays')} placeholder={t('local.expiresInDays')} type="number" min={1} value={days} onChange={(e) => setDays(e.target.value)} className="input-medium" />
-        </div>
-        <div className="row-gap wrap">
-          {API_SCOPES.map((scope) => (
-            <Toggle key={scope} label={<code>{scope}</code>} checked={scopes.includes(scope)} onChange={(on) => setScopes(on ? [...scopes, scope] : scopes.filter((s) => s !== scope))} />
-          ))}
-        </div>
-        <Toggle label={t('local.useForApp')} checked={useForApp} onChange={setUseForApp} />
-        <div>
-          <button type="submit" className="btn btn-sm btn-primary" disabled={name.trim() === '' || scopes.length === 0}>
-            {t('local.createKey')}
-          </button>
-        </div>
-        {create.data?.oneTimeKey ? (
-          // No system clipboard reaches the user here (the browser harness): the key is shown this once.
-          <div className="one-time-key" role="alertdialog" aria-labelledby="one-time-key-title" data-testid="one-time-key">
-            <p id="one-time-key-title" className="hint-warn">
-              {t('local.keyShownOnce')}
-            </p>
-            <div className="row-gap">
-              <label className="sr-only" htmlFor="one-time-key-value">
-                {t('local.newKey')}
-              </label>
-              <input id="one-time-key-value" data-testid="one-time-key-value" className="grow mono" readOnly value={create.data.oneTimeKey} onFocus={(e) => e.currentTarget.select()} />
-              <CopyButton text={create.data.oneTimeKey} testId="one-time-key-copy" />
-              <button type="button" className="btn btn-sm" data-testid="one-time-key-done" onClick={() => create.reset()}>
-                {t('local.keySaved')}
-              </button>
-            </div>
-          </div>
-        ) : create.data ? (
-          <p className="hint-ok" role="status">
-            {create.data.usedByApp
-              ? t('local.keyUsedByApp')
-              : create.data.copiedToClipboard
-                ? t('local.keyCopied', { seconds: create.data.clipboardClearsInS ?? 60 })
-                : t('local.keyCreated')}
-          </p>
-        ) : null}
-      </form>
+      <NewKeyForm now={state.now} create={create} />
       <ErrorLine error={create.error ?? revoke.error ?? rate.error} />
     </Card>
   );
