@@ -32,7 +32,8 @@ function nodeForkOf(children: ChildProcess[]): ForkService {
     const forked: ForkedService = {
       stdout: child.stdout,
       stderr: child.stderr,
-      on: (event: 'message' | 'exit', listener: (value: never) => void) => child.on(event, event === 'exit' ? exitCode(listener as (code: number) => void) : listener),
+      on: (event: 'message' | 'exit', listener: (value: never) => void) =>
+        event === 'exit' ? child.on('exit', exitCode(listener as (code: number) => void)) : child.on('message', listener as (message: unknown) => void),
       once: (_event: 'exit', listener: (code: number) => void) => child.once('exit', exitCode(listener)),
       kill: () => child.kill(),
       postMessage: (message) => child.send(message as object),
