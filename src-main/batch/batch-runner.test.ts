@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../../src-shared/api.ts';
 import { estimateCredits } from '../../src-shared/pricing.ts';
-import type { GenerationRunner } from '../generation/runner.ts';
-import { openLibraryDatabase, transaction } from '../library/database.ts';
-import { LibraryRepo, type TurnPatch } from '../library/library-repo.ts';
+import type { GenerationRunner } from '../generation/index.ts';
+import { LibraryRepo, openLibraryDatabase, transaction, type TurnPatch } from '../library/index.ts';
 import { BatchRepo, type BatchRow } from './batch-repo.ts';
 import { BatchRunner } from './batch-runner.ts';
 
