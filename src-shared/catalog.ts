@@ -53,6 +53,17 @@ export interface ModelSpec {
 const ALL_RATIOS = RATIOS;
 const NO_4_5: readonly Ratio[] = ['1:1', '3:4', '16:9', '9:16'];
 const GPT_PRICE = { byQuality: { low: 5, medium: 15, high: 50 } } as const;
+/** What the GPT models share (DESIGN.md §3: price by quality plus 1 per reference, 1K by default). */
+const GPT_FAMILY = {
+  ratios: ALL_RATIOS,
+  resolutions: ['1K', '2K', '4K'],
+  defaultResolution: '1K',
+  supportsQuality: true,
+  referenceLimit: 16,
+  price: GPT_PRICE,
+  perReferenceSurcharge: 1,
+  requiresReference: false,
+} as const satisfies Partial<ModelSpec>;
 
 export const MODELS: Readonly<Record<ConcreteModelId, ModelSpec>> = {
   'nano-banana-2': {
@@ -68,32 +79,8 @@ export const MODELS: Readonly<Record<ConcreteModelId, ModelSpec>> = {
     requiresReference: false,
     typicalSeconds: 20,
   },
-  'gpt-image-2': {
-    id: 'gpt-image-2',
-    status: 'stable',
-    ratios: ALL_RATIOS,
-    resolutions: ['1K', '2K', '4K'],
-    defaultResolution: '1K',
-    supportsQuality: true,
-    referenceLimit: 16,
-    price: GPT_PRICE,
-    perReferenceSurcharge: 1,
-    requiresReference: false,
-    typicalSeconds: 40,
-  },
-  'gpt-image-2.5': {
-    id: 'gpt-image-2.5',
-    status: 'testing',
-    ratios: ALL_RATIOS,
-    resolutions: ['1K', '2K', '4K'],
-    defaultResolution: '1K',
-    supportsQuality: true,
-    referenceLimit: 16,
-    price: GPT_PRICE,
-    perReferenceSurcharge: 1,
-    requiresReference: false,
-    typicalSeconds: 45,
-  },
+  'gpt-image-2': { ...GPT_FAMILY, id: 'gpt-image-2', status: 'stable', typicalSeconds: 40 },
+  'gpt-image-2.5': { ...GPT_FAMILY, id: 'gpt-image-2.5', status: 'testing', typicalSeconds: 45 },
   'seedream-5-0-pro': {
     id: 'seedream-5-0-pro',
     status: 'testing',

@@ -1,4 +1,4 @@
-// src-shared may use only what every runtime of ours has: Web Crypto and the text codecs.
+// src-shared may use only what every runtime of ours has: Web Crypto, the text codecs and timers.
 // This file is the whole "lib" tsconfig.shared.json gives it, so a Node or DOM API fails to type-check.
 export {};
 
@@ -21,6 +21,7 @@ declare global {
     randomUUID(): string;
     subtle: SharedSubtleCrypto;
   };
+  function setTimeout(handler: () => void, ms: number): unknown;
   class TextEncoder {
     encode(input?: string): Uint8Array<ArrayBuffer>;
   }

@@ -105,13 +105,17 @@ export type ShotListInput = z.input<typeof ShotListInputSchema>;
 
 export { BATCH_CONCURRENCY_MAX, DEFAULT_BATCH_CONCURRENCY };
 
-export interface PlanJob {
+/** Which product × shot a job makes: what a planned job and a sent one share. */
+export interface JobShot {
   productId: string;
   sku: string;
   productName: string;
   shotIndex: number;
   shotName: string;
   purpose: PurposeId;
+}
+
+export interface PlanJob extends JobShot {
   /** Exactly what is sent (without session_id). */
   request: GenerateRequest;
   /** The model auto chose (or the shot's own). */
@@ -184,15 +188,9 @@ export interface BatchPause {
   message: string;
 }
 
-export interface BatchJob {
+export interface BatchJob extends JobShot {
   id: string;
   position: number;
-  productId: string;
-  sku: string;
-  productName: string;
-  shotIndex: number;
-  shotName: string;
-  purpose: PurposeId;
   /** Local session of the product's jobs in this batch (titled with the product). */
   sessionId: string;
   request: GenerateRequest;

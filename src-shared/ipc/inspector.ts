@@ -3,7 +3,7 @@
 // secret: only whether one is stored and its masked tail (DESIGN.md §2 rule 3).
 import { z } from 'zod';
 import type { PublicationRecord } from '../api.ts';
-import type { VerificationReport, WebhookEvent } from '../webhook-signature.ts';
+import type { VerificationReport, VerifyFailure, WebhookEvent } from '../webhook-signature.ts';
 import { method } from './contract.ts';
 
 /** Largest body the receiver keeps; bigger ones are refused with 413 (DESIGN.md §2 rule 6). */
@@ -31,22 +31,18 @@ export interface InspectorStatus {
   browserRequestsRefused?: number;
 }
 
-/** Why a verification failed, in the user's words (spec §6). */
+/**
+ * Why a verification failed, in the user's words (spec §6): the verifier's own failures, except a bare mismatch,
+ * which the inspector explains by its cause (wrong or old secret, changed timestamp or body).
+ */
 export type DiagnosisCode =
   | 'valid'
-  | 'missing_header'
-  | 'unknown_event'
-  | 'timestamp_invalid'
-  | 'timestamp_stale'
-  | 'timestamp_future'
-  | 'no_v1_signature'
+  | Exclude<VerifyFailure, 'signature_mismatch'>
   | 'no_secret'
   | 'wrong_secret'
   | 'old_secret'
   | 'timestamp_changed'
   | 'body_changed'
-  | 'body_not_json'
-  | 'body_shape'
   | 'too_large'
   | 'wrong_path';
 
