@@ -18,6 +18,7 @@ import { openSecretStore } from '../secrets/secret-store.ts';
 import { createStudioApp } from './create-app.ts';
 import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
+import { ipcCalls } from './ipc-calls.test-support.ts';
 
 /** Every reply and event the renderer could see, scanned for secrets at the end. */
 const rendererSaw: unknown[] = [];
@@ -71,17 +72,10 @@ async function open(options: { dataDir?: string; keychainService?: string; testi
       rendererSaw.push(payload);
     });
   }
-  const call = async <T,>(method: IpcMethodName, input: unknown): Promise<IpcResult<T>> => {
-    const result = (await app.invoke(method, input)) as IpcResult<T>;
+  const { call, ok } = ipcCalls(() => app, (result) => {
     seen.push(result);
     rendererSaw.push(result);
-    return result;
-  };
-  const ok = async <T,>(method: IpcMethodName, input: unknown): Promise<T> => {
-    const result = await call<T>(method, input);
-    if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
-    return result.value;
-  };
+  });
   return { app, shell, host, dataDir, keychainService, events, seen, call, ok };
 }
 

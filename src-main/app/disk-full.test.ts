@@ -8,13 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { TurnRecord } from '../../src-shared/ipc/generation.ts';
-import type { IpcMethodName } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from './create-app.ts';
 import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from './studio-app.ts';
+import { ipcCalls } from './ipc-calls.test-support.ts';
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'studio-fulldisk-'));
 const mounted = process.platform === 'linux' && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mountPoint]).status === 0;
@@ -48,12 +47,7 @@ describe.skipIf(!mounted)('a full disk (tmpfs of 24 MB as the app data folder; s
   const serviceDir = mkdtempSync(join(tmpdir(), 'studio-fulldisk-service-'));
   const dataDir = join(mountPoint, 'app');
 
-  const call = async <T,>(method: IpcMethodName, input: unknown): Promise<IpcResult<T>> => (await app.invoke(method, input)) as IpcResult<T>;
-  const ok = async <T,>(method: IpcMethodName, input: unknown): Promise<T> => {
-    const result = await call<T>(method, input);
-    if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
-    return result.value;
-  };
+  const { call, ok } = ipcCalls(() => app);
 
   beforeAll(async () => {
     mkdirSync(dataDir, { recursive: true });

@@ -10,12 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
-import type { IpcEventName, IpcMethodName, SettingsState, TurnRecord } from '../../src-shared/ipc/index.ts';
+import type { IpcEventName, SettingsState, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { IPC_EVENT_NAMES } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from './create-app.ts';
 import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from './studio-app.ts';
+import { ipcCalls } from './ipc-calls.test-support.ts';
 
 const KEY = `sk_${'E'.repeat(28)}echo`;
 const SECOND_KEY = `sk_${'F'.repeat(28)}next`;
@@ -64,16 +65,7 @@ describe('Remote keys are bound to an origin, and nothing that leaves main holds
   const seen: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
   let remote: Server;
   let remoteUrl: string;
-  const call = async <T,>(method: IpcMethodName, input: unknown): Promise<IpcResult<T>> => {
-    const result = (await app.invoke(method, input)) as IpcResult<T>;
-    saw.push(result);
-    return result;
-  };
-  const ok = async <T,>(method: IpcMethodName, input: unknown): Promise<T> => {
-    const result = await call<T>(method, input);
-    if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
-    return result.value;
-  };
+  const { call, ok } = ipcCalls(() => app, (result) => saw.push(result));
   /** The real keychain (gnome-keyring under `npm test`), one entry name per test run. */
   const keychainService = `image-studio-test-${randomUUID()}`;
   async function openApp(folder: string, service = keychainService): Promise<CoreStudioApp> {

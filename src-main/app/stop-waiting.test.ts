@@ -6,12 +6,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IpcResult } from '../../src-shared/ipc/contract.ts';
-import type { GalleryPage, IpcEventName, IpcMethodName, LocalConsoleState, SettingsState, TurnRecord } from '../../src-shared/ipc/index.ts';
+import type { GalleryPage, IpcEventName, LocalConsoleState, SettingsState, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from './create-app.ts';
 import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from './studio-app.ts';
+import { ipcCalls } from './ipc-calls.test-support.ts';
 
 const LATENCY_MS = 1500;
 
@@ -21,12 +21,7 @@ describe('stop waiting vs abort against the real local service', () => {
   let dataDir: string;
   const events: Array<{ event: IpcEventName; payload: unknown }> = [];
 
-  const call = async <T,>(method: IpcMethodName, input: unknown): Promise<IpcResult<T>> => (await app.invoke(method, input)) as IpcResult<T>;
-  const ok = async <T,>(method: IpcMethodName, input: unknown): Promise<T> => {
-    const result = await call<T>(method, input);
-    if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
-    return result.value;
-  };
+  const { call, ok } = ipcCalls(() => app);
   const turn = (turnId: string) => ok<TurnRecord>('libraryGetTurn', { turnId });
   const balance = async () => (await ok<LocalConsoleState>('localStatus', {})).account;
   /** Waits until the service has reserved the run's credits (it is working on it). */

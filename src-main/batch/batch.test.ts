@@ -8,12 +8,12 @@ import { cacheDirs, existingCachePath } from '../files/image-cache.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IpcResult } from '../../src-shared/ipc/contract.ts';
-import type { BatchDetail, BatchPlan, BatchReport, BatchSummary, IpcMethodName, LocalConsoleState, MarketplaceExportSummary, Product, ShotList, SessionSummary } from '../../src-shared/ipc/index.ts';
+import type { BatchDetail, BatchPlan, BatchReport, BatchSummary, LocalConsoleState, MarketplaceExportSummary, Product, ShotList, SessionSummary } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from '../app/create-app.ts';
 import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from '../app/studio-app.ts';
+import { ipcCalls } from '../app/ipc-calls.test-support.ts';
 
 type Shot = ShotList['shots'][number];
 const cheap = (name: string, extra: Partial<Shot> = {}): Shot => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: name, ...extra });
@@ -34,12 +34,7 @@ async function openApp(dataDir: string, options: { now?: () => number; downloads
 }
 
 function client(get: () => CoreStudioApp) {
-  const call = async <T,>(method: IpcMethodName, input: unknown): Promise<IpcResult<T>> => (await get().invoke(method, input)) as IpcResult<T>;
-  const ok = async <T,>(method: IpcMethodName, input: unknown): Promise<T> => {
-    const result = await call<T>(method, input);
-    if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
-    return result.value;
-  };
+  const { call, ok } = ipcCalls(get);
   const account = async () => (await ok<LocalConsoleState>('localStatus', {})).account;
   const until = async <T,>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> => {
     const end = Date.now() + timeoutMs;

@@ -9,8 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseTemplate, renderTemplate, templateImage, templateValues, TEMPLATE_FIELDS } from '../../src-shared/export-template.ts';
 import { generationDataXmp, readGenerationData, type GenerationData } from '../../src-shared/generation-data.ts';
-import type { IpcResult } from '../../src-shared/ipc/contract.ts';
-import type { ExportProgress, ExportSummary, IpcEventName, IpcMethodName, SessionSummary, TurnRecord } from '../../src-shared/ipc/index.ts';
+import type { ExportProgress, ExportSummary, IpcEventName, SessionSummary, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { readChunks } from '../../src-shared/png-chunks.ts';
 import { createStudioApp } from '../app/create-app.ts';
 import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
@@ -18,20 +17,14 @@ import type { CoreStudioApp } from '../app/studio-app.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { APP_VERSION } from './app-version.ts';
 import { parseCsv } from './csv-reader.test-support.ts';
+import { ipcCalls } from '../app/ipc-calls.test-support.ts';
 
 let app: CoreStudioApp;
 let shell: RecordingShell;
 let root: string;
 const progress: ExportProgress[] = [];
 
-async function call<T>(method: IpcMethodName, input: unknown): Promise<IpcResult<T>> {
-  return (await app.invoke(method, input)) as IpcResult<T>;
-}
-async function ok<T>(method: IpcMethodName, input: unknown): Promise<T> {
-  const result = await call<T>(method, input);
-  if (!result.ok) throw new Error(`${method} failed: ${JSON.stringify(result.error)}`);
-  return result.value;
-}
+const { call, ok } = ipcCalls(() => app);
 async function generate(request: Record<string, unknown>, sessionId?: string): Promise<TurnRecord> {
   const { turnId } = await ok<{ turnId: string }>('generateStart', { request, ...(sessionId ? { sessionId } : {}) });
   await app.whenGenerationsSettled();
