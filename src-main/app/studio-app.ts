@@ -26,7 +26,7 @@ export interface StudioAppOptions {
     /** Leave downloads pending (to prove they resume at the next start). */
     pauseDownloads?: boolean;
     downloadConcurrency?: number;
-    /** Waits before a failed download is tried again in this run (2 s, 10 s, 30 s in the app). */
+    /** The quick waits before a failed download is tried again (2 s, 10 s, 30 s in the app; then doubling up to 5 minutes). */
     downloadRetryDelaysMs?: number[];
     /** How long a copied key stays on the clipboard (60 s in the app). */
     clipboardClearMs?: number;

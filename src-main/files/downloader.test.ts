@@ -10,7 +10,7 @@ import { estimateCredits } from '../../src-shared/pricing.ts';
 import { ServiceClient } from '../clients/service-client.ts';
 import { openLibraryDatabase } from '../library/database.ts';
 import { LibraryRepo } from '../library/library-repo.ts';
-import { Downloader, MAX_DOWNLOAD_BYTES } from './downloader.ts';
+import { DOWNLOAD_RETRY_CAP_MS, DOWNLOAD_RETRY_DELAYS_MS, Downloader, MAX_DOWNLOAD_BYTES, downloadRetryWaitMs } from './downloader.ts';
 import { cacheDirs, cachePath } from './image-cache.ts';
 
 const KEY = 'sk_TESTKEYTESTKEYTESTKEYTESTKEY123';
@@ -51,7 +51,7 @@ describe('downloads follow the redirect without the key', () => {
     direct.close();
   });
 
-  function setup(width: number, height: number, retryDelaysMs = [50]) {
+  function setup(width: number, height: number, retryDelaysMs = [50], retryCapMs?: number) {
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-dl-'));
     const db = openLibraryDatabase(join(dataDir, 'library.db'));
     const repo = new LibraryRepo(db);
@@ -72,6 +72,7 @@ describe('downloads follow the redirect without the key', () => {
       },
       onDone: () => undefined,
       retryDelaysMs,
+      ...(retryCapMs === undefined ? {} : { retryCapMs }),
     });
     return { db, repo, dirs, events, rowAtEvent, downloader };
   }
@@ -114,6 +115,48 @@ describe('downloads follow the redirect without the key', () => {
     expect(rowAtEvent[failed]).toBe('pending');
     expect(events.at(-1)).toMatchObject({ state: 'done' });
     expect(repo.getImage('img_AAAAAAAA')?.download).toBe('done');
+  });
+
+  it('keeps trying past the quick retries, with the reason on the pending row and when it tries next on each failure, until it arrives', async () => {
+    const { db, repo, events, downloader } = setup(1376, 768, [10], 40);
+    const seenBefore = directSeen.length;
+    failNext = 5;
+    downloader.resumePending();
+    // Idle once the quick retry is spent: the slower ones go on without holding anything up.
+    await downloader.whenIdle();
+    // Each try is at most 40 ms apart: 300 looks of 10 ms leave ample room, and a downloader that gave up ends them.
+    for (let i = 0; i < 300 && !events.some((e) => e.state === 'done'); i++) await new Promise((r) => setTimeout(r, 10));
+    const failures = events.filter((e) => e.state === 'failed');
+    expect(failures.map((e) => e.attempts)).toEqual([1, 2, 3, 4, 5]);
+    for (const f of failures) {
+      expect(f.error).toMatch(/503/);
+      expect(f.nextAttemptAt).toBeGreaterThan(0);
+    }
+    expect(directSeen.length - seenBefore).toBe(6);
+    const image = repo.getImage('img_AAAAAAAA');
+    expect(image?.download).toBe('done');
+    expect(image?.downloadError).toBeUndefined();
+    db.close();
+  });
+
+  it('shows why a pending image has not arrived while it waits for its next try', async () => {
+    const { db, repo, events, downloader } = setup(1376, 768, [60_000]);
+    failNext = 1;
+    downloader.resumePending();
+    for (let i = 0; i < 200 && !events.some((e) => e.state === 'failed'); i++) await new Promise((r) => setTimeout(r, 10));
+    const image = repo.getImage('img_AAAAAAAA');
+    expect(image?.download).toBe('pending');
+    expect(image?.downloadError).toMatch(/503/);
+    expect(events.find((e) => e.state === 'failed')).toMatchObject({ attempts: 1, nextAttemptAt: expect.any(Number) });
+    downloader.close();
+    db.close();
+  });
+
+  it('waits 2 s, 10 s, 30 s, then doubles up to 5 minutes and goes on; no list means no retry', () => {
+    const waits = Array.from({ length: 9 }, (_, retry) => downloadRetryWaitMs(retry, DOWNLOAD_RETRY_DELAYS_MS, DOWNLOAD_RETRY_CAP_MS));
+    expect(waits).toEqual([2_000, 10_000, 30_000, 60_000, 120_000, 240_000, 300_000, 300_000, 300_000]);
+    expect(downloadRetryWaitMs(1_000, DOWNLOAD_RETRY_DELAYS_MS, DOWNLOAD_RETRY_CAP_MS)).toBe(300_000);
+    expect(downloadRetryWaitMs(0, [], DOWNLOAD_RETRY_CAP_MS)).toBeNull();
   });
 
   it('close() drops the retries it has scheduled: idle at once, and the row stays pending for the next start', async () => {

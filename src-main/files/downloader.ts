@@ -1,6 +1,8 @@
 // Downloads of generated images (spec §4.2, DESIGN.md §3): GET /api/file/<name> with the key, then the
 // 302's direct link WITHOUT the key; stream to a temp file, check the PNG's size against the Image, rename
-// into the cache, make a WebP thumbnail. Rows stay `pending` until done, so a quit resumes at next start.
+// into the cache, make a WebP thumbnail. Rows stay `pending` until done, so a quit resumes at next start. A
+// transient failure is tried again with capped back-off for as long as the app runs (a paid image is never left
+// waiting for a restart); the row keeps the last failure's reason so the user sees why it has not arrived yet.
 import { createWriteStream, mkdirSync, renameSync, rmSync, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
@@ -25,6 +27,20 @@ const STALL_MS = 60_000;
  * never refuses a real image, and stops a broken or hostile server from filling the disk through the cache.
  */
 export const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
+/** The quick retries of a transient failure, then the back-off's ceiling: a paid image is tried every 5 minutes at worst. */
+export const DOWNLOAD_RETRY_DELAYS_MS = [2_000, 10_000, 30_000];
+export const DOWNLOAD_RETRY_CAP_MS = 5 * 60_000;
+
+/**
+ * The wait before retry number `retry` (0 = the first retry), or null for none: the quick waits in order, then
+ * the last of them doubling with each further retry up to the cap.
+ */
+export function downloadRetryWaitMs(retry: number, quickMs: readonly number[], capMs: number): number | null {
+  const last = quickMs.at(-1);
+  if (last === undefined) return null;
+  if (retry < quickMs.length) return Math.min(quickMs[retry] as number, capMs);
+  return Math.min(last * 2 ** (retry - quickMs.length + 1), capMs);
+}
 
 export interface DownloaderDeps {
   repo: LibraryRepo;
@@ -33,8 +49,13 @@ export interface DownloaderDeps {
   onProgress: (progress: DownloadProgress) => void;
   onDone: (imageId: string) => void;
   concurrency?: number;
-  /** Waits before retrying a transient failure in this run; after them the row stays pending for the next start. */
+  /**
+   * The quick waits before retrying a transient failure (2 s, 10 s, 30 s); after them the wait doubles up to
+   * `retryCapMs` and the download keeps being tried. An empty list means no retry in this run (benchmarks).
+   */
   retryDelaysMs?: number[];
+  /** The longest wait between two attempts (default DOWNLOAD_RETRY_CAP_MS; tests shorten it). */
+  retryCapMs?: number;
   /** Make the gallery thumbnail after each download (default true; benchmarks time downloads alone). */
   thumbnails?: boolean;
   /** The size cap of one download (default MAX_DOWNLOAD_BYTES; tests lower it). */
@@ -71,20 +92,22 @@ export class Downloader {
   private readonly queue: PendingDownload[] = [];
   private readonly queued = new Set<string>();
   private active = 0;
-  /** Retries waiting for their delay in this run (cleared by close). */
-  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  /** Retries waiting for their delay, by image id; `quick` ones count as busy for whenIdle (cleared by close). */
+  private readonly waiting = new Map<string, { timer: NodeJS.Timeout; quick: boolean }>();
   private readonly controllers = new Set<AbortController>();
   private idleWaiters: Array<() => void> = [];
   private closed = false;
   private readonly attempts = new Map<string, number>();
   private readonly retryDelaysMs: number[];
+  private readonly retryCapMs: number;
   private readonly maxBytes: number;
 
   constructor(deps: DownloaderDeps) {
     this.deps = deps;
     this.concurrency = deps.concurrency ?? 3;
     this.maxBytes = deps.maxBytes ?? MAX_DOWNLOAD_BYTES;
-    this.retryDelaysMs = deps.retryDelaysMs ?? [2_000, 10_000, 30_000];
+    this.retryDelaysMs = deps.retryDelaysMs ?? DOWNLOAD_RETRY_DELAYS_MS;
+    this.retryCapMs = deps.retryCapMs ?? DOWNLOAD_RETRY_CAP_MS;
     // Partial files of an earlier run are useless: every resumed download starts over.
     rmSync(deps.dirs.tmp, { recursive: true, force: true });
     for (const dir of [deps.dirs.full, deps.dirs.thumb, deps.dirs.tmp]) mkdirSync(dir, { recursive: true });
@@ -92,7 +115,8 @@ export class Downloader {
 
   enqueue(items: PendingDownload[]): void {
     for (const item of items) {
-      if (this.queued.has(item.id) || !isSafeImageId(item.id)) continue;
+      // Already queued, running or waiting for its retry: its own timer brings it back.
+      if (this.queued.has(item.id) || this.waiting.has(item.id) || !isSafeImageId(item.id)) continue;
       this.queued.add(item.id);
       this.queue.push(item);
     }
@@ -104,14 +128,19 @@ export class Downloader {
     this.enqueue(this.deps.repo.pendingDownloads());
   }
 
-  /** Resolves when nothing is queued, running or waiting to be retried in this run (tests, benchmarks). */
+  /**
+   * Resolves when nothing is queued, running or waiting for a quick retry (tests, benchmarks). Images past the
+   * quick retries keep being tried on the slow cadence, which does not hold this up.
+   */
   whenIdle(): Promise<void> {
     if (this.idle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   private idle(): boolean {
-    return this.active === 0 && this.queue.length === 0 && this.retryTimers.size === 0;
+    if (this.active > 0 || this.queue.length > 0) return false;
+    for (const wait of this.waiting.values()) if (wait.quick) return false;
+    return true;
   }
 
   private wakeIdleWaiters(): void {
@@ -126,8 +155,8 @@ export class Downloader {
     this.queue.length = 0;
     for (const c of this.controllers) c.abort(new NetworkError('cancelled', 'the app is closing'));
     // Rows waiting for a retry stay pending: resumed at next start.
-    for (const timer of this.retryTimers) clearTimeout(timer);
-    this.retryTimers.clear();
+    for (const wait of this.waiting.values()) clearTimeout(wait.timer);
+    this.waiting.clear();
     this.wakeIdleWaiters();
   }
 
@@ -151,25 +180,34 @@ export class Downloader {
       await this.download(item);
       repo.setDownload(item.id, 'done');
       onProgress({ ...base, receivedBytes: 0, totalBytes: null, state: 'done' });
+      this.attempts.delete(item.id);
       this.deps.onDone(item.id);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       const final = error instanceof DownloadFailure ? error.final : false;
       if (this.closed) return; // stays pending: resumed at next start
-      if (final) repo.setDownload(item.id, 'failed', message);
-      onProgress({ ...base, receivedBytes: 0, totalBytes: null, state: 'failed', error: message });
-      const attempt = this.attempts.get(item.id) ?? 0;
-      const delay = this.retryDelaysMs[attempt];
-      if (!final && delay !== undefined) {
-        this.attempts.set(item.id, attempt + 1);
-        const timer = setTimeout(() => {
-          this.retryTimers.delete(timer);
-          if (!this.closed) this.enqueue([item]);
-          this.wakeIdleWaiters();
-        }, delay).unref();
-        this.retryTimers.add(timer);
+      const retries = this.attempts.get(item.id) ?? 0;
+      const waitMs = final ? null : downloadRetryWaitMs(retries, this.retryDelaysMs, this.retryCapMs);
+      // Final: failed with its reason. Otherwise the row stays pending and keeps the reason, so it shows why.
+      repo.setDownload(item.id, final ? 'failed' : 'pending', message);
+      const failed: DownloadProgress = { ...base, receivedBytes: 0, totalBytes: null, state: 'failed', error: message, attempts: retries + 1 };
+      if (waitMs === null) {
+        onProgress(failed);
+        return;
       }
+      this.attempts.set(item.id, retries + 1);
+      onProgress({ ...failed, nextAttemptAt: Date.now() + waitMs });
+      this.retryAfter(item, waitMs, retries < this.retryDelaysMs.length);
     }
+  }
+
+  private retryAfter(item: PendingDownload, waitMs: number, quick: boolean): void {
+    const timer = setTimeout(() => {
+      this.waiting.delete(item.id);
+      if (!this.closed) this.enqueue([item]);
+      this.wakeIdleWaiters();
+    }, waitMs).unref();
+    this.waiting.set(item.id, { timer, quick });
   }
 
   private async download(item: PendingDownload): Promise<void> {

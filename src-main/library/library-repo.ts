@@ -116,6 +116,7 @@ function toImage(row: Row): ImageRecord {
     rating: num(row.rating),
     rejected: num(row.rejected) === 1,
     download: str(row.download) as ImageRecord['download'],
+    ...(row.download_error ? { downloadError: str(row.download_error) } : {}),
     missing: num(row.missing) === 1,
     createdAt: num(row.created_at),
     model: str(row.model),

@@ -24,6 +24,8 @@ export interface ImageRecord {
   /** Culling reject mark. */
   rejected: boolean;
   download: 'pending' | 'done' | 'failed';
+  /** Why the last download attempt failed: on `failed` for good; on `pending` while it is being tried again. */
+  downloadError?: string;
   /** The service reported it missing (reference_image_missing) or it was cleaned up. */
   missing: boolean;
   createdAt: number;

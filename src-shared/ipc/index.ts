@@ -31,6 +31,10 @@ export interface DownloadProgress {
   totalBytes: number | null;
   state: 'downloading' | 'done' | 'failed';
   error?: string;
+  /** On `failed`: how many attempts failed in a row in this run. */
+  attempts?: number;
+  /** On `failed` when the download will be tried again by itself: when (epoch ms). Absent: not in this run. */
+  nextAttemptAt?: number;
 }
 
 /** Main → renderer events, named `domain:event`; they never carry secrets. */

@@ -55,6 +55,12 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
   return width;
 }
 
+/** A paid image not shown yet: failed for good, being tried again after a failure (main keeps trying), or on its way. */
+function pendingLabel(image: ImageRecord): 'turn.downloadFailed' | 'turn.downloadRetrying' | 'turn.downloading' {
+  if (image.download === 'failed') return 'turn.downloadFailed';
+  return image.downloadError ? 'turn.downloadRetrying' : 'turn.downloading';
+}
+
 function StageImage({ image, index, ids, turn, layout }: { image: ImageRecord; index: number; ids: string[]; turn: TurnRecord; layout: ResultLayout }) {
   const t = useText(appText);
   const openViewer = useGalleryStore((s) => s.openViewer);
@@ -90,8 +96,13 @@ function StageImage({ image, index, ids, turn, layout }: { image: ImageRecord; i
             draggable={false}
           />
         ) : (
-          <span className="stage-pending" style={{ ...size, aspectRatio: `${image.width} / ${image.height}` }} data-testid="stage-image-pending">
-            {image.download === 'failed' ? t('turn.downloadFailed') : t('turn.downloading')}
+          <span
+            className="stage-pending"
+            style={{ ...size, aspectRatio: `${image.width} / ${image.height}` }}
+            data-testid="stage-image-pending"
+            title={image.downloadError}
+          >
+            {t(pendingLabel(image))}
           </span>
         )}
       </button>

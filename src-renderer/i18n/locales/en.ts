@@ -171,6 +171,7 @@ export const en = {
     backgroundExplain: 'Still running on the service. Its images will land in the library and you will be notified when it ends.',
     downloading: 'Downloading…',
     downloadFailed: 'Download failed',
+    downloadRetrying: 'Download failed; trying again…',
     refs_one: '{{count}} reference',
     refs_other: '{{count}} references',
     unknownTitle: 'Outcome unknown',

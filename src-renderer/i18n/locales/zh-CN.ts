@@ -167,6 +167,7 @@ export const zhCN: Resources = {
     backgroundExplain: '服务端仍在生成。图片会进入图库，结束时会通知你。',
     downloading: '下载中…',
     downloadFailed: '下载失败',
+    downloadRetrying: '下载失败，正在重试…',
     refs_one: '{{count}} 张参考图',
     refs_other: '{{count}} 张参考图',
     unknownTitle: '结果未知',
