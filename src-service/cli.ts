@@ -3,20 +3,18 @@
 // Environment (docs/local-service.md): STUDIO_ADMIN_TOKEN instead of --admin-token; STUDIO_PARENT_PID makes it
 // stop when that process dies. Exit codes: 0 clean stop, 1 failure, 2 bad flags, 3 data folder in use.
 import { ADMIN_TOKEN_ENV, parseServiceArgs } from './cli-options.ts';
-import { parentPidFromEnv, watchParent } from './parent-watch.ts';
+import { exitSoon, parentPidFromEnv, watchParent } from './parent-watch.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, readyLine, startService, type RunningService } from './start.ts';
-
-/** After the parent died the service must be gone within 2 s (docs/local-service.md); a slow close is cut. */
-const PARENT_DEATH_EXIT_MS = 1_500;
 
 let service: RunningService | null = null;
 let stopRequested: string | null = null;
 
-function stop(reason: string, deadlineMs?: number): void {
+function stop(reason: string, options: { soon?: boolean } = {}): void {
   if (stopRequested) return;
   stopRequested = reason;
+  // The parent is gone: within 2 s this process must be too, whatever the close is doing.
+  if (options.soon) exitSoon();
   process.stderr.write(`local service: ${reason}, stopping\n`);
-  if (deadlineMs !== undefined) setTimeout(() => process.exit(1), deadlineMs).unref();
   if (!service) return; // still starting: main() stops it as soon as it is up
   service.close().then(
     () => process.exit(0),
@@ -48,7 +46,7 @@ async function main(): Promise<void> {
   // Read once; nothing this process starts needs to inherit it.
   delete process.env[ADMIN_TOKEN_ENV];
   if (parentPid !== null) {
-    watchParent(parentPid, (why) => stop(why, PARENT_DEATH_EXIT_MS), { watchStdin: true });
+    watchParent(parentPid, (why) => stop(why, { soon: true }), { watchStdin: true });
   }
   try {
     service = await startService(options);

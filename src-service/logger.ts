@@ -1,8 +1,42 @@
 // Structured logs on stderr (stdout carries only the ready line). Keys, secrets and the admin token are
 // never logged: the Authorization header and any field named like a secret are redacted.
+// Logging can never block or delay the process (docs/local-service.md "Exit"): lines go through the
+// asynchronous stderr stream, and are dropped, never retried, once it is broken or its reader stops reading.
 import pino, { type Logger } from 'pino';
 
 export type { Logger };
+
+/** Unwritten log text allowed to wait for a slow reader; beyond it lines are dropped. */
+const MAX_BACKLOG_BYTES = 1024 * 1024;
+
+interface StderrLike {
+  write(text: string): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  readonly writableLength: number;
+  readonly destroyed: boolean;
+}
+
+/**
+ * A log destination that never blocks, never retries and never throws: a write error (EPIPE from a dead app)
+ * marks it broken and every later line is dropped; a reader that stops reading costs at most the backlog.
+ * No synchronous flush at exit either (pino.destination's flushSync retried EAGAIN every 100 ms, forever).
+ */
+export function droppingDestination(stream: StderrLike = process.stderr): { write(line: string): void } {
+  let broken = false;
+  stream.on('error', () => {
+    broken = true;
+  });
+  return {
+    write(line) {
+      if (broken || stream.destroyed || stream.writableLength > MAX_BACKLOG_BYTES) return;
+      try {
+        stream.write(line);
+      } catch {
+        broken = true;
+      }
+    },
+  };
+}
 
 export function createLogger(level = 'info'): Logger {
   return pino(
@@ -27,6 +61,6 @@ export function createLogger(level = 'info'): Logger {
         censor: '[redacted]',
       },
     },
-    pino.destination({ fd: 2, sync: false }),
+    droppingDestination(),
   );
 }

@@ -3,7 +3,7 @@
 // is one, else to stdout like the CLI. `electron` may not be imported here, so parentPort is typed locally.
 // The admin token comes from STUDIO_ADMIN_TOKEN and the app's pid from STUDIO_PARENT_PID (docs/local-service.md).
 import { ADMIN_TOKEN_ENV, parseServiceArgs } from './cli-options.ts';
-import { parentPidFromEnv, watchParent } from './parent-watch.ts';
+import { exitSoon, parentPidFromEnv, watchParent } from './parent-watch.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, readyLine, startService, type RunningService } from './start.ts';
 
 interface ParentPortLike {
@@ -41,9 +41,9 @@ async function main(): Promise<void> {
   const parentPid = parentPidFromEnv(process.env);
   if (parentPid !== null) {
     watchParent(parentPid, (why) => {
-      process.stderr.write(`local service: ${why}, stopping\n`);
       // The app is gone: within 2 s this process must be too (docs/local-service.md).
-      setTimeout(() => process.exit(1), 1_500).unref();
+      exitSoon();
+      process.stderr.write(`local service: ${why}, stopping\n`);
       stop();
     });
   }
