@@ -96,10 +96,11 @@ describe('Remote keys are bound to an origin, and nothing that leaves main holds
   });
 
   it('takes https:// for any host, http:// only for this computer (with a warning), and refuses the rest unchanged', async () => {
+    const before = (await remoteInfo()).baseUrl;
     const refused = await call('environmentSetRemote', { baseUrl: 'http://images.example.com/api' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'remote_url_not_https' } });
     expect(refused.ok ? '' : refused.error.message).toContain('http://images.example.com');
-    expect((await remoteInfo()).baseUrl).toBeNull();
+    expect((await remoteInfo()).baseUrl).toBe(before);
     await ok('environmentSetRemote', { baseUrl: 'https://images.example.com/' });
     expect(await remoteInfo()).toMatchObject({ baseUrl: 'https://images.example.com', insecure: false });
     for (const loopback of ['http://localhost:9', 'http://127.0.0.2:9', 'http://[::1]:9']) {
@@ -171,6 +172,9 @@ describe('Remote keys are bound to an origin, and nothing that leaves main holds
   });
 
   it('never sends a key to an origin it was not entered for, whatever settings.json says', async () => {
+    // The key is entered for the echoing stand-in, then the settings file is changed under the app.
+    await ok('environmentSetRemote', { baseUrl: remoteUrl });
+    await ok('keySet', { environment: 'remote', key: KEY });
     const settingsFile = join(dataDir, 'settings.json');
     const stored = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
     expect(stored.remoteKeyOrigin).toBe(remoteUrl);

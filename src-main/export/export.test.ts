@@ -194,7 +194,8 @@ describe('export:run against the real local service', () => {
   });
 
   it('never overwrites: a second export into the same folder gets _2 names and leaves the first files as they were', async () => {
-    const out = folder('png');
+    const out = folder('twice');
+    await ok<ExportSummary>('exportRun', { source: { sessionId: first.sessionId }, template: '{session}_{date}_{model}_{index}', format: 'png', csv: false, folder: out });
     const before = new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f))]));
     const summary = await ok<ExportSummary>('exportRun', { source: { sessionId: first.sessionId }, template: '{session}_{date}_{model}_{index}', format: 'png', csv: false, folder: out });
     expect(summary.written.map((w) => w.file)).toEqual(images.map((_, i) => expectedName(i, 'png').replace(/\.png$/, '_2.png')));
@@ -211,10 +212,11 @@ describe('export:run against the real local service', () => {
   it('asks for the folder when none is given, and a cancelled chooser writes nothing', async () => {
     const out = folder('chosen');
     shell.chooseFolderAnswer = out;
+    const callsBefore = shell.calls.length;
     const summary = await ok<ExportSummary>('exportRun', { source: { imageIds: [images[1]!.id] }, template: '{id}', format: 'png', csv: false });
     expect(summary.folder).toBe(out);
     expect(readdirSync(out)).toEqual([`${images[1]!.id}.png`]);
-    const asked = shell.calls.filter((c) => c.kind === 'chooseFolder');
+    const asked = shell.calls.slice(callsBefore).filter((c) => c.kind === 'chooseFolder');
     expect(asked).toHaveLength(1);
     shell.chooseFolderAnswer = null;
     const cancelled = await ok<ExportSummary>('exportRun', { source: { imageIds: [images[1]!.id] }, template: '{id}', format: 'png', csv: true });
