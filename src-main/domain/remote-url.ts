@@ -1,15 +1,19 @@
 // Where a Remote key may go (docs/main-process.md "Keys are bound to an origin"). A Remote base URL is
 // https://; plain http:// only reaches this computer (localhost, 127.0.0.0/8, [::1]) and is shown with a
 // warning. A key is bound to the origin it was entered for and is never sent to another.
+import { embeddedIpv4 } from '../../src-shared/ipv4-in-ipv6.ts';
 
 export type RemoteUrlCheck =
   | { ok: true; url: string; origin: string; insecureLoopback: boolean }
   | { ok: false; code: 'remote_url_not_https' | 'invalid_input'; params: Record<string, string> };
 
-/** Whether `hostname` (as URL gives it: IPv6 in brackets) names this computer. */
+/**
+ * Whether `hostname` (as URL gives it: IPv6 in brackets) names this computer. An IPv6 address that carries an
+ * IPv4 one (`[::ffff:7f00:1]`, `[::7f00:1]`) is judged by that IPv4 address.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   // No trailing-dot tolerance: `localhost.` is a DNS name, not a promise of loopback.
-  const host = hostname.toLowerCase();
+  const host = embeddedIpv4(hostname) ?? hostname.toLowerCase();
   if (host === 'localhost' || host === '[::1]') return true;
   const parts = host.split('.');
   return parts.length === 4 && parts[0] === '127' && parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255);

@@ -2,6 +2,7 @@
 // when the URL is saved (and again before each attempt); the resolved-address rule runs at each delivery
 // attempt, because a public name may point somewhere private later (or only after saving).
 import ipaddr from 'ipaddr.js';
+import { embeddedIpv4 } from '../../src-shared/ipv4-in-ipv6.ts';
 
 export type WebhookUrlRule =
   | 'not_a_url'
@@ -129,8 +130,8 @@ export function checkWebhookUrlText(text: string, options: { allowLoopback: bool
 export function checkResolvedAddress(address: string): { ok: true } | { ok: false; rule: 'private_address'; detail: string } {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
-    // process() unwraps ::ffff:10.0.0.1 into the IPv4 address it carries.
-    parsed = ipaddr.process(address.replace(/%.*$/, ''));
+    // IPv4-mapped and IPv4-compatible forms (::ffff:10.0.0.1, ::7f00:1) are judged by the IPv4 address they carry.
+    parsed = ipaddr.process(embeddedIpv4(address) ?? address.replace(/%.*$/, ''));
   } catch {
     return { ok: false, rule: 'private_address', detail: `the resolved address ${address} is not an IP address` };
   }
