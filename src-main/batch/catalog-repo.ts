@@ -3,7 +3,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { preparedOnce } from '../library/index.ts';
 import type { Product, Shot, ShotList } from '../../src-shared/ipc/batch.ts';
-import { randomAlphanumeric } from '../../src-shared/ids.ts';
+import { newCatalogId } from '../domain/ids.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { SHOT_LIST_PRESETS } from '../../src-shared/shot-lists.ts';
 
@@ -19,10 +19,6 @@ export interface ProductFields {
 
 function str(v: SQLInputValue | undefined): string {
   return typeof v === 'string' ? v : String(v ?? '');
-}
-
-export function newCatalogId(prefix: 'pr_' | 'sl_' | 'bt_' | 'bj_'): string {
-  return prefix + randomAlphanumeric(12);
 }
 
 export class CatalogRepo {

@@ -8,7 +8,7 @@ import { checkShotList, presetById } from '../../src-shared/shot-lists.ts';
 import { DEFAULT_MARKETPLACE_TEMPLATE, MARKETPLACE_PRESETS, marketplacePreset, presetInfo } from '../../src-shared/marketplace-presets.ts';
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { Language } from '../../src-shared/language.ts';
-import { newLocalId } from '../domain/ids.ts';
+import { newCatalogId, newLocalId } from '../domain/ids.ts';
 import type { DesktopShell } from '../ports/desktop-shell.ts';
 import { StudioError } from '../domain/errors.ts';
 import { mainMessage } from '../domain/messages.ts';
@@ -18,7 +18,7 @@ import { transaction, type LibraryDatabase, type LibraryRepo } from '../library/
 import type { HandlerTable } from '../ports/ipc-table.ts';
 import { planFields, type BatchRepo, type NewJob } from './batch-repo.ts';
 import type { BatchRunner } from './batch-runner.ts';
-import { newCatalogId, type CatalogRepo } from './catalog-repo.ts';
+import type { CatalogRepo } from './catalog-repo.ts';
 import { exportMarketplace, type MarketplaceItem } from './marketplace-export.ts';
 import { planBatch, requireProduct, type PlanInput } from './plan.ts';
 import { batchReport, batchReportCsv } from './report.ts';

@@ -2,7 +2,7 @@
 // Names are trimmed by the contract and unique without regard to case: `name_key` is the NFKC, lower-case form,
 // so "Spring" and "ＳＰＲＩＮＧ" are the same name. Every change is one statement or one transaction.
 import type { DatabaseSync, SQLInputValue } from 'node:sqlite';
-import { randomAlphanumeric } from '../../src-shared/ids.ts';
+import { newLocalId } from '../domain/ids.ts';
 import { GalleryFiltersSchema, type Board, type GalleryFilters, type SmartBoard } from '../../src-shared/ipc/library.ts';
 import { StudioError } from '../domain/errors.ts';
 import { transaction } from './database.ts';
@@ -82,7 +82,7 @@ export class BoardsRepo {
   create(name: string, now: number): Board {
     return transaction(this.db, () => {
       this.requireFreeName('boards', name, null);
-      const id = `bd_${randomAlphanumeric(10)}`;
+      const id = newLocalId('bd_');
       this.db.prepare('INSERT INTO boards (id, name, name_key, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(id, name, nameKey(name), now, now);
       return this.get(id) as Board;
     });
@@ -151,7 +151,7 @@ export class BoardsRepo {
   /** Creates a smart board (no id) or replaces the name and filters of one. */
   smartSave(input: { id?: string | undefined; name: string; filters: GalleryFilters }, now: number): SmartBoard {
     return transaction(this.db, () => {
-      const id = input.id ?? `sb_${randomAlphanumeric(10)}`;
+      const id = input.id ?? newLocalId('sb_');
       if (input.id !== undefined && !this.db.prepare('SELECT 1 AS found FROM smart_boards WHERE id = ?').get(input.id)) {
         throw new StudioError('smart_board_not_found', { id: input.id });
       }
