@@ -1,15 +1,19 @@
 // The harness's stand-in for the preload: a classic script, served from the harness's own origin (so the
 // renderer's CSP `script-src 'self'` allows it), that defines window.api with the preload's exact shape.
 // Methods and events come from the same contract lists as the preload (DESIGN.md §2 rule 2), and the early
-// settings from the preload's own function (serialised here, so the two cannot drift).
+// settings from the preload's own function (serialised here, so the two cannot drift). Every request names the
+// harness's origin (`http://127.0.0.1:<port>`, as the page was opened) explicitly: nothing is relative to whatever
+// page runs the script, so a page on another origin could not receive the token even if it ran it.
 import { withEarlySettings } from '../../src-shared/ipc/early-settings.ts';
 import { EARLY_SETTINGS_MS, IPC_EVENT_NAMES, IPC_METHODS } from '../../src-shared/ipc/index.ts';
 
-export function harnessClientScript(token: string): string {
+/** The script for the harness at `origin` (`http://<host>:<port>`, the Host the page was opened with). */
+export function harnessClientScript(token: string, origin: string): string {
   const channels = Object.fromEntries(Object.entries(IPC_METHODS).map(([name, m]) => [name, m.channel]));
   return `(() => {
   'use strict';
   const token = ${JSON.stringify(token)};
+  const origin = ${JSON.stringify(origin)};
   const channels = ${JSON.stringify(channels)};
   const events = ${JSON.stringify(IPC_EVENT_NAMES)};
   const listeners = new Map(events.map((e) => [e, new Set()]));
@@ -20,7 +24,7 @@ export function harnessClientScript(token: string): string {
   async function invoke(channel, input) {
     let response;
     try {
-      response = await fetch('/ipc/' + encodeURIComponent(channel), {
+      response = await fetch(origin + '/ipc/' + encodeURIComponent(channel), {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-studio-token': token },
         body: JSON.stringify(input === undefined ? {} : input),
@@ -38,8 +42,7 @@ export function harnessClientScript(token: string): string {
   let socket = null;
   let retryMs = 250;
   function connect() {
-    const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
-    socket = new WebSocket(scheme + location.host + '/events?token=' + encodeURIComponent(token));
+    socket = new WebSocket(origin.replace(/^http/, 'ws') + '/events?token=' + encodeURIComponent(token));
     socket.onopen = () => { retryMs = 250; };
     socket.onmessage = (message) => {
       let data;
@@ -72,7 +75,7 @@ export function harnessClientScript(token: string): string {
     return () => { set.delete(listener); };
   };
   api.imageUrl = (kind, imageId) =>
-    '/studio-image/' + encodeURIComponent(kind) + '/' + encodeURIComponent(imageId) + '?token=' + encodeURIComponent(token);
+    origin + '/studio-image/' + encodeURIComponent(kind) + '/' + encodeURIComponent(imageId) + '?token=' + encodeURIComponent(token);
   Object.defineProperty(window, 'api', { value: Object.freeze(api), writable: false, configurable: false, enumerable: true });
 })();
 `;

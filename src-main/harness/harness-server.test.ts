@@ -133,6 +133,34 @@ describe('browser harness transport', () => {
     expect(asset.body).toBe('console.log(1);');
   });
 
+  it("serves its client script only to its own page, and the script names the harness's own origin", async () => {
+    const own = `http://127.0.0.1:${harness.port}`;
+    const cookie = { cookie: `studio_harness_${harness.port}=${harness.token}` };
+    const asPage = { ...cookie, 'sec-fetch-site': 'same-origin', 'sec-fetch-dest': 'script', referer: `${own}/?token=${harness.token}` };
+    const script = await send(harness.port, '/harness/api.js', { headers: asPage });
+    expect(script.status).toBe(200);
+    expect(script.body).toContain(`const origin = ${JSON.stringify(own)};`);
+    expect(script.body).toContain("fetch(origin + '/ipc/'");
+    expect(script.body).not.toContain('location.host');
+    // Opened as localhost, it names localhost (the page's own origin, so its CSP 'self' holds).
+    const local = await send(harness.port, '/harness/api.js', { headers: { ...asPage, host: `localhost:${harness.port}`, referer: `http://localhost:${harness.port}/` } });
+    expect(local.body).toContain(`const origin = "http://localhost:${harness.port}";`);
+    // A page on another loopback port gets the cookie sent along (cookies ignore ports), but not the script.
+    const other = `http://127.0.0.1:${harness.port + 1}`;
+    const included = [
+      { ...cookie, 'sec-fetch-site': 'same-site', 'sec-fetch-dest': 'script', referer: `${other}/` },
+      { ...cookie, 'sec-fetch-site': 'same-site', 'sec-fetch-dest': 'script' },
+      { ...cookie, 'sec-fetch-site': 'cross-site', 'sec-fetch-dest': 'script' },
+      { ...cookie, referer: `${other}/page.html` },
+      { ...cookie, referer: 'not a url' },
+    ];
+    for (const headers of included) {
+      const reply = await send(harness.port, '/harness/api.js', { headers });
+      expect(reply.status, JSON.stringify(headers)).toBe(403);
+      expect(reply.body).not.toContain(harness.token);
+    }
+  });
+
   it('refuses a foreign Host even with the token (DNS rebinding)', async () => {
     const reply = await send(harness.port, `/?token=${harness.token}`, { headers: { host: `evil.example:${harness.port}` } });
     expect(reply.status).toBe(403);

@@ -13,6 +13,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { IPC_EVENT_NAMES, IPC_METHODS, methodByChannel, type IpcMethodName } from '../../src-shared/ipc/index.ts';
 import type { StudioApp } from '../app/studio-app.ts';
+import { isOwnLoopbackHost, isOwnLoopbackOrigin } from '../domain/own-address.ts';
+import { originOf } from '../domain/remote-url.ts';
 import { CONTENT_SECURITY_POLICY } from '../electron/content-security-policy.ts';
 import { fileInside, imageContentType, parseImageRequest } from '../electron/image-request.ts';
 import { harnessClientScript } from './client-script.ts';
@@ -136,11 +138,11 @@ const cookieName = (front: Front): string => `studio_harness_${front.port()}`;
 /** Host, Origin and token checks shared by HTTP and the WebSocket upgrade; null when allowed. */
 function refusal(front: Front, req: IncomingMessage, url: URL): { status: number; reason: string } | null {
   const port = front.port();
-  if (!req.headers.host || !new Set([`127.0.0.1:${port}`, `localhost:${port}`]).has(req.headers.host.toLowerCase())) {
+  if (!isOwnLoopbackHost(req.headers.host, port)) {
     return { status: 403, reason: 'Forbidden: this harness answers only to its own Host.' };
   }
   const origin = req.headers.origin;
-  if (origin !== undefined && !new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]).has(origin.toLowerCase())) {
+  if (origin !== undefined && !isOwnLoopbackOrigin(origin, port)) {
     return { status: 403, reason: 'Forbidden: requests from another origin are refused.' };
   }
   const headerToken = req.headers['x-studio-token'];
@@ -172,6 +174,23 @@ async function serveIndex(front: Front, res: ServerResponse): Promise<void> {
     'set-cookie': `${cookieName(front)}=${front.token}; HttpOnly; SameSite=Strict; Path=/`,
   });
   res.end(html);
+}
+
+/**
+ * GET /harness/api.js, only to the harness's own page: a browser marks a script that a page of another origin
+ * includes (another loopback port included, where the harness's cookie is sent too) with Sec-Fetch-Site and
+ * Referer. Non-browser callers send neither and already hold the token.
+ */
+function serveClientScript(front: Front, req: IncomingMessage, res: ServerResponse): void {
+  const site = req.headers['sec-fetch-site'];
+  const referer = req.headers.referer;
+  if ((site !== undefined && site !== 'same-origin') || (referer !== undefined && !isOwnLoopbackOrigin(originOf(referer) ?? '', front.port()))) {
+    return sendText(res, 403, "Forbidden: the harness's client script is served only to its own page.");
+  }
+  // The Host passed refusal(): it is this harness's own address, as the page was opened.
+  const origin = `http://${(req.headers.host ?? '').toLowerCase()}`;
+  res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(harnessClientScript(front.token, origin));
 }
 
 async function serveStatic(rendererDir: string, res: ServerResponse, pathname: string): Promise<void> {
@@ -307,11 +326,7 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse): 
   if (path === '/harness/window-focus') return serveWindowFocus(front.options, req, res);
   if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
   if (path === '/' || path === '/index.html') return serveIndex(front, res);
-  if (path === '/harness/api.js') {
-    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(harnessClientScript(front.token));
-    return;
-  }
+  if (path === '/harness/api.js') return serveClientScript(front, req, res);
   if (path === '/harness/shell-calls') return sendJson(res, 200, front.options.shellCalls?.() ?? []);
   const image = /^\/studio-image\/([^/]+)\/([^/]+)$/.exec(path);
   if (image) return serveImage(front, res, decodeURIComponent(image[1] ?? ''), decodeURIComponent(image[2] ?? ''));

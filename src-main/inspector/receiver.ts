@@ -2,10 +2,13 @@
 // body bytes (up to 1 MB) and every header as received, and asks its handler what to answer. It never acts on
 // a request beyond that (DESIGN.md §2 rule 6) and survives any input a client can send. A `refuse` hook sees the
 // request line and headers first; a request it refuses is answered without reading its body and never reaches
-// the handler. No answer carries CORS headers, so a browser's preflight never succeeds.
+// the handler. No answer carries CORS headers, so a browser's preflight never succeeds. A request whose Host is
+// not the receiver's own address (127.0.0.1 or localhost with its port) is answered 421 before anything else, so
+// a page whose DNS name was rebound to 127.0.0.1 cannot fill the list.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { INSPECTOR_BODY_LIMIT } from '../../src-shared/ipc/inspector.ts';
+import { isOwnLoopbackHost } from '../domain/own-address.ts';
 
 export interface ReceivedHead {
   receivedAt: number;
@@ -103,6 +106,12 @@ export class WebhookReceiver {
     req.on('error', () => {});
     res.on('error', () => {});
 
+    // The port this connection came in on: the receiver's own, even while it moves to another.
+    const port = req.socket.localPort ?? 0;
+    if (!isOwnLoopbackHost(req.headers.host, port)) {
+      answerAndClose(req, res, wrongHost(port));
+      return;
+    }
     const refused = this.refuse?.(base) ?? null;
     if (refused) {
       answerAndClose(req, res, refused);
@@ -131,6 +140,12 @@ export class WebhookReceiver {
   private async answerTooLarge(req: IncomingMessage, res: ServerResponse, request: ReceivedRequest): Promise<void> {
     answerAndClose(req, res, await this.handler(request));
   }
+}
+
+/** 421 Misdirected Request: the request named another host; nothing is read, stored or handled. */
+function wrongHost(port: number): ReceiverAnswer {
+  const hint = `this receiver answers only to Host 127.0.0.1:${port} or localhost:${port}`;
+  return { status: 421, body: JSON.stringify({ error: 'wrong_host', hint }) };
 }
 
 /** Answers without reading (the rest of) the body: the connection closes once the answer is out. */

@@ -128,6 +128,26 @@ describe('requests from a browser', () => {
   });
 });
 
+describe('requests to another host name', () => {
+  it('answers 421 to any Host but its own address and port, before reading the body, stores nothing, and still takes its own', async () => {
+    const { handlers, url } = await start();
+    const port = new URL(url).port;
+    const d = delivery();
+    // A page whose name was rebound to 127.0.0.1 sends its own name; a stale URL names another port.
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${Number(port) + 1}`, '127.0.0.1', `127.0.0.1.nip.io:${port}`]) {
+      const answer = await send(url, { ...d.headers, Host: host }, d.body);
+      expect(answer.status, host).toBe(421);
+      expect(JSON.parse(answer.body), host).toEqual({ error: 'wrong_host', hint: `this receiver answers only to Host 127.0.0.1:${port} or localhost:${port}` });
+    }
+    expect(await handlers.inspectorList({})).toEqual({ groups: [], total: 0 });
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`]) {
+      const own = delivery();
+      expect((await send(url, { ...own.headers, Host: host }, own.body)).status, host).toBe(200);
+    }
+    expect((await handlers.inspectorList({})).total).toBe(3);
+  });
+});
+
 describe('caps and disk space', () => {
   it('keeps a flood of real deliveries under the byte cap, newest first, and the file shrinks after Clear', async () => {
     const maxBytes = 2 * 1024 * 1024;
