@@ -87,6 +87,20 @@ function likelyOriginals(body: Uint8Array): Array<{ how: string; bytes: Uint8Arr
 
 const NO_SECRET_STAND_IN = 'no-secret-stored';
 
+/** How many hex characters of the expected HMAC the renderer sees: enough to compare by eye, useless to forge with. */
+export const EXPECTED_HMAC_SHOWN = 8;
+
+/**
+ * The report as the renderer may see it: the expected HMAC cut to its first EXPECTED_HMAC_SHOWN characters, so
+ * verifying bytes of its own choosing never hands out a whole signature (no signing oracle). Reports stored by
+ * earlier versions are cut the same way when read.
+ */
+export function withExpectedPrefix(report: VerificationReport): VerificationReport {
+  const expected = report.signature.expected;
+  if (expected === null || expected.length <= EXPECTED_HMAC_SHOWN) return report;
+  return { ...report, signature: { ...report.signature, expected: expected.slice(0, EXPECTED_HMAC_SHOWN) } };
+}
+
 /** Verifies and diagnoses one request. Never throws on any input. */
 export async function explainDelivery(input: ExplainInput): Promise<Explained> {
   // Web Crypto refuses an empty HMAC key, so without a secret the other steps run with a stand-in key whose
@@ -140,7 +154,7 @@ export async function explainDelivery(input: ExplainInput): Promise<Explained> {
       break;
   }
   params.deliveryId = firstHeader(input.headers, 'x-service-delivery');
-  return { report, code, params };
+  return { report: withExpectedPrefix(report), code, params };
 }
 
 async function diagnoseMismatch(report: VerificationReport, input: ExplainInput, params: Record<string, string | number | null>): Promise<DiagnosisCode> {

@@ -18,7 +18,7 @@ import { StudioError, renderText, type StoredError } from '../domain/errors.ts';
 import { fromServiceAnswer } from '../domain/service-answer.ts';
 import { AdminClient } from '../clients/admin-client.ts';
 import type { InspectorContext } from './context.ts';
-import { ORIGINALS_BODY_LIMIT, describeDiagnosis, explainDelivery, headerBag } from './explain.ts';
+import { ORIGINALS_BODY_LIMIT, describeDiagnosis, explainDelivery, headerBag, withExpectedPrefix } from './explain.ts';
 import { exportCurl, exportJson } from './export.ts';
 import { parseRawRequest, parseSeparate } from './paste.ts';
 import { openInspectorDatabase } from './database.ts';
@@ -330,7 +330,7 @@ export class WebhookInspector {
       headers: r.headers.map(([name, value]) => ({ name, value })),
       bodyText: new TextDecoder().decode(r.body),
       verification: {
-        report: r.report ?? emptyReport(r.body.byteLength),
+        report: r.report === null ? emptyReport(r.body.byteLength) : withExpectedPrefix(r.report),
         diagnosis: describeDiagnosis(r.diagnosis, r.diagnosisParams, this.ctx.language()),
       },
     };

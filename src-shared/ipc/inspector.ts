@@ -92,6 +92,7 @@ export interface DeliveryGroup {
 }
 
 export interface VerificationExplained {
+  /** `signature.expected` holds only the first 8 hex characters of the expected HMAC (src-main/inspector/explain.ts). */
   report: VerificationReport;
   diagnosis: Diagnosis;
 }

@@ -98,7 +98,8 @@ export function VerificationSteps({ report, diagnosis }: { report: VerificationR
             <dt>{t('expected')}</dt>
             <dd>
               <code className="inspector-hex" data-testid="signature-expected">
-                {report.signature.expected ?? '—'}
+                {/* Main sends only the first characters of the expected HMAC (no signing oracle). */}
+                {report.signature.expected === null ? '—' : `${report.signature.expected}…`}
               </code>
             </dd>
           </dl>
