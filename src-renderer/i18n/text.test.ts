@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { appText, defineTextNamespace, textIn } from './text.ts';
+
+const testText = defineTextNamespace('text-test', {
+  en: { hello: 'Hello {{name}}', images_one: '{{count}} image', images_other: '{{count}} images', nested: { deep: 'deep' } },
+  zh: { hello: '你好 {{name}}', images_one: '{{count}} 张图片', images_other: '{{count}} 张图片', nested: { deep: '深' } },
+});
+
+describe('text namespaces', () => {
+  it('answers a key in each UI language, with its values filled in', () => {
+    expect(textIn(testText, 'en')('hello', { name: 'Ann' })).toBe('Hello Ann');
+    expect(textIn(testText, 'zh-CN')('hello', { name: 'Ann' })).toBe('你好 Ann');
+    expect(textIn(testText, 'zh-CN')('nested.deep')).toBe('深');
+  });
+
+  it('picks the plural form from count, asked for by the key without its suffix', () => {
+    expect(textIn(testText, 'en')('images', { count: 1 })).toBe('1 image');
+    expect(textIn(testText, 'en')('images', { count: 3 })).toBe('3 images');
+    expect(textIn(testText, 'zh-CN')('images', { count: 3 })).toBe('3 张图片');
+  });
+
+  it('keeps the first tables when a namespace name is defined again', () => {
+    defineTextNamespace('text-test', {
+      en: { hello: 'Other', images_one: '', images_other: '', nested: { deep: '' } },
+      zh: { hello: '其他', images_one: '', images_other: '', nested: { deep: '' } },
+    });
+    expect(textIn(testText, 'en')('hello', { name: 'Ann' })).toBe('Hello Ann');
+  });
+
+  it('reads the app’s shared resources as the namespace appText', () => {
+    expect(textIn(appText, 'en')('common.copy')).toBe('Copy');
+    expect(textIn(appText, 'zh-CN')('common.copy')).toBe('复制');
+  });
+});
