@@ -1,0 +1,98 @@
+// The rooms of main and of the renderer, and what each may import: allow-lists, read by the `layering/rooms` lint
+// rule (scripts/eslint-layering.js). docs/architecture.md draws them and says why. A folder that is not listed
+// here is refused by the lint until it is placed.
+import { layering } from './eslint-layering.js';
+
+const TESTS = ['**/*.test.ts', '**/*.test.tsx', '**/*.test-support.ts', '**/test-support.ts', '**/test-context.ts'];
+
+/** Main: each folder is a room. Leaves first; a room may import only rooms listed for it. */
+const MAIN_ALLOW = {
+  domain: [],
+  ports: ['domain'],
+  clients: ['domain'],
+  secrets: ['domain', 'ports'],
+  library: ['domain', 'ports'],
+  files: ['domain', 'ports', 'clients', 'library'],
+  generation: ['domain', 'ports', 'clients', 'library', 'files'],
+  export: ['domain', 'ports', 'library', 'files'],
+  batch: ['domain', 'ports', 'clients', 'library', 'files', 'generation', 'export'],
+  inspector: ['domain', 'ports', 'clients'],
+  environments: ['domain', 'ports', 'clients', 'library', 'secrets'],
+  'local-console': ['domain', 'ports', 'clients', 'library', 'secrets', 'environments'],
+  'service-host': ['domain', 'ports'],
+  ipc: ['domain', 'ports'],
+  // The composition root knows every room; only the two hosts import it.
+  app: ['domain', 'ports', 'clients', 'secrets', 'library', 'files', 'generation', 'export', 'batch', 'inspector', 'environments', 'local-console', 'service-host', 'ipc'],
+  electron: ['domain', 'ports', 'service-host', 'app'],
+  harness: ['domain', 'ports', 'service-host', 'app', 'electron'],
+};
+
+/** Rooms entered from outside only through their front door (tests may reach inside what they test). */
+const MAIN_DOORS = Object.fromEntries(
+  ['secrets', 'library', 'files', 'generation', 'export', 'batch', 'inspector', 'environments', 'local-console', 'ipc'].map((room) => [room, 'index.ts']),
+);
+
+const FEATURE_LEAVES = ['lib', 'ui', 'i18n', 'styles'];
+const features = (...names) => names.map((n) => `features/${n}`);
+
+/** The renderer: each feature is a room; lib, ui, i18n are shared leaves; '.' is App.tsx and main.tsx. */
+const RENDERER_ALLOW = {
+  lib: [],
+  i18n: ['lib'],
+  ui: ['lib', 'i18n'],
+  styles: [],
+  ...Object.fromEntries(
+    Object.entries({
+      money: [],
+      notices: [],
+      settings: [],
+      'library-state': [],
+      export: ['library-state'],
+      compose: ['library-state', 'money'],
+      boards: ['library-state', 'export'],
+      compare: ['library-state'],
+      viewer: ['library-state', 'compare', 'compose', 'runs', 'boards'],
+      runs: ['library-state', 'compose', 'export', 'money'],
+      gallery: ['library-state', 'boards', 'compose', 'export', 'viewer', 'compare', 'runs', 'money'],
+      library: ['library-state', 'boards', 'gallery', 'viewer', 'compare', 'export'],
+      batch: ['library-state', 'money', 'export', 'viewer'],
+      inspector: [],
+      'local-console': ['money'],
+    }).map(([name, uses]) => [`features/${name}`, [...FEATURE_LEAVES, ...features(...uses)]]),
+  ),
+  '.': [...FEATURE_LEAVES, ...features('money', 'notices', 'settings', 'library-state', 'export', 'compose', 'boards', 'compare', 'viewer', 'runs', 'gallery', 'library', 'batch', 'inspector', 'local-console')],
+};
+
+const RENDERER_DOORS = Object.fromEntries(
+  Object.keys(RENDERER_ALLOW)
+    .filter((room) => room.startsWith('features/'))
+    .map((room) => [room, 'index.ts']),
+);
+
+/** The same rooms, each allowed every other: for tests, which may reach anything but must live in a placed room. */
+function everything(allow) {
+  const rooms = Object.keys(allow);
+  return Object.fromEntries(rooms.map((room) => [room, rooms]));
+}
+
+export const layers = [
+  {
+    files: ['src-main/**/*.ts'],
+    plugins: { layering },
+    rules: { 'layering/rooms': ['error', { base: 'src-main', allow: MAIN_ALLOW, doors: MAIN_DOORS }] },
+  },
+  {
+    // A test may reach any room (whole-app tests build the app); its room must still be placed.
+    files: TESTS.map((t) => `src-main/${t}`),
+    rules: { 'layering/rooms': ['error', { base: 'src-main', allow: everything(MAIN_ALLOW) }] },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    plugins: { layering },
+    rules: { 'layering/rooms': ['error', { base: 'src-renderer', depth: 2, allow: RENDERER_ALLOW, doors: RENDERER_DOORS }] },
+  },
+  {
+    files: TESTS.map((t) => `src-renderer/${t}`),
+    rules: { 'layering/rooms': ['error', { base: 'src-renderer', depth: 2, allow: everything(RENDERER_ALLOW) }] },
+  },
+];
