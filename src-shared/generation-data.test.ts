@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   embedGenerationData,
   generationDataXmp,
+  GENERATION_DATA_MAX_BYTES,
   GENERATION_DATA_KEYWORD,
   readGenerationData,
   recallableRequest,
@@ -167,6 +168,31 @@ describe('generation data', () => {
     expect(readGenerationData(insertITXt(png, GENERATION_DATA_KEYWORD, 'not json'))).toEqual({ ok: false, reason: 'damaged' });
     expect(readGenerationData(insertITXt(png, GENERATION_DATA_KEYWORD, JSON.stringify({ ...DATA, schemaVersion: 2 })))).toEqual({ ok: false, reason: 'damaged' });
     expect(readGenerationData(new Uint8Array([137, 80, 78, 71]))).toEqual({ ok: false, reason: 'not_image' });
+  });
+
+  it('holds data from a file to the limits of a request: 16 references, a 4000-character prompt, and its size before parsing', async () => {
+    const refs = (n: number) => Array.from({ length: n }, (_, i) => `img_R${String(i).padStart(7, '0')}`);
+    const withData = (data: unknown) => insertITXt(png, GENERATION_DATA_KEYWORD, JSON.stringify(data));
+    // At the limits: read.
+    const sixteen = { ...DATA, referenceImageIds: refs(16), request: { ...DATA.request, ref_image_ids: refs(16), prompt: '\u{1F375}'.repeat(4000) } };
+    expect(readGenerationData(withData(sixteen))).toMatchObject({ ok: true });
+    // One past: refused, naming the limit, whichever list holds the ids.
+    expect(readGenerationData(withData({ ...DATA, referenceImageIds: refs(17) }))).toEqual({ ok: false, reason: 'over_limit', limit: 'references', found: 17, max: 16 });
+    expect(readGenerationData(withData({ ...DATA, request: { ...DATA.request, ref_image_ids: refs(17) } }))).toMatchObject({ reason: 'over_limit', limit: 'references', found: 17 });
+    // Code points, not UTF-16 units: 4001 emoji are 8002 units.
+    expect(readGenerationData(withData({ ...DATA, request: { ...DATA.request, prompt: '\u{1F375}'.repeat(4001) } }))).toEqual({ ok: false, reason: 'over_limit', limit: 'prompt', found: 4001, max: 4000 });
+    // 100,000 reference ids or a 2 MB prompt are past the size cap: refused before the text is decoded or parsed.
+    const flood = withData({ ...DATA, referenceImageIds: refs(100_000) });
+    expect(readGenerationData(flood)).toMatchObject({ ok: false, reason: 'over_limit', limit: 'size', max: GENERATION_DATA_MAX_BYTES });
+    const huge = withData({ ...DATA, request: { ...DATA.request, prompt: 'x'.repeat(2 * 1024 * 1024) } });
+    expect(readGenerationData(huge)).toMatchObject({ reason: 'over_limit', limit: 'size', found: expect.any(Number) });
+    // The same in XMP (WebP: a JPEG segment cannot hold that much).
+    const webp = await sharp(png).webp().withXmp(generationDataXmp({ ...DATA, referenceImageIds: refs(5_000) })).toBuffer();
+    expect(readGenerationData(webp)).toMatchObject({ reason: 'over_limit', limit: 'size' });
+    const jpeg17 = await sharp(png).jpeg().withXmp(generationDataXmp({ ...DATA, referenceImageIds: refs(17) })).toBuffer();
+    expect(readGenerationData(jpeg17)).toMatchObject({ reason: 'over_limit', limit: 'references', found: 17 });
+    // An id no app writes (a megabyte long fits nothing) is damaged data.
+    expect(readGenerationData(withData({ ...DATA, imageId: 'img_' + 'x'.repeat(500) }))).toEqual({ ok: false, reason: 'damaged' });
   });
 
   it('recalls the request without the session it was sent to', () => {

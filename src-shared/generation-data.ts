@@ -1,33 +1,52 @@
 // The generation data an exported image carries (docs/main-process.md "Export"): what was asked, which turn and
 // session made it, what it cost. Written by main into a PNG iTXt chunk (keyword `image-studio`, UTF-8 JSON) or,
 // for JPEG and WebP, into an XMP packet; read back by the renderer from a file dropped on the compose panel.
+//
+// Read from a file that may come from anywhere, the data is held to the limits of a request before it reaches
+// the form: its text is measured before it is decoded or parsed, and a prompt or a reference list longer than a
+// request may carry refuses the file at once, saying which.
 import { z } from 'zod';
 import { GenerateRequestSchema, type GenerateRequest } from './api.ts';
+import { MAX_REFERENCE_IMAGES, PROMPT_MAX_CODE_POINTS } from './catalog.ts';
 import { insertITXt, isPng, readITXt, type Crc32 } from './png-chunks.ts';
+import { codePointLength } from './validation.ts';
 
 export const GENERATION_DATA_KEYWORD = 'image-studio';
 export const GENERATION_DATA_SCHEMA_VERSION = 1;
 /** The XMP namespace and property holding the same JSON in JPEG and WebP exports. */
 export const GENERATION_XMP_NAMESPACE = 'urn:image-studio:generation:1';
 const XMP_PROPERTY = 'imagestudio:generation';
+/**
+ * The most bytes of generation data read from a file. The largest real one is a 4000-code-point prompt escaped
+ * twice (JSON, then XML in XMP: at most 7 bytes a character) with 16 reference ids: under 32 KB.
+ */
+export const GENERATION_DATA_MAX_BYTES = 64 * 1024;
+/** Ids in the data (img_…, lt_…, s_…, req_…) are short; this bounds what a crafted file can put in one. */
+const ID_MAX = 200;
+
+const Id = z.string().max(ID_MAX);
+/** A request's references: at most as many as any model takes (spec §2). */
+const ReferenceIds = z.array(Id).max(MAX_REFERENCE_IMAGES);
+/** A request's prompt: at most PROMPT_MAX_CODE_POINTS code points (spec §2), as the service counts them. */
+const Prompt = z.string().refine((p) => codePointLength(p) <= PROMPT_MAX_CODE_POINTS, `at most ${PROMPT_MAX_CODE_POINTS} characters`);
 
 export const GenerationDataSchema = z.object({
   schemaVersion: z.literal(GENERATION_DATA_SCHEMA_VERSION),
   app: z.object({ name: z.string(), version: z.string() }),
-  imageId: z.string(),
+  imageId: Id,
   /** The app's own turn id (lt_…) and the service's (t_…), once known. */
-  turnId: z.string(),
-  serviceTurnId: z.string().nullable(),
+  turnId: Id,
+  serviceTurnId: Id.nullable(),
   /** The app's own session id and the service's (s_…). */
-  sessionId: z.string(),
-  serviceSessionId: z.string().nullable(),
+  sessionId: Id,
+  serviceSessionId: Id.nullable(),
   environment: z.enum(['local', 'remote']),
   /** The service's request id (req_…) of the run. */
-  requestId: z.string().nullable(),
+  requestId: Id.nullable(),
   /** The request body as it was sent (prompt, model, ratio, resolution, quality, n, purpose_id, ref_image_ids). */
-  request: z.object(GenerateRequestSchema.shape),
+  request: z.object({ ...GenerateRequestSchema.shape, prompt: Prompt.optional(), ref_image_ids: ReferenceIds.optional(), session_id: Id.optional() }),
   /** The references in request order (the same ids as request.ref_image_ids). */
-  referenceImageIds: z.array(z.string()),
+  referenceImageIds: ReferenceIds,
   /** What ran: the model auto chose, the resolution and the billed quality. */
   model: z.string(),
   resolution: z.string(),
@@ -78,18 +97,50 @@ export function generationDataXmp(data: GenerationData): string {
   ].join('\n');
 }
 
+/** Which limit of a request the data goes past: its size, its reference count or its prompt's length. */
+export type GenerationDataLimit = 'size' | 'references' | 'prompt';
+
 export type ReadGenerationDataResult =
   | { ok: true; data: GenerationData; from: 'png' | 'xmp' }
   /** `absent`: a readable image without our data; `damaged`: our data is there but fails its CRC, UTF-8, JSON or schema; `not_image`: neither PNG, JPEG nor WebP. */
-  | { ok: false; reason: 'absent' | 'damaged' | 'not_image' };
+  | { ok: false; reason: 'absent' | 'damaged' | 'not_image' }
+  /** Our data asks for more than a request may: `found` of `limit` (bytes, references or code points). */
+  | { ok: false; reason: 'over_limit'; limit: GenerationDataLimit; found: number; max: number };
 
-function parseData(text: string): GenerationData | null {
-  try {
-    const parsed = GenerationDataSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
+type Refused = Extract<ReadGenerationDataResult, { ok: false }>;
+type Parsed = { ok: true; data: GenerationData } | Refused;
+
+const DAMAGED = { ok: false, reason: 'damaged' } as const;
+
+/** The first request limit the parsed JSON goes past, named so the user is told which. */
+function overLimit(value: unknown): Refused | null {
+  const data = (typeof value === 'object' && value !== null ? value : {}) as { referenceImageIds?: unknown; request?: { prompt?: unknown; ref_image_ids?: unknown } };
+  for (const list of [data.referenceImageIds, data.request?.ref_image_ids]) {
+    if (Array.isArray(list) && list.length > MAX_REFERENCE_IMAGES) return { ok: false, reason: 'over_limit', limit: 'references', found: list.length, max: MAX_REFERENCE_IMAGES };
   }
+  const prompt = data.request?.prompt;
+  // A prompt with more UTF-16 units than the limit's code points may still fit; only then are they counted.
+  if (typeof prompt === 'string' && prompt.length > PROMPT_MAX_CODE_POINTS && codePointLength(prompt) > PROMPT_MAX_CODE_POINTS) {
+    return { ok: false, reason: 'over_limit', limit: 'prompt', found: codePointLength(prompt), max: PROMPT_MAX_CODE_POINTS };
+  }
+  return null;
+}
+
+function parseData(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return DAMAGED;
+  }
+  const over = overLimit(value);
+  if (over) return over;
+  const parsed = GenerationDataSchema.safeParse(value);
+  return parsed.success ? { ok: true, data: parsed.data } : DAMAGED;
+}
+
+function tooLarge(bytes: number): Refused {
+  return { ok: false, reason: 'over_limit', limit: 'size', found: bytes, max: GENERATION_DATA_MAX_BYTES };
 }
 
 function isJpeg(bytes: Uint8Array): boolean {
@@ -101,18 +152,23 @@ function isWebp(bytes: Uint8Array): boolean {
   return bytes.length >= 12 && tag(0) === 'RIFF' && tag(8) === 'WEBP';
 }
 
-/** Finds our XMP property in the bytes (JPEG APP1 and WebP XMP chunks hold the packet as plain UTF-8). */
-function readXmp(bytes: Uint8Array): string | null {
+/**
+ * Finds our XMP property in the bytes (JPEG APP1 and WebP XMP chunks hold the packet as plain UTF-8): its text,
+ * `absent`, `damaged` (not UTF-8) or its size when it is past GENERATION_DATA_MAX_BYTES (then not decoded).
+ */
+function readXmp(bytes: Uint8Array): { text: string } | { absent: true } | { damaged: true } | { tooLarge: number } {
   const open = new TextEncoder().encode(`<${XMP_PROPERTY}>`);
   const close = new TextEncoder().encode(`</${XMP_PROPERTY}>`);
   const start = indexOf(bytes, open, 0);
-  if (start < 0) return null;
+  if (start < 0) return { absent: true };
   const end = indexOf(bytes, close, start + open.length);
-  if (end < 0) return null;
+  if (end < 0) return { absent: true };
+  const size = end - start - open.length;
+  if (size > GENERATION_DATA_MAX_BYTES) return { tooLarge: size };
   try {
-    return unescapeXml(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start + open.length, end)));
+    return { text: unescapeXml(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(start + open.length, end))) };
   } catch {
-    return null;
+    return { damaged: true };
   }
 }
 
@@ -128,18 +184,25 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number
 /** The generation data of an exported file: the PNG's iTXt chunk, or the XMP packet of a JPEG or WebP. */
 export function readGenerationData(bytes: Uint8Array): ReadGenerationDataResult {
   if (isPng(bytes)) {
-    const text = readITXt(bytes, GENERATION_DATA_KEYWORD);
-    if (!text.ok) return { ok: false, reason: text.reason === 'absent' ? 'absent' : text.reason === 'not_png' ? 'not_image' : 'damaged' };
-    const data = parseData(text.text);
-    return data ? { ok: true, data, from: 'png' } : { ok: false, reason: 'damaged' };
+    const text = readITXt(bytes, GENERATION_DATA_KEYWORD, undefined, GENERATION_DATA_MAX_BYTES);
+    if (!text.ok) {
+      if (text.reason === 'too_large') return tooLarge(text.bytes);
+      return { ok: false, reason: text.reason === 'absent' ? 'absent' : text.reason === 'not_png' ? 'not_image' : 'damaged' };
+    }
+    return withSource(parseData(text.text), 'png');
   }
   if (isJpeg(bytes) || isWebp(bytes)) {
-    const text = readXmp(bytes);
-    if (text === null) return { ok: false, reason: 'absent' };
-    const data = parseData(text);
-    return data ? { ok: true, data, from: 'xmp' } : { ok: false, reason: 'damaged' };
+    const xmp = readXmp(bytes);
+    if ('absent' in xmp) return { ok: false, reason: 'absent' };
+    if ('damaged' in xmp) return DAMAGED;
+    if ('tooLarge' in xmp) return tooLarge(xmp.tooLarge);
+    return withSource(parseData(xmp.text), 'xmp');
   }
   return { ok: false, reason: 'not_image' };
+}
+
+function withSource(parsed: Parsed, from: 'png' | 'xmp'): ReadGenerationDataResult {
+  return parsed.ok ? { ok: true, data: parsed.data, from } : parsed;
 }
 
 /** The request to put back into the compose form (the session it was sent to is not part of a recall). */

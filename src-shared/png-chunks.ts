@@ -162,10 +162,12 @@ export function insertITXt(png: Uint8Array, keyword: string, text: string, crc: 
 
 export type ReadTextResult =
   | { ok: true; text: string }
-  | { ok: false; reason: 'not_png' | 'truncated' | 'absent' | 'bad_crc' | 'compressed' | 'bad_utf8' };
+  | { ok: false; reason: 'not_png' | 'truncated' | 'absent' | 'bad_crc' | 'compressed' | 'bad_utf8' }
+  /** The chunk's text is `bytes` long, past the caller's cap: not decoded. */
+  | { ok: false; reason: 'too_large'; bytes: number };
 
-/** The text of the first iTXt chunk named `keyword`, checked against its CRC. */
-export function readITXt(png: Uint8Array, keyword: string, crc: Crc32 = crc32): ReadTextResult {
+/** The text of the first iTXt chunk named `keyword`, checked against its CRC; past `maxTextBytes` it is not decoded. */
+export function readITXt(png: Uint8Array, keyword: string, crc: Crc32 = crc32, maxTextBytes = Infinity): ReadTextResult {
   const read = readChunks(png, crc);
   if (!read.ok) return read;
   for (const c of read.chunks) {
@@ -175,6 +177,7 @@ export function readITXt(png: Uint8Array, keyword: string, crc: Crc32 = crc32): 
     if (!c.crcOk) return { ok: false, reason: 'bad_crc' };
     // The app writes its chunk uncompressed; a compressed one would need zlib, which src-shared does not have.
     if (parsed.compressed) return { ok: false, reason: 'compressed' };
+    if (parsed.text.byteLength > maxTextBytes) return { ok: false, reason: 'too_large', bytes: parsed.text.byteLength };
     try {
       return { ok: true, text: new TextDecoder('utf-8', { fatal: true }).decode(parsed.text) };
     } catch {

@@ -100,7 +100,7 @@ export function ReferenceTray({ model }: { model: ConcreteModelId | null }) {
       )}
       {notice ? (
         <p
-          className={`tray-notice ${['refused_files', 'no_generation_data', 'damaged_generation_data', 'reader_unavailable'].includes(notice.kind) ? 'tray-notice-refused' : ''}`}
+          className={`tray-notice ${['refused_files', 'no_generation_data', 'damaged_generation_data', 'oversized_generation_data', 'reader_unavailable'].includes(notice.kind) ? 'tray-notice-refused' : ''}`}
           role="status"
           data-testid="tray-notice"
           data-kind={notice.kind}

@@ -44,6 +44,12 @@ async function inLibrary(ids: string[]): Promise<string[]> {
   return ids.filter((_, i) => known[i]);
 }
 
+/** Why a dropped file recalled nothing: over a request's limits (too many references, too long), damaged, or no data. */
+function refusedKind(reason: 'absent' | 'damaged' | 'not_image' | 'over_limit') {
+  if (reason === 'over_limit') return 'oversized_generation_data';
+  return reason === 'damaged' ? 'damaged_generation_data' : 'no_generation_data';
+}
+
 /** Reads the first dropped file and recalls it, or leaves a notice saying why nothing changed. */
 export async function recallFromFiles(files: readonly File[]): Promise<void> {
   const { recall, setTrayNotice } = useComposeStore.getState();
@@ -70,7 +76,7 @@ export async function recallFromFiles(files: readonly File[]): Promise<void> {
   const { readGenerationData, recallableRequest } = reader;
   const read = readGenerationData(bytes);
   if (!read.ok) {
-    setTrayNotice({ kind: read.reason === 'damaged' ? 'damaged_generation_data' : 'no_generation_data', count: files.length, name: file.name });
+    setTrayNotice({ kind: refusedKind(read.reason), count: files.length, name: file.name });
     return;
   }
   const wanted = read.data.referenceImageIds.length > 0 ? read.data.referenceImageIds : (read.data.request.ref_image_ids ?? []);

@@ -23,7 +23,7 @@ interface ComposeState {
    * (`count` references found in the library, `missing` not found; `name` the file).
    */
   trayNotice: {
-    kind: 'refused_files' | 'limit' | 'duplicate' | 'recalled' | 'no_generation_data' | 'damaged_generation_data' | 'reader_unavailable';
+    kind: 'refused_files' | 'limit' | 'duplicate' | 'recalled' | 'no_generation_data' | 'damaged_generation_data' | 'oversized_generation_data' | 'reader_unavailable';
     count: number;
     missing?: number;
     name?: string;

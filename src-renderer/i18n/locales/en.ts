@@ -117,6 +117,8 @@ export const en = {
       no_generation_data:
         '{{name}} carries no Image Studio generation data, so nothing was changed. Files from outside the app cannot be references either: the service has no upload endpoint.',
       damaged_generation_data: 'The generation data in {{name}} is damaged and cannot be read; nothing was changed.',
+      oversized_generation_data:
+        '{{name}} carries more generation data than a request can hold (more than 16 reference images, or a prompt past 4000 characters), so it was not read; nothing was changed.',
       reader_unavailable: 'The part of the app that reads dropped files could not be loaded, so {{name}} was not read; nothing was changed. Reload the app (Ctrl+R) and drop it again.',
     },
   },

@@ -115,6 +115,7 @@ export const zhCN: Resources = {
       recalledMissing_other: '另有 {{count}} 张参考图不在本机图库中，未放入。',
       no_generation_data: '{{name}} 不含 Image Studio 生成数据，未做任何更改。应用外的文件也不能作为参考图：服务没有上传接口。',
       damaged_generation_data: '{{name}} 中的生成数据已损坏，无法读取；未做任何更改。',
+      oversized_generation_data: '{{name}} 中的生成数据超出了一次请求的上限（参考图超过 16 张，或提示词超过 4000 字），因此未读取；未做任何更改。',
       reader_unavailable: '读取拖入文件的程序部分未能加载，{{name}} 未被读取；未做任何更改。请重新加载应用（Ctrl+R）后再拖入。',
     },
   },
