@@ -5,6 +5,8 @@
 // ---- batch: products and shot lists (docs/catalog.md) ----
 
 export const SKU_MAX = 64;
+/** A control character (line break, tab, NUL, escape): never in a one-line name or a SKU (ipc/text-fields.ts, product-csv.ts). */
+export const CONTROL_CHARACTER = /\p{Cc}/u;
 export const PRODUCT_NAME_MAX = 200;
 export const PRODUCT_PROMPT_MAX = 3000;
 export const PRODUCT_NOTES_MAX = 2000;

@@ -127,6 +127,15 @@ describe('parseProductCsv: problems', () => {
     ]);
   });
 
+  it('refuses a control character in a SKU or a name at its field; the prompt and notes may hold line breaks', () => {
+    expect(problems('sku,name,prompt\n"A\nB",Mug,p\nC,"Mug\tBlue",p\nD,"Bell\u0007",p\n')).toEqual([
+      { line: 2, column: 1, field: 'sku', reason: 'control_character' },
+      { line: 4, column: 2, field: 'name', reason: 'control_character' },
+      { line: 5, column: 2, field: 'name', reason: 'control_character' },
+    ]);
+    expect(rows('sku,name,prompt,notes\nA,Mug,"two\nlines","tab\there"\n')[0]).toMatchObject({ prompt: 'two\nlines', notes: 'tab\there' });
+  });
+
   it('reports a quote inside an unquoted field, and text after a closing quote, at their field', () => {
     expect(problems('sku,name,prompt\nA,12" pizza,p\nB,"Mug"s,p\n')).toEqual([
       { line: 2, column: 2, field: 'name', reason: 'stray_quote' },

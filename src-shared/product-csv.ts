@@ -10,7 +10,7 @@
 // - A file with a header and no data rows is the problem `empty` (field null) on the line after the header.
 // - Every problem is collected, up to CSV_PROBLEMS_MAX, so a file is fixed in one go; any problem means no rows.
 import type { CsvProblem, Product } from './ipc/batch.ts';
-import { PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX } from './limits.ts';
+import { CONTROL_CHARACTER, PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX } from './limits.ts';
 
 export interface ProductCsvRow {
   /** Physical line (1-based) where the row starts. */
@@ -194,7 +194,7 @@ function tokenProblems(record: CsvRecord, header: ReadonlyArray<string | null>, 
 /**
  * Reads a product list. All or nothing: any problem answers every problem found (up to CSV_PROBLEMS_MAX) and no
  * rows. Reasons: missing_header, unknown_column, duplicate_column, missing_column, stray_quote, unclosed_quote,
- * wrong_field_count, empty, too_long, duplicate_sku, invalid_utf8.
+ * wrong_field_count, empty, too_long, control_character, duplicate_sku, invalid_utf8.
  */
 export function parseProductCsv(text: string): ProductCsvResult {
   const source = text.startsWith(BOM) ? text.slice(1) : text;
@@ -275,6 +275,8 @@ export function parseProductCsv(text: string): ProductCsvResult {
       values[name] = value;
       if (value === '' && (name === 'sku' || name === 'name')) problems.add({ ...at, reason: 'empty' });
       else if (value.length > LIMITS[name]) problems.add({ ...at, reason: 'too_long', params: { limit: LIMITS[name], length: value.length } });
+      // A SKU or a name is one line (the prompt and notes may hold line breaks).
+      else if ((name === 'sku' || name === 'name') && CONTROL_CHARACTER.test(value)) problems.add({ ...at, reason: 'control_character' });
       else if (name === 'sku') {
         const firstLine = skuLines.get(value);
         if (firstLine !== undefined) problems.add({ ...at, reason: 'duplicate_sku', params: { firstLine } });

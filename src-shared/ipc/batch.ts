@@ -17,6 +17,7 @@ import {
 } from '../limits.ts';
 import { method, type IpcError } from './contract.ts';
 import { isAbsolutePath } from './export.ts';
+import { oneLineName } from './text-fields.ts';
 import type { EnvironmentName } from './settings.ts';
 
 // ---- products ----
@@ -41,8 +42,8 @@ export interface Product {
 export const ProductInputSchema = z.strictObject({
   /** Omitted = a new product. */
   id: z.string().min(1).max(64).optional(),
-  sku: z.string().trim().min(1).max(SKU_MAX),
-  name: z.string().trim().min(1).max(PRODUCT_NAME_MAX),
+  sku: oneLineName(SKU_MAX),
+  name: oneLineName(PRODUCT_NAME_MAX),
   prompt: z.string().max(PRODUCT_PROMPT_MAX).default(''),
   notes: z.string().max(PRODUCT_NOTES_MAX).default(''),
   referenceImageIds: z.array(z.string().min(1).max(64)).max(16).default([]),
@@ -54,7 +55,7 @@ export interface CsvProblem {
   line: number;
   column: number;
   field: string | null;
-  /** `missing_header`, `unknown_column`, `duplicate_column`, `missing_column`, `unclosed_quote`, `stray_quote`, `empty`, `too_long`, `duplicate_sku`, `wrong_field_count`, `invalid_utf8`. */
+  /** `missing_header`, `unknown_column`, `duplicate_column`, `missing_column`, `unclosed_quote`, `stray_quote`, `empty`, `too_long`, `control_character`, `duplicate_sku`, `wrong_field_count`, `invalid_utf8`. */
   reason: string;
   /** Facts for the message (limit, the other line of a duplicate SKU). */
   params?: Record<string, unknown>;
@@ -65,7 +66,7 @@ export interface CsvProblem {
 export { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX };
 
 export const ShotSchema = z.strictObject({
-  name: z.string().trim().min(1).max(SHOT_NAME_MAX),
+  name: oneLineName(SHOT_NAME_MAX),
   purpose: z.enum(PURPOSE_IDS),
   model: z.enum(MODEL_IDS),
   ratio: z.enum(RATIOS),
@@ -96,7 +97,7 @@ export interface ShotList {
 export const ShotListInputSchema = z.strictObject({
   /** Omitted = a new list. */
   id: z.string().min(1).max(64).optional(),
-  name: z.string().trim().min(1).max(80),
+  name: oneLineName(80),
   shots: z.array(ShotSchema).min(1).max(SHOTS_MAX),
 });
 export type ShotListInput = z.input<typeof ShotListInputSchema>;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { MODEL_IDS, PURPOSE_IDS } from '../catalog.ts';
 import { method } from './contract.ts';
+import { oneLineName } from './text-fields.ts';
 import type { ImageRecord, TurnRecord } from './generation.ts';
 import type { EnvironmentName } from './settings.ts';
 
@@ -102,12 +103,7 @@ const ImageIdSchema = z.string().min(1).max(64);
 const ImageIdsSchema = z.array(ImageIdSchema).min(1).max(1000);
 const BoardIdSchema = z.string().min(1).max(64);
 /** Trimmed, 1–80 characters, no control characters; unique without regard to case. */
-export const BoardNameSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(80)
-  .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters (line breaks, tabs)');
+export const BoardNameSchema = oneLineName(80);
 
 export const LibraryMarkSchema = z
   .object({
@@ -176,7 +172,7 @@ export const libraryMethods = {
   smartBoardDelete: method<{ deleted: true }>()('smart-board:delete', z.object({ id: BoardIdSchema })),
   libraryRenameSession: method<SessionSummary>()(
     'library:rename-session',
-    z.object({ sessionId: z.string(), title: z.string().trim().min(1).max(120) }),
+    z.object({ sessionId: z.string(), title: oneLineName(120) }),
   ),
   /** Export the full PNG through a save dialog; null when the user cancelled. */
   filesExport: method<{ path: string | null }>()('files:export', z.object({ imageId: z.string() })),

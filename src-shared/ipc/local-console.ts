@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { API_SCOPES, FaultsSchema, ServiceSettingsSchema, type AdminApiKey, type Faults, type ServiceSettings } from '../api.ts';
 import { method } from './contract.ts';
+import { oneLineName } from './text-fields.ts';
 
 export interface LocalAccountView {
   id: string;
@@ -77,7 +78,7 @@ export const localConsoleMethods = {
   localCreateKey: method<CreatedKey>()(
     'local:create-key',
     z.object({
-      name: z.string().trim().min(1).max(80),
+      name: oneLineName(80),
       scopes: z.array(z.enum(API_SCOPES)).min(1),
       expiresAt: z.number().int().optional(),
       /** Store it in the keychain as the Local environment's key. */

@@ -12,6 +12,7 @@ const CSV_REASONS = [
   'stray_quote',
   'empty',
   'too_long',
+  'control_character',
   'duplicate_sku',
   'wrong_field_count',
   'invalid_utf8',
