@@ -236,7 +236,7 @@ function table(): Record<Op, Record<string, Case[]>> {
         },
       ],
       '429': [{ what: 'a key past its 24-hour limit', code: 'rate_limited', provoke: async () => viaFetch('POST', gen, { key: await exhaustedKey(accountId), body: generateBody() }) }],
-      '431': [{ what: 'headers over 16 KiB', transport: true, provoke: () => viaSocket(requestLine('POST', gen) + BIG_HEADER) }],
+      '431': [{ what: 'headers over 16 KiB', code: 'invalid_request', provoke: () => viaSocket(requestLine('POST', gen) + BIG_HEADER) }],
       '500': [
         {
           what: 'a generation that fails (armed fault)',
@@ -267,7 +267,7 @@ function table(): Record<Op, Record<string, Case[]>> {
       '408': [{ what: 'headers that never finish', transport: true, provoke: slowHeaders('GET', '/api/file/ZZZZZZZZ.png') }],
       '413': [{ what: 'a declared Content-Length over 1 MiB', provoke: () => viaSocket(`${requestLine('GET', file())}Authorization: Bearer ${keyAll}\r\n${DECLARED_TOO_LARGE}`) }],
       '429': [{ what: 'a key past its 24-hour limit', provoke: async () => viaFetch('GET', file(), { key: await exhaustedKey(accountId) }) }],
-      '431': [{ what: 'headers over 16 KiB', transport: true, provoke: () => viaSocket(requestLine('GET', file()) + BIG_HEADER) }],
+      '431': [{ what: 'headers over 16 KiB', code: 'invalid_request', provoke: () => viaSocket(requestLine('GET', file()) + BIG_HEADER) }],
       '500': [], // below: the images table made unusable
       '503': [
         {
@@ -288,7 +288,7 @@ function table(): Record<Op, Record<string, Case[]>> {
       '408': [{ what: 'headers that never finish', transport: true, provoke: slowHeaders('GET', pub()) }],
       '413': [{ what: 'a declared Content-Length over 1 MiB', code: 'payload_too_large', provoke: () => viaSocket(`${requestLine('GET', pub())}Authorization: Bearer ${keyAll}\r\n${DECLARED_TOO_LARGE}`) }],
       '429': [{ what: 'a key past its 24-hour limit', code: 'rate_limited', provoke: async () => viaFetch('GET', pub(), { key: await exhaustedKey(accountId) }) }],
-      '431': [{ what: 'headers over 16 KiB', transport: true, provoke: () => viaSocket(requestLine('GET', pub()) + BIG_HEADER) }],
+      '431': [{ what: 'headers over 16 KiB', code: 'invalid_request', provoke: () => viaSocket(requestLine('GET', pub()) + BIG_HEADER) }],
       '500': [], // below: the publications table made unusable
       '503': [
         {

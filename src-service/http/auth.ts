@@ -11,6 +11,7 @@ import type { FaultStore } from '../faults.ts';
 import type { ApiKeysRepo } from '../repos/api-keys.ts';
 import type { SettingsStore } from '../settings.ts';
 import { transaction } from '../db.ts';
+import { readBodyText } from './body.ts';
 import { fail } from './errors.ts';
 
 const WINDOW_MINUTES = 24 * 60;
@@ -149,13 +150,22 @@ export function createApiKeyAuth(options: {
       if (key.banned) fail('banned');
       fail('insufficient_scope', { scope });
     }
-    if (usage.over) {
-      fail('rate_limited', { limit, retry_after_s: usage.retryAfterS }, { 'Retry-After': String(usage.retryAfterS) });
+    if (usage.over) failRateLimited(limit, usage.retryAfterS);
+    // A request counts once its body has fully arrived: clients that never finish sending use no quota. The
+    // window is checked again, since other requests may have been counted meanwhile.
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      await readBodyText(c);
+      const now = limiter.check(key.id, limit);
+      if (now.over) failRateLimited(limit, now.retryAfterS);
     }
     limiter.record(key.id);
     c.set('auth', { accountId: key.account_id, keyId: key.id, scopes });
     await next();
   };
+}
+
+function failRateLimited(limit: number, retryAfterS: number): never {
+  fail('rate_limited', { limit, retry_after_s: retryAfterS }, { 'Retry-After': String(retryAfterS) });
 }
 
 export function createAdminAuth(adminToken: string): MiddlewareHandler<AppEnv> {

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { fail } from './errors.ts';
+import { DomainError, fail } from './errors.ts';
 
 // DESIGN.md §3 "Language": the zh message must not carry zod's English text, so a failing body is
 // described a second time with zod's zh-CN messages (only on failure, so valid bodies pay nothing).
@@ -71,20 +71,58 @@ export async function readJson<T extends z.ZodType>(c: Context, schema: T, empty
   return parsed.data;
 }
 
+/** Node's request under @hono/node-server, or undefined (the Fetch API elsewhere, e.g. app.request in tests). */
+export function incomingOf(c: Context): IncomingMessage | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming && typeof incoming.on === 'function' ? incoming : undefined;
+}
+
+/** Each request's body is read once; the API-key check waits for it and the route then reads the same text. */
+const bodies = new WeakMap<IncomingMessage, Promise<string>>();
+
 /**
  * The raw request body as text, read straight from Node's IncomingMessage when the app runs on
  * @hono/node-server (no web-stream conversion on the hot path), else through the Fetch API.
  * The body-limit middleware has already refused oversized declared lengths; this caps undeclared ones.
  */
-export async function readBodyText(c: Context, maxBytes = MAX_BODY_BYTES): Promise<string> {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  if (!incoming || incoming.readableEnded || typeof incoming.on !== 'function') return c.req.text();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) fail('payload_too_large', { limit: maxBytes }, { Connection: 'close' });
-    chunks.push(chunk);
+export function readBodyText(c: Context, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  const incoming = incomingOf(c);
+  if (!incoming) return c.req.text();
+  let body = bodies.get(incoming);
+  if (!body) {
+    body = incoming.readableEnded ? c.req.text() : collect(incoming, maxBytes);
+    bodies.set(incoming, body);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
+  return body;
+}
+
+/** Reads the body up to `maxBytes`; past it, answers 413 and throws the rest away as it arrives. */
+function collect(incoming: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      stop();
+      incoming.resume(); // the rest is read and thrown away while the 413 is answered
+      reject(new DomainError('payload_too_large', { limit: maxBytes }, { Connection: 'close' }));
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(chunks, size).toString('utf8'));
+    };
+    const onError = (error: Error): void => {
+      stop();
+      reject(error);
+    };
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+  });
 }

@@ -144,3 +144,63 @@ describe('slow clients', () => {
     expect(((await res.json()) as any).credits_charged).toBe(12);
   });
 });
+
+describe('refused bodies and unfinished bodies', () => {
+  let svc: TestService;
+  beforeAll(async () => {
+    svc = await startTestService();
+  });
+  afterAll(async () => {
+    await svc.stop();
+  });
+
+  it('answers a 5 MB body with the 413 JSON that Node fetch can read, 20 times out of 20', async () => {
+    const { key } = await svc.account({ credits: 500 });
+    const body = Buffer.alloc(5 * 1024 * 1024, 0x20);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      try {
+        const res = await fetch(`${svc.baseUrl}/api/v1/generate`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body,
+        });
+        const json = (await res.json()) as any;
+        outcomes.push(`${res.status} ${json.error?.code}`);
+      } catch (error) {
+        outcomes.push(`failed: ${String((error as { cause?: unknown }).cause ?? error)}`);
+      }
+    }
+    expect(outcomes).toEqual(Array(20).fill('413 payload_too_large'));
+  });
+
+  it('answers headers over 16 KiB with the 431 JSON body', async () => {
+    const res = await fetch(`${svc.baseUrl}/api/v1/generate`, { method: 'POST', headers: { 'X-Big': 'a'.repeat(20_000) }, body: '{}' });
+    expect(res.status).toBe(431);
+    const json = (await res.json()) as any;
+    expect(json.error).toMatchObject({ code: 'invalid_request', request_id: res.headers.get('x-request-id') });
+  });
+
+  it('counts a request against the key only once its body has arrived: 1,000 unfinished bodies use none of it', async () => {
+    const { key, keyId } = await svc.account({ credits: 500 });
+    await svc.admin('PATCH', `/admin/api-keys/${keyId}`, { rate_limit_per_24h: 5 });
+    const sockets: Socket[] = [];
+    const { port } = new URL(svc.baseUrl);
+    try {
+      for (let i = 0; i < 1_000; i++) {
+        const socket = connect(Number(port), '127.0.0.1');
+        socket.on('error', () => undefined);
+        socket.write(`POST /api/v1/generate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"prompt":`);
+        sockets.push(socket);
+      }
+      // Every unfinished request has reached the service (its headers are read) before the real ones go.
+      await new Promise((r) => setTimeout(r, 1_000));
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await svc.api('/api/v1/generate', { key, body: { prompt: 'a mug', resolution: '1K', model: 'nano-banana-2' } })).status);
+      expect(statuses).toEqual([200, 200, 200, 200, 200]);
+      expect((await svc.api('/api/v1/generate', { key, body: { prompt: 'a mug', resolution: '1K', model: 'nano-banana-2' } })).status).toBe(429);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  }, 60_000);
+});
