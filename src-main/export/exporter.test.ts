@@ -13,7 +13,7 @@ import { RecordingShell } from '../ports/desktop-shell.ts';
 import { StudioError } from '../domain/errors.ts';
 import type { StoredTurn } from '../domain/turns.ts';
 import { cacheDirs } from '../files/image-cache.ts';
-import { createExporter, type ExporterDeps } from './exporter.ts';
+import { absoluteHereOrThrow, createExclusive, createExporter, prepareFolder, type ExporterDeps } from './exporter.ts';
 
 let root: string;
 const dirs = () => cacheDirs(join(root, 'data'));
@@ -98,6 +98,22 @@ describe('exporter', () => {
     await expect(none).rejects.toBeInstanceOf(StudioError);
     await expect(none).rejects.toMatchObject({ code: 'export_boards_unavailable' });
     expect(() => readdirSync(join(root, 'nb'))).toThrow();
+  });
+
+  it('writes only to folders absolute by the rules of this computer: C:\\… on Linux or macOS is refused, nothing lands in the working directory', async () => {
+    const otherPlatform = process.platform === 'win32' ? '/tmp/studio-export' : 'C:\\Users\\me\\studio-export';
+    const cwdBefore = readdirSync(process.cwd()).sort();
+    const run = createExporter(deps()).run({ source: { imageIds: ['img_Board001'] }, template: '{id}', format: 'png', csv: false, folder: otherPlatform });
+    await expect(run).rejects.toMatchObject({ code: 'invalid_input', params: { field: 'folder' } });
+    // The marketplace export and the batch's CSV files write through the same two helpers.
+    await expect(prepareFolder(otherPlatform)).rejects.toMatchObject({ code: 'invalid_input', params: { field: 'folder' } });
+    await expect(createExclusive(otherPlatform, 'products', 'csv', 'x', new Set(), 0)).rejects.toMatchObject({ code: 'invalid_input' });
+    expect(readdirSync(process.cwd()).sort()).toEqual(cwdBefore);
+    // Each platform's own forms.
+    expect(() => absoluteHereOrThrow('/home/me/out', 'posix')).not.toThrow();
+    for (const bad of ['C:\\out', 'C:/out', '\\\\server\\share\\out', 'out', './out']) expect(() => absoluteHereOrThrow(bad, 'posix'), bad).toThrow(StudioError);
+    for (const good of ['C:\\out', 'd:/out', '\\\\server\\share\\out']) expect(() => absoluteHereOrThrow(good, 'win32'), good).not.toThrow();
+    for (const bad of ['/out', '\\out', 'C:out', 'out']) expect(() => absoluteHereOrThrow(bad, 'win32'), bad).toThrow(StudioError);
   });
 
   it('takes the next name when a file appears under the planned one after the folder was read', async () => {

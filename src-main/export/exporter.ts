@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import sharp from 'sharp';
 import type { ImageRecord } from '../../src-shared/ipc/generation.ts';
-import { DEFAULT_EXPORT_QUALITY, type ExportFormat, type ExportSkipReason, type ExportSummary } from '../../src-shared/ipc/export.ts';
+import { DEFAULT_EXPORT_QUALITY, isAbsolutePath, type ExportFormat, type ExportSkipReason, type ExportSummary, type PathPlatform } from '../../src-shared/ipc/export.ts';
 import type { ExportRunSchema } from '../../src-shared/ipc/export.ts';
 import {
   nameKey,
@@ -191,6 +191,7 @@ export function templatePartsOrThrow<F extends string>(template: string, fields:
  * goes into the error when the folder cannot be written.
  */
 export async function createExclusive(folder: string, stem: string, extension: string, content: Uint8Array | string, taken: Set<string>, written: number): Promise<string> {
+  absoluteHereOrThrow(folder);
   for (;;) {
     const name = uniqueFileName(stem, extension, taken);
     const path = join(folder, name);
@@ -206,8 +207,20 @@ export async function createExclusive(folder: string, stem: string, extension: s
   }
 }
 
+/** The platform main runs on, whose rules say which folders are absolute. */
+const HERE: PathPlatform = process.platform === 'win32' ? 'win32' : 'posix';
+
+/**
+ * Every folder the app writes to is absolute on this computer: the contract takes either platform's form, and a
+ * `C:\…` folder on Linux or macOS would otherwise land under main's working directory.
+ */
+export function absoluteHereOrThrow(folder: string, platform: PathPlatform = HERE): void {
+  if (!isAbsolutePath(folder, platform)) throw new StudioError('invalid_input', { field: 'folder', why: `must be an absolute path on this computer (${platform === 'win32' ? 'C:\\…' : '/…'})` });
+}
+
 /** Creates the folder if needed and proves a file can be created in it (then removes the probe). */
 export async function prepareFolder(folder: string): Promise<void> {
+  absoluteHereOrThrow(folder);
   try {
     await mkdir(folder, { recursive: true });
     if (!(await stat(folder)).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });

@@ -8,9 +8,20 @@ import { method } from './contract.ts';
 
 export { DEFAULT_EXPORT_QUALITY, EXPORT_FORMATS, type ExportFormat };
 
-/** POSIX `/…`, Windows `C:\…` or `C:/…`, or a UNC path `\\server\share…`. */
-export function isAbsolutePath(path: string): boolean {
-  return path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(path) || /^\\\\[^\\]+\\[^\\]+/.test(path);
+/** Whose rules make a path absolute: macOS and Linux (`posix`) or Windows (`win32`). */
+export type PathPlatform = 'posix' | 'win32';
+
+/**
+ * Absolute by the rules of `platform`: POSIX `/…`; Windows `C:\…` or `C:/…`, or a UNC path `\\server\share…`
+ * (`\…` alone is relative to the current drive there). Without a platform, by either: the contract cannot
+ * know where main runs, so main checks the folder again by its own platform's rules before using it.
+ */
+export function isAbsolutePath(path: string, platform?: PathPlatform): boolean {
+  const posix = path.startsWith('/');
+  const windows = /^[A-Za-z]:[\\/]/.test(path) || /^\\\\[^\\]+\\[^\\]+/.test(path);
+  if (platform === 'posix') return posix;
+  if (platform === 'win32') return windows;
+  return posix || windows;
 }
 
 export const ExportSourceSchema = z.union([
