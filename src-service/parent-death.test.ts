@@ -2,31 +2,17 @@
 // app process starts the CLI with pipes, puts 4 slow generations in flight, and is killed with SIGKILL; 2 s later
 // no service may be alive, however its stderr pipe (now without a reader) and its clean stop behave.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processRunning as alive } from './test-support.ts';
 
 const RUNS = 30;
 const survivors: number[] = [];
 afterEach(() => {
   for (const pid of survivors.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
 });
-
-/** Whether `pid` still runs. A zombie (exited, not yet reaped by this machine's init) has ended: it holds no
- * memory, lock or port, so it counts as gone. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
 
 // The "app": starts the service as the hosts do (STUDIO_PARENT_PID, stdin/stdout/stderr pipes), arms a slow
 // generation fault, sends 4 generations without waiting for them, and prints the service's pid once all 4 hold

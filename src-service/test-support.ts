@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read response bodies field by field */
 // Test helpers: a real service on a loopback port with a fresh data folder, and small HTTP helpers.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_SCOPES } from '../src-shared/api.ts';
@@ -66,4 +66,21 @@ export async function startTestService(options: { dataDir?: string } = {}): Prom
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Whether process `pid` still runs. A zombie (exited, not yet reaped by this machine's init) has ended: it holds
+ * no memory, lock or port, so it counts as gone.
+ */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
+  }
 }

@@ -12,15 +12,16 @@ import { createLogger } from '../logger.ts';
 import { startService, type RunningService } from '../start.ts';
 import { startTestService, type TestService } from '../test-support.ts';
 
-describe('JSON nested to any depth', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(async () => {
-    await svc.stop();
-  });
+// One service for the cases below that need no special limits (the slow-client cases start their own).
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(async () => {
+  await svc.stop();
+});
 
+describe('JSON nested to any depth', () => {
   it('answers 400 invalid_request on POST /api/v1/generate and on admin bodies, and reserves nothing', async () => {
     const { id, key } = await svc.account({ credits: 500 });
     const arrays = (n: number): string => '['.repeat(n) + ']'.repeat(n);
@@ -146,14 +147,6 @@ describe('slow clients', () => {
 });
 
 describe('refused bodies and unfinished bodies', () => {
-  let svc: TestService;
-  beforeAll(async () => {
-    svc = await startTestService();
-  });
-  afterAll(async () => {
-    await svc.stop();
-  });
-
   it('answers a 5 MB body with the 413 JSON that Node fetch can read, 20 times out of 20', async () => {
     const { key } = await svc.account({ credits: 500 });
     const body = Buffer.alloc(5 * 1024 * 1024, 0x20);
