@@ -3,18 +3,21 @@ import { embeddedIpv4 } from './ipv4-in-ipv6.ts';
 
 describe('the IPv4 address inside an IPv6 one', () => {
   it('reads IPv4-mapped and IPv4-compatible forms however they are written, bracketed or bare', () => {
-    const carried: Array<[string, string]> = [
-      ['::7f00:1', '127.0.0.1'],
-      ['::ffff:127.0.0.1', '127.0.0.1'],
-      ['::ffff:7f00:1', '127.0.0.1'],
-      ['[::ffff:7f00:1]', '127.0.0.1'],
-      ['::127.0.0.1', '127.0.0.1'],
-      ['0:0:0:0:0:FFFF:7F00:0001', '127.0.0.1'],
-      ['::a00:1', '10.0.0.1'],
-      ['::ffff:a9fe:a9fe', '169.254.169.254'],
-      ['::8.8.8.8', '8.8.8.8'],
-      ['::ffff:1', '255.255.0.1'],
-    ];
+    // Each address, then the IPv4 address it carries.
+    const carried = new Map(
+      Object.entries({
+        '::7f00:1': '127.0.0.1',
+        '::ffff:127.0.0.1': '127.0.0.1',
+        '::ffff:7f00:1': '127.0.0.1',
+        '[::ffff:7f00:1]': '127.0.0.1',
+        '::127.0.0.1': '127.0.0.1',
+        '0:0:0:0:0:FFFF:7F00:0001': '127.0.0.1',
+        '::a00:1': '10.0.0.1',
+        '::ffff:a9fe:a9fe': '169.254.169.254',
+        '::8.8.8.8': '8.8.8.8',
+        '::ffff:1': '255.255.0.1',
+      }),
+    );
     for (const [address, ipv4] of carried) expect(embeddedIpv4(address), address).toBe(ipv4);
   });
 
