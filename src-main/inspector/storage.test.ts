@@ -148,6 +148,27 @@ describe('requests to another host name', () => {
   });
 });
 
+describe('captures stored by an earlier version', () => {
+  it('show only a prefix of the expected HMAC when read, even if the stored report holds all of it', async () => {
+    const { ctx, handlers, url } = await start();
+    const d = delivery();
+    expect((await send(url, d.headers, d.body)).status).toBe(200);
+    const requestId = (await handlers.inspectorList({})).groups[0]?.attempts[0]?.requestId as string;
+    // What an earlier version wrote: the whole expected HMAC in report_json.
+    const whole = createHmac('sha256', SECRET).update(`${d.headers['X-Service-Timestamp']}.`).update('other bytes').digest('hex');
+    const db = new DatabaseSync(ctx.inspectorDbFile);
+    try {
+      db.exec('PRAGMA busy_timeout = 5000');
+      db.prepare("UPDATE inspector_payloads SET report_json = json_set(report_json, '$.signature.expected', ?)").run(whole);
+    } finally {
+      db.close();
+    }
+    const detail = await handlers.inspectorGet({ requestId });
+    expect(detail.verification.report.signature.expected).toBe(whole.slice(0, 8));
+    expect(JSON.stringify(detail)).not.toContain(whole.slice(0, 9));
+  });
+});
+
 describe('caps and disk space', () => {
   it('keeps a flood of real deliveries under the byte cap, newest first, and the file shrinks after Clear', async () => {
     const maxBytes = 2 * 1024 * 1024;
