@@ -54,3 +54,24 @@ describe('IPC dispatch', () => {
     expect(await dispatch(failing, 'toString', {}, 'en')).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
   });
 });
+
+describe('IPC dispatch of ids and header values', () => {
+  it('answers invalid_input naming the field for a lone surrogate id or a non-ASCII idempotency key, before the handler', async () => {
+    const called: string[] = [];
+    const local = handlers({
+      localRevokeKey: async () => called.push('localRevokeKey'),
+      localPackPublish: async () => called.push('localPackPublish'),
+      libraryGetImage: async () => called.push('libraryGetImage'),
+    });
+    expect(await dispatch(local, 'localRevokeKey', { keyId: 'key_\uD800' }, 'en')).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { field: 'keyId' } } });
+    expect(await dispatch(local, 'localPackPublish', { packId: 'pk_AbCd1234', idempotencyKey: 'clé-1' }, 'en')).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', details: { field: 'idempotencyKey' } },
+    });
+    expect(await dispatch(local, 'libraryGetImage', { imageId: 'x'.repeat(65) }, 'en')).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { field: 'imageId' } } });
+    expect(called).toEqual([]);
+    // Ids and keys the app hands out still pass.
+    expect(await dispatch(local, 'localPackPublish', { packId: 'pk_AbCd1234', idempotencyKey: 'publish-1' }, 'en')).toMatchObject({ ok: true });
+    expect(called).toEqual(['localPackPublish']);
+  });
+});

@@ -2,7 +2,7 @@
 // (docs/main-process.md "Recovery of local data"). A notice is a code and facts; the renderer words it in the
 // UI language.
 import { z } from 'zod';
-import { method } from './contract.ts';
+import { IdSchema, method } from './contract.ts';
 
 export const STARTUP_NOTICE_CODES = ['library_restored', 'library_reset', 'settings_restored', 'settings_reset', 'local_account_recovered'] as const;
 export type StartupNoticeCode = (typeof STARTUP_NOTICE_CODES)[number];
@@ -17,5 +17,5 @@ export interface StartupNotice {
 
 export const appMethods = {
   appNotices: method<StartupNotice[]>()('app:notices', z.object({})),
-  appDismissNotice: method<StartupNotice[]>()('app:dismiss-notice', z.object({ id: z.string().min(1).max(64) })),
+  appDismissNotice: method<StartupNotice[]>()('app:dismiss-notice', z.object({ id: IdSchema })),
 };

@@ -15,7 +15,7 @@ import {
   SHOTS_MAX,
   SKU_MAX,
 } from '../limits.ts';
-import { method, type IpcError } from './contract.ts';
+import { IdSchema, method, type IpcError } from './contract.ts';
 import { isAbsolutePath } from './export.ts';
 import { oneLineName } from './text-fields.ts';
 import type { EnvironmentName } from './settings.ts';
@@ -41,12 +41,12 @@ export interface Product {
 
 export const ProductInputSchema = z.strictObject({
   /** Omitted = a new product. */
-  id: z.string().min(1).max(64).optional(),
+  id: IdSchema.optional(),
   sku: oneLineName(SKU_MAX),
   name: oneLineName(PRODUCT_NAME_MAX),
   prompt: z.string().max(PRODUCT_PROMPT_MAX).default(''),
   notes: z.string().max(PRODUCT_NOTES_MAX).default(''),
-  referenceImageIds: z.array(z.string().min(1).max(64)).max(16).default([]),
+  referenceImageIds: z.array(IdSchema).max(16).default([]),
 });
 export type ProductInput = z.input<typeof ProductInputSchema>;
 
@@ -96,7 +96,7 @@ export interface ShotList {
 
 export const ShotListInputSchema = z.strictObject({
   /** Omitted = a new list. */
-  id: z.string().min(1).max(64).optional(),
+  id: IdSchema.optional(),
   name: oneLineName(80),
   shots: z.array(ShotSchema).min(1).max(SHOTS_MAX),
 });
@@ -151,8 +151,8 @@ export interface BatchPlan {
 }
 
 export const BatchPlanInputSchema = z.strictObject({
-  productIds: z.array(z.string().min(1).max(64)).min(1).max(1000),
-  shotListId: z.string().min(1).max(64),
+  productIds: z.array(IdSchema).min(1).max(1000),
+  shotListId: IdSchema,
   /** Credits the batch may spend at most (reservations counted); null/omitted = no cap. */
   budget: z.number().int().min(1).max(100_000_000).nullable().optional(),
 });
@@ -262,7 +262,7 @@ export const BatchCreateSchema = z.strictObject({
 });
 export type BatchCreateInput = z.input<typeof BatchCreateSchema>;
 
-const BatchIdSchema = z.strictObject({ batchId: z.string().min(1).max(64) });
+const BatchIdSchema = z.strictObject({ batchId: IdSchema });
 /** Omitted = ask with the folder chooser. */
 const FolderSchema = z.strictObject({ folder: z.string().min(1).max(4096).refine(isAbsolutePath, 'must be an absolute path').optional() });
 
@@ -276,8 +276,8 @@ export interface MarketplacePresetInfo {
 }
 
 export const BatchExportSchema = z.strictObject({
-  batchId: z.string().min(1).max(64),
-  presetId: z.string().min(1).max(64),
+  batchId: IdSchema,
+  presetId: IdSchema,
   /** Default `{sku}_{shot}_{index}`; fields: sku, shot, index, product, model, purpose, date. */
   template: z.string().max(200).optional(),
   /** Omitted = ask with the folder chooser. One folder per product is made inside it. */
@@ -344,7 +344,7 @@ export const batchMethods = {
   productList: method<Product[]>()('product:list', z.object({})),
   /** Creates or updates; a SKU another product has is refused (`product_sku_taken`). */
   productSave: method<Product>()('product:save', ProductInputSchema),
-  productDelete: method<{ deleted: boolean }>()('product:delete', z.strictObject({ id: z.string().min(1).max(64) })),
+  productDelete: method<{ deleted: boolean }>()('product:delete', z.strictObject({ id: IdSchema })),
   /**
    * A product list as CSV text (`sku,name,prompt`, optional `notes`; UTF-8 with or without BOM; RFC 4180 quotes).
    * All or nothing: any bad row answers `product_csv_invalid` with `details.problems` (CsvProblem[]) and nothing is
@@ -360,9 +360,9 @@ export const batchMethods = {
   shotListList: method<ShotList[]>()('shotlist:list', z.object({})),
   /** Every shot is checked against the catalog; one a model cannot honour is refused (`shot_not_supported`, naming the shot and why). */
   shotListSave: method<ShotList>()('shotlist:save', ShotListInputSchema),
-  shotListDelete: method<{ deleted: boolean }>()('shotlist:delete', z.strictObject({ id: z.string().min(1).max(64) })),
+  shotListDelete: method<{ deleted: boolean }>()('shotlist:delete', z.strictObject({ id: IdSchema })),
   /** A built-in preset back to what ships with the app. */
-  shotListReset: method<ShotList>()('shotlist:reset', z.strictObject({ id: z.string().min(1).max(64) })),
+  shotListReset: method<ShotList>()('shotlist:reset', z.strictObject({ id: IdSchema })),
 
   batchPlan: method<BatchPlan>()('batch:plan', BatchPlanInputSchema),
   batchCreate: method<BatchDetail>()('batch:create', BatchCreateSchema),

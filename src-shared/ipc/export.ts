@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DEFAULT_EXPORT_TEMPLATE, MAX_TEMPLATE_LENGTH } from '../export-template.ts';
 import { DEFAULT_EXPORT_QUALITY, EXPORT_FORMATS, type ExportFormat } from '../limits.ts';
-import { method } from './contract.ts';
+import { IdSchema, method } from './contract.ts';
 
 export { DEFAULT_EXPORT_QUALITY, EXPORT_FORMATS, type ExportFormat };
 
@@ -26,11 +26,11 @@ export function isAbsolutePath(path: string, platform?: PathPlatform): boolean {
 
 export const ExportSourceSchema = z.union([
   /** Images in this order (the gallery's selection). */
-  z.strictObject({ imageIds: z.array(z.string().min(1).max(64)).max(10_000) }),
+  z.strictObject({ imageIds: z.array(IdSchema).max(10_000) }),
   /** All images of a session, oldest first. */
-  z.strictObject({ sessionId: z.string().min(1).max(64) }),
+  z.strictObject({ sessionId: IdSchema }),
   /** All images of a board, in the board's order. */
-  z.strictObject({ boardId: z.string().min(1).max(64) }),
+  z.strictObject({ boardId: IdSchema }),
 ]);
 export type ExportSource = z.infer<typeof ExportSourceSchema>;
 

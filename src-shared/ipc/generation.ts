@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { GenerateRequestSchema, type ApiImage } from '../api.ts';
 import type { CreditEstimate } from '../pricing.ts';
 import type { GenerationWarning } from '../warnings.ts';
-import { method, type IpcError } from './contract.ts';
+import { IdSchema, method, type IpcError } from './contract.ts';
 import type { EnvironmentName } from './settings.ts';
 
 export type TurnStatus = 'running' | 'succeeded' | 'failed' | 'outcome_unknown' | 'cancelled';
@@ -110,18 +110,18 @@ export interface GenerationProgress {
 export const StartGenerationSchema = z.object({
   request: GenerateRequestSchema,
   /** Local session to continue; omitted = a new session. */
-  sessionId: z.string().optional(),
+  sessionId: IdSchema.optional(),
 });
 
 export const generationMethods = {
   /** Answers with the turn it recorded (as `library:get-turn` would), so the UI needs no second round trip. */
   generateStart: method<{ turnId: string; turn: TurnRecord }>()('generate:start', StartGenerationSchema),
   /** Aborts the connection: the turn ends `cancelled`; the service may still finish and charge, its images never arrive. */
-  generateCancel: method<{ cancelled: boolean }>()('generate:cancel', z.object({ turnId: z.string() })),
+  generateCancel: method<{ cancelled: boolean }>()('generate:cancel', z.object({ turnId: IdSchema })),
   /** Stops waiting in the foreground: the call goes on in the background and its images still land in the library. */
-  generateStopWaiting: method<{ waitingInBackground: boolean }>()('generate:stop-waiting', z.object({ turnId: z.string() })),
+  generateStopWaiting: method<{ waitingInBackground: boolean }>()('generate:stop-waiting', z.object({ turnId: IdSchema })),
   /** Retry a failed turn as the spec allows (500 once; 429 after the wait; 503 after seconds). */
-  generateRetry: method<{ turnId: string }>()('generate:retry', z.object({ turnId: z.string() })),
+  generateRetry: method<{ turnId: string }>()('generate:retry', z.object({ turnId: IdSchema })),
   generateRunning: method<TurnRecord[]>()('generate:running', z.object({})),
 };
 

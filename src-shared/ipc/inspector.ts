@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { PublicationRecord } from '../api.ts';
 import type { VerificationReport, VerifyFailure, WebhookEvent } from '../webhook-signature.ts';
-import { method } from './contract.ts';
+import { HeaderTokenSchema, IdSchema, method } from './contract.ts';
 
 /** Largest body the receiver keeps; bigger ones are refused with 413 (DESIGN.md §2 rule 6). */
 export const INSPECTOR_BODY_LIMIT = 1024 * 1024;
@@ -129,7 +129,7 @@ export interface InspectorExport {
 
 const Port = z.number().int().min(0).max(65535);
 const HttpStatus = z.number().int().min(100).max(599);
-const RequestId = z.string().trim().min(1).max(64);
+const RequestId = IdSchema;
 const Secret = z.string().trim().min(1).max(512);
 
 /** A target URL for send-test and resend: http(s), no credentials in it. */
@@ -198,7 +198,7 @@ export const inspectorMethods = {
         event: z.enum(['image_pack.published', 'ping'] satisfies WebhookEvent[]),
         publication: PublicationFields.optional(),
         /** Keep this delivery id (to test dedupe) or omit for a new UUID v4. */
-        deliveryId: z.string().trim().min(1).max(200).optional(),
+        deliveryId: HeaderTokenSchema.optional(),
       }),
       SecretChoice,
     ),

@@ -1,7 +1,7 @@
 // IPC: the library (sessions, turns, images, stars) and files on disk.
 import { z } from 'zod';
 import { MODEL_IDS, PURPOSE_IDS } from '../catalog.ts';
-import { method } from './contract.ts';
+import { IdSchema, method } from './contract.ts';
 import { oneLineName } from './text-fields.ts';
 import type { ImageRecord, TurnRecord } from './generation.ts';
 import type { EnvironmentName } from './settings.ts';
@@ -36,9 +36,9 @@ export const GalleryFiltersSchema = z.object({
   /** `hide`: only images not rejected; `only`: only rejected ones; absent: both. */
   rejected: z.enum(['hide', 'only']).optional(),
   /** Only images on this board (an unknown board shows nothing). */
-  boardId: z.string().min(1).max(64).optional(),
+  boardId: IdSchema.optional(),
   /** Only images of this session. */
-  sessionId: z.string().min(1).max(64).optional(),
+  sessionId: IdSchema.optional(),
 });
 export type GalleryFilters = z.infer<typeof GalleryFiltersSchema>;
 
@@ -98,10 +98,10 @@ export interface ImageNeighbors {
   inFilter: boolean;
 }
 
-const ImageIdSchema = z.string().min(1).max(64);
+const ImageIdSchema = IdSchema;
 /** Many images at once (a selection); duplicates count once. */
 const ImageIdsSchema = z.array(ImageIdSchema).min(1).max(1000);
-const BoardIdSchema = z.string().min(1).max(64);
+const BoardIdSchema = IdSchema;
 /** Trimmed, 1–80 characters, no control characters; unique without regard to case. */
 export const BoardNameSchema = oneLineName(80);
 
@@ -128,11 +128,11 @@ export const libraryMethods = {
     z.object({ cursor: z.string().nullable(), limit: z.number().int().min(1).max(200) }),
   ),
   /** One session's summary (e.g. the title of the session the compose panel continues). */
-  libraryGetSession: method<SessionSummary>()('library:get-session', z.object({ sessionId: z.string() })),
-  libraryListTurns: method<TurnRecord[]>()('library:list-turns', z.object({ sessionId: z.string() })),
-  libraryGetTurn: method<TurnRecord>()('library:get-turn', z.object({ turnId: z.string() })),
-  libraryGetImage: method<ImageDetail>()('library:get-image', z.object({ imageId: z.string() })),
-  libraryStar: method<ImageRecord>()('library:star', z.object({ imageId: z.string(), starred: z.boolean() })),
+  libraryGetSession: method<SessionSummary>()('library:get-session', z.object({ sessionId: IdSchema })),
+  libraryListTurns: method<TurnRecord[]>()('library:list-turns', z.object({ sessionId: IdSchema })),
+  libraryGetTurn: method<TurnRecord>()('library:get-turn', z.object({ turnId: IdSchema })),
+  libraryGetImage: method<ImageDetail>()('library:get-image', z.object({ imageId: IdSchema })),
+  libraryStar: method<ImageRecord>()('library:star', z.object({ imageId: IdSchema, starred: z.boolean() })),
   /**
    * Culling marks on many images at once, in one transaction: star, rating (0 = none) and/or reject; marks not
    * given stay as they are. Answers the images in the order asked (duplicates once). One unknown id refuses
@@ -172,12 +172,12 @@ export const libraryMethods = {
   smartBoardDelete: method<{ deleted: true }>()('smart-board:delete', z.object({ id: BoardIdSchema })),
   libraryRenameSession: method<SessionSummary>()(
     'library:rename-session',
-    z.object({ sessionId: z.string(), title: oneLineName(120) }),
+    z.object({ sessionId: IdSchema, title: oneLineName(120) }),
   ),
   /** Export the full PNG through a save dialog; null when the user cancelled. */
-  filesExport: method<{ path: string | null }>()('files:export', z.object({ imageId: z.string() })),
+  filesExport: method<{ path: string | null }>()('files:export', z.object({ imageId: IdSchema })),
   /** Start an OS drag of the full PNG(s) out of the window. */
-  filesStartDrag: method<{ started: boolean }>()('files:start-drag', z.object({ imageIds: z.array(z.string()).min(1).max(50) })),
+  filesStartDrag: method<{ started: boolean }>()('files:start-drag', z.object({ imageIds: z.array(IdSchema).min(1).max(50) })),
   /** Open an http(s) link the app itself made (help pages, the service's site). */
   shellOpenExternal: method<{ opened: boolean }>()('shell:open-external', z.object({ url: z.string().url() })),
 };

@@ -2,7 +2,7 @@
 // (DESIGN.md §4) with its admin token; the renderer never sees that token, API keys or webhook secrets.
 import { z } from 'zod';
 import { API_SCOPES, FaultsSchema, ServiceSettingsSchema, type AdminApiKey, type Faults, type ServiceSettings } from '../api.ts';
-import { method } from './contract.ts';
+import { HeaderTokenSchema, IdSchema, method } from './contract.ts';
 import { oneLineName } from './text-fields.ts';
 
 export interface LocalAccountView {
@@ -85,10 +85,10 @@ export const localConsoleMethods = {
       useForApp: z.boolean().optional(),
     }),
   ),
-  localRevokeKey: method<LocalConsoleState>()('local:revoke-key', z.object({ keyId: z.string() })),
+  localRevokeKey: method<LocalConsoleState>()('local:revoke-key', z.object({ keyId: IdSchema })),
   localSetKeyRateLimit: method<LocalConsoleState>()(
     'local:set-key-rate-limit',
-    z.object({ keyId: z.string(), ratePer24h: z.number().int().min(1) }),
+    z.object({ keyId: IdSchema, ratePer24h: z.number().int().min(1) }),
   ),
   localSetFaults: method<LocalConsoleState>()('local:set-faults', FaultsSchema),
   localAdvanceClock: method<LocalConsoleState>()('local:advance-clock', z.object({ seconds: z.number().int().min(1).max(400 * 86400) })),
@@ -98,17 +98,17 @@ export const localConsoleMethods = {
   localWebhookPing: method<{ deliveryId: string }>()('local:webhook-ping', z.object({})),
   localPackCreate: method<LocalPackView>()(
     'local:pack-create',
-    z.object({ styleCode: z.string().trim().min(1).max(64), imageIds: z.array(z.string()).max(100) }),
+    z.object({ styleCode: z.string().trim().min(1).max(64), imageIds: z.array(IdSchema).max(100) }),
   ),
   localPackUpdate: method<LocalPackView>()(
     'local:pack-update',
-    z.object({ packId: z.string(), styleCode: z.string().optional(), imageIds: z.array(z.string()).optional(), saved: z.literal(false).optional() }),
+    z.object({ packId: IdSchema, styleCode: z.string().optional(), imageIds: z.array(IdSchema).optional(), saved: z.literal(false).optional() }),
   ),
   localPackPublish: method<PublishOutcome>()(
     'local:pack-publish',
-    z.object({ packId: z.string(), idempotencyKey: z.string().trim().min(1).max(200).optional() }),
+    z.object({ packId: IdSchema, idempotencyKey: HeaderTokenSchema.optional() }),
   ),
-  localDeleteImage: method<{ deleted: boolean }>()('local:delete-image', z.object({ imageId: z.string() })),
+  localDeleteImage: method<{ deleted: boolean }>()('local:delete-image', z.object({ imageId: IdSchema })),
 };
 
 export type { ServiceSettings };
