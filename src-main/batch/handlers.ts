@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { BatchDetail, PlanJob, Product } from '../../src-shared/ipc/batch.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
-import { parseProductCsv, productsCsv } from '../../src-shared/product-csv.ts';
+import { productsCsv } from '../../src-shared/product-csv.ts';
 import { checkShotList, presetById } from '../../src-shared/shot-lists.ts';
 import { DEFAULT_MARKETPLACE_TEMPLATE, MARKETPLACE_PRESETS, marketplacePreset, presetInfo } from '../../src-shared/marketplace-presets.ts';
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
@@ -21,6 +21,7 @@ import type { BatchRunner } from './batch-runner.ts';
 import type { CatalogRepo } from './catalog-repo.ts';
 import { exportMarketplace, type MarketplaceItem } from './marketplace-export.ts';
 import { planBatch, requireProduct, type PlanInput } from './plan.ts';
+import { importProducts } from './product-import.ts';
 import { batchReport, batchReportCsv } from './report.ts';
 
 type ProductMethods = 'productList' | 'productSave' | 'productDelete' | 'productImport' | 'productExport';
@@ -81,32 +82,7 @@ function productHandlers(deps: BatchHandlerDeps): HandlerTable<ProductMethods> {
       return catalog.createProduct(fields, now());
     },
     productDelete: async ({ id }) => ({ deleted: catalog.deleteProduct(id) }),
-    productImport: async ({ csv }) => {
-      const parsed = parseProductCsv(csv);
-      // A file without a notes column leaves the notes of products it updates as they are.
-      const header = csv.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/).find((line) => line.trim() !== '') ?? '';
-      const hasNotes = header.split(',').some((cell) => cell.trim().replace(/^"|"$/g, '').trim().toLowerCase() === 'notes');
-      if (!parsed.ok) {
-        const first = parsed.problems[0];
-        throw new StudioError('product_csv_invalid', { count: parsed.problems.length, line: first?.line ?? 1, column: first?.column ?? 1 }, { details: { problems: parsed.problems } });
-      }
-      let created = 0;
-      let updated = 0;
-      const at = now();
-      const products = transaction(deps.db, () =>
-        parsed.rows.map((row) => {
-          const known = catalog.productBySku(row.sku);
-          const fields = { sku: row.sku, name: row.name, prompt: row.prompt, ...(hasNotes ? { notes: row.notes } : {}) };
-          if (known) {
-            updated++;
-            return catalog.updateProduct(known.id, fields, at) as Product;
-          }
-          created++;
-          return catalog.createProduct({ notes: '', ...fields, referenceImageIds: [] }, at);
-        }),
-      );
-      return { created, updated, products };
-    },
+    productImport: async ({ csv }) => importProducts(deps.db, catalog, csv, now()),
     productExport: async ({ folder }) => {
       const products = catalog.listProducts();
       const target = await askFolder(deps, folder);

@@ -348,9 +348,10 @@ export const batchMethods = {
   /**
    * A product list as CSV text (`sku,name,prompt`, optional `notes`; UTF-8 with or without BOM; RFC 4180 quotes).
    * All or nothing: any bad row answers `product_csv_invalid` with `details.problems` (CsvProblem[]) and nothing is
-   * imported. A known SKU updates that product.
+   * imported. A known SKU updates that product. Answers counts only (`imported` = created + updated); read the
+   * list with `product:list`. Written in chunks between which main keeps answering (src-main/batch/product-import.ts).
    */
-  productImport: method<{ created: number; updated: number; products: Product[] }>()(
+  productImport: method<{ imported: number; created: number; updated: number }>()(
     'product:import',
     z.strictObject({ csv: z.string().max(20 * 1024 * 1024), fileName: z.string().max(260).optional() }),
   ),
