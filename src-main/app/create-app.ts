@@ -3,14 +3,14 @@
 // their IPC handler tables, and gives either host (Electron shell or harness) the StudioApp seam.
 import { mkdirSync } from 'node:fs';
 import type { Language } from '../../src-shared/language.ts';
-import { createBatch, type Batch } from '../batch/index.ts';
+import { BatchRepo, createBatch, type Batch } from '../batch/index.ts';
 import { Environments, SettingsStore, createSettingsHandlers } from '../environments/index.ts';
 import { createExportHandlers } from '../export/index.ts';
 import { Downloader, cacheDirs, createFileHandlers, existingCachePath, type CacheDirs } from '../files/index.ts';
-import { GenerationRunner, createGenerationHandlers, reconcileLocalTurns } from '../generation/index.ts';
+import { GenerationRunner, bringBackSentTurns, createGenerationHandlers, reconcileLocalTurns } from '../generation/index.ts';
 import { createInspectorHandlers, type InspectorContext, type InspectorHandlers } from '../inspector/index.ts';
 import { dispatch, mergeHandlerTables } from '../ipc/index.ts';
-import { AppMeta, LibraryRepo, backupLibrary, createLibraryHandlers, openLibraryWithRecovery, type LibraryDatabase } from '../library/index.ts';
+import { AppMeta, LibraryRepo, SendJournal, backupLibrary, createLibraryHandlers, openLibraryWithRecovery, type LibraryDatabase } from '../library/index.ts';
 import { LocalConsole, createLocalConsoleHandlers } from '../local-console/index.ts';
 import type { Emit } from '../ports/events.ts';
 import type { IpcHandlers } from '../ports/ipc-table.ts';
@@ -126,6 +126,7 @@ function buildFeatures(options: StudioAppOptions, data: LocalData, environments:
     ...(testing.downloadConcurrency ? { concurrency: testing.downloadConcurrency } : {}),
     ...(testing.downloadRetryDelaysMs ? { retryDelaysMs: testing.downloadRetryDelaysMs } : {}),
   });
+  const journal = new SendJournal(options.dataDir);
   const runner = new GenerationRunner({
     db: data.db,
     repo,
@@ -140,10 +141,13 @@ function buildFeatures(options: StudioAppOptions, data: LocalData, environments:
       if (!testing.pauseDownloads) downloader.enqueue(repo.pendingDownloads().filter((d) => d.turnId === turn.id));
     },
     dataDir: options.dataDir,
+    sendJournal: journal,
     onTrouble: logTrouble,
     ...(testing.generation ? { policy: testing.generation } : {}),
     ...clock,
   });
+  // Requests sent since the backup a restored library came from are recorded again, never sent again.
+  bringBackSentTurns({ db: data.db, repo, journal, relinkJob: (jobId, turnId) => new BatchRepo(data.db).markSent(jobId, turnId), onTrouble: logTrouble });
   runner.recoverInterrupted();
   // Catalog production: batches run their jobs through the same runner (src-main/batch/).
   const batch = createBatch({

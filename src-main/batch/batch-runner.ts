@@ -416,6 +416,7 @@ export class BatchRunner {
     let turnId: string;
     try {
       ({ turnId } = await this.deps.runner.start({ request: job.request, sessionId: job.sessionId }, job.retryOf, {
+        batchJobId: job.id,
         // In the turn's own transaction: a job cancelled, or a batch paused, while the key was read is not sent
         // (throwing rolls the turn back, so nothing goes out).
         inTransaction: (id) => {

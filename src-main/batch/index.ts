@@ -9,6 +9,7 @@ import { createBatchHandlers, type BatchHandlerDeps, type BatchMethods } from '.
 
 export type { BatchMethods } from './handlers.ts';
 export { BatchRunner } from './batch-runner.ts';
+export { BatchRepo } from './batch-repo.ts';
 
 /** What catalog production needs from the app: the handlers' needs, with the generation runner its jobs go through. */
 export type BatchDeps = Omit<BatchHandlerDeps, 'catalog' | 'batches' | 'runner' | 'changed'> & {

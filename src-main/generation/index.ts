@@ -2,4 +2,5 @@
 // domain/retry-policy.ts), the settling of Local turns a crash left unknown, and the generation IPC handlers.
 export { GenerationRunner, type GenerationDeps, type GenerationPolicy } from './runner.ts';
 export { reconcileLocalTurns } from './reconcile.ts';
+export { bringBackSentTurns } from './bring-back.ts';
 export { createGenerationHandlers, type GenerationMethods } from './handlers.ts';

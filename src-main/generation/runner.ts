@@ -17,7 +17,7 @@ import { DEFAULT_RETRY_POLICY, afterErrorAnswer, afterNetworkEnd, retryVerdict, 
 import { fromServiceAnswer } from '../domain/service-answer.ts';
 import { presentTurn, type StoredTurn } from '../domain/turns.ts';
 import { transaction, type LibraryDatabase } from '../library/index.ts';
-import type { LibraryRepo, TurnPatch } from '../library/index.ts';
+import { AppMeta, type LibraryRepo, type SendJournal, type TurnPatch } from '../library/index.ts';
 
 /** The runner's policy is the domain's spec §7 policy (tests shorten its waits). */
 export type GenerationPolicy = RetryPolicy;
@@ -33,6 +33,8 @@ export interface GenerationDeps {
   onTurnChanged: (turnId: string) => void;
   onImagesReady: (turn: StoredTurn) => void;
   onImageChanged?: (imageId: string) => void;
+  /** Every request is recorded here before it is sent (library/send-journal.ts), outside library.db. */
+  sendJournal?: SendJournal;
   /** The app data folder, named in a disk-full error. */
   dataDir?: string;
   /** Something went wrong that the user is told about through the turn; this is for the log. */
@@ -98,7 +100,7 @@ export class GenerationRunner {
   async start(
     input: { request: GenerateRequest; sessionId?: string | undefined },
     retryOf: string | null = null,
-    hooks: { inTransaction?: (turnId: string) => void } = {},
+    hooks: { inTransaction?: (turnId: string) => void; batchJobId?: string } = {},
   ): Promise<{ turnId: string }> {
     const environment = this.deps.environment();
     const { session_id: serviceSessionInRequest, ...request } = input.request;
@@ -139,8 +141,16 @@ export class GenerationRunner {
         referenceImageIds: request.ref_image_ids ?? [],
       });
       repo.touchSession(sessionId, now);
+      if (this.deps.sendJournal) new AppMeta(this.deps.db).recordSendsThrough(now);
       hooks.inTransaction?.(turnId);
     });
+    const journalled = { turnId, sessionId: sessionId as string, environment, request, estimate: checked.value.estimate, startedAt: now, retryOf, batchJobId: hooks.batchJobId ?? null };
+    try {
+      this.deps.sendJournal?.record(journalled);
+    } catch (error) {
+      // The library holds the turn already; the journal only guards against a restore, so the send goes on.
+      this.deps.onTrouble?.(`could not journal generation ${turnId} before sending`, error);
+    }
     const controller = new AbortController();
     this.running.set(turnId, { controller, startedAt: now, background: false });
     this.deps.onTurnChanged(turnId);

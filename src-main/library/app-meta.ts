@@ -33,4 +33,18 @@ export class AppMeta {
       .prepare("INSERT INTO app_meta (key, value) VALUES ('local_account', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value <> excluded.value")
       .run(value);
   }
+
+  /** The start time of the newest turn this library recorded as sent (the send journal's mark); 0 when none. */
+  sendsRecordedThrough(): number {
+    const row = this.db.prepare("SELECT value FROM app_meta WHERE key = 'sends_recorded_through'").get() as { value: string } | undefined;
+    const at = Number(row?.value ?? 0);
+    return Number.isFinite(at) ? at : 0;
+  }
+
+  /** Called in the transaction that records a turn: journal entries after this mark are ones the library lost. */
+  recordSendsThrough(at: number): void {
+    this.db
+      .prepare("INSERT INTO app_meta (key, value) VALUES ('sends_recorded_through', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE CAST(value AS INTEGER) < CAST(excluded.value AS INTEGER)")
+      .run(String(at));
+  }
 }

@@ -3,5 +3,6 @@
 export { openLibraryDatabase, preparedOnce, transaction, type LibraryDatabase } from './database.ts';
 export { LibraryRepo, isValidCursor, storedError, storedNote, type NewImage, type NewTurn, type PendingDownload, type TurnPatch } from './library-repo.ts';
 export { AppMeta } from './app-meta.ts';
+export { SendJournal, SEND_JOURNAL_FILE, type SentTurn } from './send-journal.ts';
 export { backupLibrary, damagedName, openLibraryWithRecovery } from './recovery.ts';
 export { createLibraryHandlers, type LibraryMethods } from './handlers.ts';
