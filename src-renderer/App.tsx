@@ -5,7 +5,7 @@ import { batchText } from './features/batch/i18n.ts';
 import { ComposePanel } from './features/compose/ComposePanel.tsx';
 import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
 import { ExportDialog } from './features/export/ExportDialog.tsx';
-import { CompareView, ImageViewer } from './features/gallery/ImageViewer.tsx';
+import { CompareView, ImageViewer } from './features/viewer/index.ts';
 import { useGalleryView } from './features/gallery/view-store.ts';
 import { LibraryView } from './features/library/LibraryView.tsx';
 import { BalanceBadge } from './features/money/balance.tsx';

@@ -4,7 +4,7 @@
 import { useId, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useText } from '../../i18n/text.ts';
-import { ImageViewer } from '../viewer/ImageViewer.tsx';
+import { ImageViewer } from '../viewer/index.ts';
 import { BatchExportDialog } from './BatchExportDialog.tsx';
 import { batchText } from './i18n.ts';
 import { PlanSection } from './PlanSection.tsx';

@@ -104,7 +104,13 @@ describe('justified layout', () => {
 
   it('does not depend on anything but width and target: the same input gives the same layout', () => {
     const groups = [{ session: session('a'), images: images(30, 'a', 1920, 1080) }];
-    expect(galleryLayout(groups, 512, 120).totalHeight).toBe(galleryLayout(groups, 512, 120).totalHeight);
+    // Same sizes under other ids and another session: identical geometry (ids, names and order keys play no part).
+    const renamed = [{ session: session('z'), images: images(30, 'z', 1920, 1080) }];
+    const geometry = (layout: ReturnType<typeof galleryLayout>) => ({ total: layout.totalHeight, starts: layout.starts, rows: rows(layout).map((r) => r.tiles.map((t) => t.width)) });
+    expect(geometry(galleryLayout(renamed, 512, 120))).toEqual(geometry(galleryLayout(groups, 512, 120)));
+    // ...and width and target do shape it, so the comparison above is not comparing two constants.
+    expect(galleryLayout(groups, 1024, 120).totalHeight).toBeLessThan(galleryLayout(groups, 512, 120).totalHeight);
+    expect(galleryLayout(groups, 512, 240).totalHeight).toBeGreaterThan(galleryLayout(groups, 512, 120).totalHeight);
   });
 });
 

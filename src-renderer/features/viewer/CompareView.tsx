@@ -9,17 +9,17 @@ import { imageUrl } from '../../lib/desktop.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useLanguage } from '../../ui/useLanguage.ts';
 import { useGalleryStore } from '../gallery/store.ts';
-import { CullBar, marksForKey } from '../viewer/CullBar.tsx';
-import { loupeText, type LoupeKey } from '../viewer/i18n.ts';
-import { isTyping } from '../viewer/keys.ts';
-import { KeyHints } from '../viewer/KeyHints.tsx';
-import { MARGIN, type Size } from '../viewer/panZoom.ts';
-import { imageDetailQuery, useMark, type Marks } from '../viewer/queries.ts';
-import { differingFields, requestFacts, type RequestFacts, type RequestField } from '../viewer/requestFacts.ts';
-import { PannedImage, ZoomBar, type Rect } from '../viewer/Stage.tsx';
-import { useModalFocus } from '../viewer/useModalFocus.ts';
-import { usePanZoom, type PanZoom } from '../viewer/usePanZoom.ts';
-import '../viewer/viewer.css';
+import { CullBar, marksForKey } from './CullBar.tsx';
+import { loupeText, type LoupeKey } from './i18n.ts';
+import { isTyping } from './keys.ts';
+import { KeyHints } from './KeyHints.tsx';
+import { MARGIN, type Size } from './panZoom.ts';
+import { imageDetailQuery, useMark, type Marks } from './queries.ts';
+import { differingFields, requestFacts, type RequestFacts, type RequestField } from './requestFacts.ts';
+import { PannedImage, ZoomBar, type Rect } from './Stage.tsx';
+import { useModalFocus } from './useModalFocus.ts';
+import { usePanZoom, type PanZoom } from './usePanZoom.ts';
+import './viewer.css';
 
 /** Every pane's content box: the pane's inner area. Each image is fitted (contain) inside it. */
 const paneContent = (stage: Size): Size => ({ w: Math.max(1, stage.w - 2 * MARGIN), h: Math.max(1, stage.h - 2 * MARGIN) });
