@@ -34,6 +34,10 @@ function startGuard(parentPid: number): void {
       eval: true,
       workerData: { pid: process.pid, parentPid, firstPpid: process.ppid, pollMs: GUARD_POLL_MS, killMs: HARD_KILL_MS },
     });
+    // A guard that fails later must not become an uncaught error that ends a service whose parent is alive.
+    guard.on('error', () => {
+      guard = null;
+    });
     guard.unref();
   } catch {
     guard = null; // no worker threads in this runtime: exitSoon's timer is the only deadline

@@ -59,6 +59,12 @@ describe('what the user may retry (the runner enforces it, the card shows it)', 
     ['stopped waiting', { ...failed('x'), status: 'cancelled', error: null }, { offer: 'never', kind: null, availableAt: null, reason: 'outcome_unknown' }],
     ['succeeded', { ...failed('x'), status: 'succeeded', error: null }, { offer: 'never', kind: null, availableAt: null, reason: 'succeeded' }],
   ];
+  it('a turn the service does not know (judged after a crash or restore): a person may resend it, the queue gives up', () => {
+    const facts = failed('not_on_service');
+    expect(turnActions(facts, now).retry.offer).toBe('now');
+    expect(batchStep(facts, now, DEFAULT_RETRY_POLICY)).toEqual({ kind: 'give_up' });
+  });
+
   it.each(rows)('%s', (_name, facts, expected) => {
     expect(turnActions(facts, now).retry).toEqual(expected);
     // The runner's verdict agrees with what is shown.
@@ -119,6 +125,12 @@ describe('a batch job gets the verdict a single generation gets, for every spec 
   it('covers every code of spec §7', () => {
     const covered = new Set(rows.map(([, facts]) => facts.error?.code));
     expect(SPEC_ERROR_CODES.filter((code) => !covered.has(code))).toEqual([]);
+  });
+
+  it('a turn the service does not know (judged after a crash or restore): a person may resend it, the queue gives up', () => {
+    const facts = failed('not_on_service');
+    expect(turnActions(facts, now).retry.offer).toBe('now');
+    expect(batchStep(facts, now, policy)).toEqual({ kind: 'give_up' });
   });
 
   it.each(rows)('%s', (_name, facts, expected) => {

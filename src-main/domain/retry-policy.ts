@@ -110,6 +110,9 @@ export type BatchStep =
 export function batchStep(turn: TurnFacts, now: number, policy: RetryPolicy): BatchStep {
   const verdict = retryVerdict(turn, now);
   const code = turn.error?.code ?? '';
+  // A turn the service does not know was judged after a crash or a restore: a person may resend it, the queue never
+  // does on its own (a replaced service.db would make every paid turn look unknown there).
+  if (code === 'not_on_service') return { kind: 'give_up' };
   if (verdict.allowed || verdict.code === 'retry_too_early') {
     switch (verdict.kind) {
       case 'retry_once':

@@ -25,8 +25,14 @@ describe('downloads follow the redirect without the key', () => {
   let png: Buffer;
   let apiUrl = '';
   let directUrl = '';
+  let rateLimitNext = 0;
   const api = createServer((req, res) => {
     apiSeen.push(req.headers);
+    if (rateLimitNext > 0) {
+      rateLimitNext--;
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' }).end(JSON.stringify({ error: { code: 'rate_limited', message: 'slow down', request_id: 'req_x' } }));
+      return;
+    }
     const name = req.url?.split('/').pop() ?? '';
     res.writeHead(302, { location: `${directUrl}/direct/${name}?expires=9999999999&sig=abc` }).end();
   });
@@ -148,6 +154,20 @@ describe('downloads follow the redirect without the key', () => {
     expect(image?.download).toBe('pending');
     expect(image?.downloadError).toMatch(/503/);
     expect(events.find((e) => e.state === 'failed')).toMatchObject({ attempts: 1, nextAttemptAt: expect.any(Number) });
+    downloader.close();
+    db.close();
+  });
+
+  it("waits at least the service's Retry-After before asking for the file again (spec §7), not its own shorter back-off", async () => {
+    const { db, repo, events, downloader } = setup(1376, 768, [50]);
+    rateLimitNext = 1;
+    const before = Date.now();
+    downloader.resumePending();
+    for (let i = 0; i < 200 && !events.some((e) => e.state === 'failed'); i++) await new Promise((r) => setTimeout(r, 10));
+    const failed = events.find((e) => e.state === 'failed');
+    expect(failed?.error).toMatch(/rate_limited/);
+    expect(failed?.nextAttemptAt).toBeGreaterThanOrEqual(before + 7_000);
+    expect(repo.getImage('img_AAAAAAAA')?.download).toBe('pending');
     downloader.close();
     db.close();
   });

@@ -65,9 +65,12 @@ export interface DownloaderDeps {
 /** Why a download stopped: `retry_later` leaves the row pending for the next start. */
 class DownloadFailure extends Error {
   readonly final: boolean;
-  constructor(message: string, final: boolean) {
+  /** The service's Retry-After on a 429 or 503 (spec §7): the next attempt waits at least this long. */
+  readonly retryAfterMs: number | null;
+  constructor(message: string, final: boolean, retryAfterMs: number | null = null) {
     super(message);
     this.final = final;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -187,17 +190,30 @@ export class Downloader {
       const final = error instanceof DownloadFailure ? error.final : false;
       if (this.closed) return; // stays pending: resumed at next start
       const retries = this.attempts.get(item.id) ?? 0;
-      const waitMs = final ? null : downloadRetryWaitMs(retries, this.retryDelaysMs, this.retryCapMs);
-      // Final: failed with its reason. Otherwise the row stays pending and keeps the reason, so it shows why.
-      repo.setDownload(item.id, final ? 'failed' : 'pending', message);
+      const backOffMs = final ? null : downloadRetryWaitMs(retries, this.retryDelaysMs, this.retryCapMs);
+      const retryAfterMs = error instanceof DownloadFailure ? error.retryAfterMs : null;
+      const waitMs = backOffMs === null ? null : Math.max(backOffMs, retryAfterMs ?? 0);
       const failed: DownloadProgress = { ...base, receivedBytes: 0, totalBytes: null, state: 'failed', error: message, attempts: retries + 1 };
       if (waitMs === null) {
+        this.attempts.delete(item.id);
+        this.recordFailure(item.id, 'failed', message);
         onProgress(failed);
         return;
       }
+      // The retry is scheduled before anything is written: a write that fails (a full disk) must not cost the retry.
       this.attempts.set(item.id, retries + 1);
-      onProgress({ ...failed, nextAttemptAt: Date.now() + waitMs });
       this.retryAfter(item, waitMs, retries < this.retryDelaysMs.length);
+      this.recordFailure(item.id, 'pending', message);
+      onProgress({ ...failed, nextAttemptAt: Date.now() + waitMs });
+    }
+  }
+
+  /** Final: failed with its reason. Otherwise the row stays pending and keeps the reason, so it shows why. */
+  private recordFailure(imageId: string, state: 'failed' | 'pending', message: string): void {
+    try {
+      this.deps.repo.setDownload(imageId, state, message);
+    } catch (error) {
+      process.stderr.write(`image-studio: could not record a download's failure (${imageId}): ${error instanceof Error ? error.message : String(error)}\n`);
     }
   }
 
@@ -234,7 +250,8 @@ export class Downloader {
         if (located.kind === 'network') throw new DownloadFailure(located.message, false);
         const retryable = located.error.status === 429 || located.error.status === 503 || (located.error.status ?? 0) >= 500;
         if (located.error.status === 404) this.deps.repo.setMissing(item.id);
-        throw new DownloadFailure(`${located.error.code}: ${located.error.message}`, !retryable);
+        const retryAfterMs = located.retryAfterS === null ? null : located.retryAfterS * 1000;
+        throw new DownloadFailure(`${located.error.code}: ${located.error.message}`, !retryable, retryAfterMs);
       }
       // DESIGN.md §3: the direct link is fetched without the Authorization header.
       // A transfer that stalls (no answer, or no byte for a while) is given up and retried later.
