@@ -1,8 +1,9 @@
 // The renderer's Content-Security-Policy, from one list of directives. Runtime-free, so the harness and the
 // Vite config can import it too.
 //
-// - The <meta> in src-renderer/index.html carries META_CONTENT_SECURITY_POLICY word for word (a file:// page
-//   gets no header; content-security-policy.test.ts fails when the two differ).
+// - The <meta> in src-renderer/index.html carries META_CONTENT_SECURITY_POLICY word for word
+//   (content-security-policy.test.ts fails when the two differ). In Electron the page is app://studio/index.html
+//   (app-protocol.ts), whose origin 'self' names: the bundle's scripts and styles need no other source.
 // - Both hosts (the Electron session and the browser harness) also send CONTENT_SECURITY_POLICY as a header:
 //   the same directives plus the ones a <meta> cannot carry (frame-ancestors is ignored there, with a warning).
 // - The dev server (electron-vite dev) rewrites the <meta> to DEV_CONTENT_SECURITY_POLICY: Vite injects CSS

@@ -4,17 +4,24 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { protocol } from 'electron';
+import { protocol, type CustomScheme } from 'electron';
 import type { StudioApp } from '../app/studio-app.ts';
+import { APP_SCHEME } from './app-request.ts';
 import { fileInside, imageContentType, parseImageRequest } from './image-request.ts';
 
 export const IMAGE_SCHEME = 'studio-image';
 
-/** Must run before app `ready`. */
-export function registerImageScheme(): void {
-  protocol.registerSchemesAsPrivileged([
+/**
+ * Must run before app `ready`, once: each call of registerSchemesAsPrivileged replaces the last, so both of
+ * the app's schemes are registered together. `app://` serves the renderer (app-protocol.ts): standard and
+ * secure so its origin is `app://studio` and 'self' in the CSP covers it; CORS-enabled for module scripts.
+ */
+export function registerAppSchemes(): void {
+  const schemes: CustomScheme[] = [
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, corsEnabled: true } },
     { scheme: IMAGE_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, stream: true, corsEnabled: false } },
-  ]);
+  ];
+  protocol.registerSchemesAsPrivileged(schemes);
 }
 
 export function handleImageProtocol(app: StudioApp, dataDir: string): void {

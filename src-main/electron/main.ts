@@ -9,7 +9,9 @@ import { createStudioApp } from '../app/create-app.ts';
 import { describeError, installCrashGuard } from '../app/crash-guard.ts';
 import type { StudioApp } from '../app/studio-app.ts';
 import { ElectronDesktopShell } from './electron-shell.ts';
-import { handleImageProtocol, registerImageScheme } from './image-protocol.ts';
+import { APP_INDEX_URL } from './app-request.ts';
+import { handleAppProtocol } from './app-protocol.ts';
+import { handleImageProtocol, registerAppSchemes } from './image-protocol.ts';
 import { registerIpcHandlers } from './ipc-handlers.ts';
 import { menuTemplate } from './menu.ts';
 import type { TrustedRenderer } from './sender-policy.ts';
@@ -19,7 +21,7 @@ import { createMainWindow, lockDownAllWebContents } from './window.ts';
 const outDir = join(import.meta.dirname, '..');
 const rendererDir = join(outDir, 'renderer');
 const devServerUrl = !app.isPackaged ? (process.env.ELECTRON_RENDERER_URL ?? null) : null;
-const trusted: TrustedRenderer = { indexFile: join(rendererDir, 'index.html'), devServerUrl };
+const trusted: TrustedRenderer = { devServerUrl };
 const appIcon = join(app.getAppPath(), 'resources', 'icon.png');
 
 // Nothing ends the app by accident (docs/main-process.md): errors go to the log and the app keeps serving.
@@ -38,7 +40,7 @@ if (!app.isPackaged && process.env.STUDIO_USER_DATA_DIR) app.setPath('userData',
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  registerImageScheme();
+  registerAppSchemes();
   app.on('second-instance', () => {
     if (!mainWindow) return;
     if (mainWindow.isMinimized()) mainWindow.restore();
@@ -67,6 +69,7 @@ async function start(): Promise<void> {
   studio = studioApp;
   registerIpcHandlers(ipcMain, studioApp, trusted);
   handleImageProtocol(studioApp, dataDir);
+  handleAppProtocol(rendererDir);
   // Main → renderer events go to the app window only; the core passed them through the secret screen.
   for (const event of IPC_EVENT_NAMES) {
     studioApp.on(event, (payload) => {
@@ -106,13 +109,12 @@ function openWindow(): void {
     preload: join(outDir, 'preload', 'index.cjs'),
     icon: appIcon,
     trusted,
-    rendererDir,
   });
   mainWindow.on('closed', () => {
     mainWindow = null;
   });
   if (devServerUrl) void mainWindow.loadURL(devServerUrl);
-  else void mainWindow.loadFile(trusted.indexFile);
+  else void mainWindow.loadURL(APP_INDEX_URL);
 }
 
 app.on('window-all-closed', () => {

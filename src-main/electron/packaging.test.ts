@@ -26,6 +26,8 @@ describe('Electron fuses', () => {
     enableCookieEncryption: true,
     enableEmbeddedAsarIntegrityValidation: true,
     onlyLoadAppFromAsar: true,
+    // The renderer comes from app://studio/, so file:// needs no extra privileges.
+    grantFileProtocolExtraPrivileges: false,
   };
 
   it('are all set the hardened way', () => {

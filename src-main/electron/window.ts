@@ -1,21 +1,21 @@
 // The app window and its security (DESIGN.md §2; STYLE.md, Actual Budget's security.ts): sandboxed renderer with context isolation and no Node,
 // CSP header, navigation and new windows blocked (a link leaves the app only through shell:open-external),
-// webviews refused, every permission request denied, file:// limited to the built renderer's folder.
+// webviews refused, every permission request denied, every file:// request refused (the renderer comes from
+// app://studio/, app-protocol.ts).
 import { BrowserWindow, nativeTheme, session, type App, type Session } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
-import { isRendererAsset, isTrustedRendererUrl, type TrustedRenderer } from './sender-policy.ts';
+import { isTrustedRendererUrl, type TrustedRenderer } from './sender-policy.ts';
 
 export interface WindowOptions {
   preload: string;
   icon: string;
   trusted: TrustedRenderer;
-  rendererDir: string;
 }
 
 let sessionHardened = false;
 
 /** Session-wide rules; applied once to the default session the window uses. */
-export function hardenSession(target: Session, rendererDir: string, options: { cspHeader: boolean }): void {
+export function hardenSession(target: Session, options: { cspHeader: boolean }): void {
   if (sessionHardened) return;
   sessionHardened = true;
   target.setPermissionRequestHandler((_webContents, _permission, callback) => callback(false));
@@ -27,14 +27,14 @@ export function hardenSession(target: Session, rendererDir: string, options: { c
       callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
     });
   }
-  // A file:// page may otherwise read any file:// URL; the renderer needs only its own folder.
-  target.webRequest.onBeforeRequest({ urls: ['file://*/*'] }, (details, callback) => {
-    callback({ cancel: !isRendererAsset(details.url, rendererDir) });
+  // The renderer is served from app://studio/ and reads images through studio-image://: nothing needs file://.
+  target.webRequest.onBeforeRequest({ urls: ['file://*/*'] }, (_details, callback) => {
+    callback({ cancel: true });
   });
 }
 
 export function createMainWindow(options: WindowOptions): BrowserWindow {
-  hardenSession(session.defaultSession, options.rendererDir, { cspHeader: !options.trusted.devServerUrl });
+  hardenSession(session.defaultSession, { cspHeader: !options.trusted.devServerUrl });
   const win = new BrowserWindow({
     width: 1440,
     height: 900,

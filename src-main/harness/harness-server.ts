@@ -8,13 +8,14 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { extname, isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import { IPC_EVENT_NAMES, IPC_METHODS, methodByChannel, type IpcMethodName } from '../../src-shared/ipc/index.ts';
 import type { StudioApp } from '../app/studio-app.ts';
 import { isOwnLoopbackHost, isOwnLoopbackOrigin } from '../domain/own-address.ts';
 import { originOf } from '../domain/remote-url.ts';
+import { rendererAssetPath, rendererAssetType } from '../electron/app-request.ts';
 import { CONTENT_SECURITY_POLICY } from '../electron/content-security-policy.ts';
 import { fileInside, imageContentType, parseImageRequest } from '../electron/image-request.ts';
 import { harnessClientScript } from './client-script.ts';
@@ -57,21 +58,6 @@ export interface HarnessServer {
 }
 
 const MAX_IPC_BODY = 4 * 1024 * 1024;
-const STATIC_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.ttf': 'font/ttf',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 /** Resolves a method by its contract name (`generateStart`) or its channel (`generate:start`). */
 export function resolveMethodName(nameOrChannel: string): IpcMethodName | null {
@@ -194,16 +180,9 @@ function serveClientScript(front: Front, req: IncomingMessage, res: ServerRespon
 }
 
 async function serveStatic(rendererDir: string, res: ServerResponse, pathname: string): Promise<void> {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    sendText(res, 400, 'Bad path.');
-    return;
-  }
-  const file = resolve(rendererDir, '.' + decoded);
-  const rel = relative(rendererDir, file);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || decoded.includes('\0')) {
+  // The same path rule as Electron's app://studio/ (electron/app-request.ts): a file inside the renderer folder.
+  const file = rendererAssetPath(rendererDir, pathname);
+  if (file === null) {
     sendText(res, 404, 'Not found.');
     return;
   }
@@ -212,7 +191,7 @@ async function serveStatic(rendererDir: string, res: ServerResponse, pathname: s
     if (!info.isFile()) throw new Error('not a file');
   } catch {
     // Browsers ask for a favicon on their own; an empty answer keeps a 404 out of the console tests read.
-    if (decoded === '/favicon.ico') {
+    if (pathname === '/favicon.ico') {
       res.writeHead(204, { 'cache-control': 'no-store' });
       res.end();
       return;
@@ -221,7 +200,7 @@ async function serveStatic(rendererDir: string, res: ServerResponse, pathname: s
     return;
   }
   res.writeHead(200, {
-    'content-type': STATIC_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+    'content-type': rendererAssetType(file),
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
   });
