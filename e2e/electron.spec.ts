@@ -54,9 +54,9 @@ test.describe('Electron app', () => {
     if (userData) rmSync(userData, { recursive: true, force: true });
   });
 
-  test('the window loads the renderer from the built files', async () => {
+  test('the window loads the renderer from the built files, served as app://studio/ (never file://)', async () => {
     await expect(page).toHaveTitle('Image Studio');
-    expect(page.url()).toMatch(/^file:\/\/.*\/out\/renderer\/index\.html$/);
+    expect(page.url()).toBe('app://studio/index.html');
     await expect(page.locator('#root > *').first()).toBeAttached();
   });
 

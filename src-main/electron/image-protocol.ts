@@ -44,7 +44,7 @@ export function handleImageProtocol(app: StudioApp, dataDir: string): void {
     const path = await app.imageFile(parsed.kind, parsed.id);
     const file = path === null ? null : await fileInside(dataDir, path);
     if (file === null) return new Response('No such image on disk.', { status: 404 });
-    // Streamed directly, not through net.fetch(file://): the session refuses file:// outside the renderer.
+    // Streamed directly, not through net.fetch(file://): the session refuses every file:// request.
     const { size } = await stat(file);
     const headers = { 'content-type': imageContentType(file), 'content-length': String(size), 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
     if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
