@@ -1,5 +1,5 @@
 // Add or edit a product: SKU, name, prompt, notes and reference images. References are library images: dragged
-// from the library pane beside the form (the gallery's own drag type, features/gallery/drag.ts), or selected
+// from the library pane beside the form (the gallery's own drag type, lib/image-drag.ts), or selected
 // there and added with a button (the keyboard's way). The count is shown against the tightest model limit of
 // the chosen shot list. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes.
 import { useId, useState, type DragEvent, type FormEvent } from 'react';
@@ -10,7 +10,7 @@ import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field } from '../../ui/Field.tsx';
-import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../gallery/drag.ts';
+import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../../lib/image-drag.ts';
 import { FilterBar } from '../gallery/Filters.tsx';
 import { GalleryBody } from '../gallery/GridChrome.tsx';
 import { useGalleryStore } from '../gallery/store.ts';

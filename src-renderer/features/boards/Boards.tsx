@@ -6,7 +6,7 @@ import type { Board, GalleryFilters, SmartBoard } from '../../../src-shared/ipc/
 import { appText, useText } from '../../i18n/text.ts';
 import { DesktopError } from '../../lib/desktop.ts';
 import { useExportStore } from '../export/store.ts';
-import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../gallery/drag.ts';
+import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../../lib/image-drag.ts';
 import { useGalleryStore } from '../gallery/store.ts';
 import { useGalleryView } from '../gallery/view-store.ts';
 import { libraryText, type LibraryT } from '../library/i18n.ts';

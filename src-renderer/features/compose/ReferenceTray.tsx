@@ -10,7 +10,7 @@ import { MODELS } from '../../../src-shared/catalog.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { call, imageUrl } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../gallery/drag.ts';
+import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../../lib/image-drag.ts';
 import { useComposeStore } from './store.ts';
 
 function TrayItem({ id, flaggedMissing }: { id: string; flaggedMissing: boolean }) {

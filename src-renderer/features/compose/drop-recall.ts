@@ -5,7 +5,7 @@
 import type { DragEvent } from 'react';
 import { call } from '../../lib/desktop.ts';
 import type * as ReaderModule from './generation-data-reader.ts';
-import { IMAGE_DRAG_TYPE } from '../gallery/drag.ts';
+import { IMAGE_DRAG_TYPE } from '../../lib/image-drag.ts';
 import { useComposeStore } from './store.ts';
 
 type GenerationDataReader = typeof ReaderModule;

@@ -19,7 +19,7 @@ import { useSettings } from '../settings/queries.ts';
 import { libraryText } from '../library/i18n.ts';
 import { BoardPicker } from '../boards/BoardPicker.tsx';
 import { marksForKey, useMark } from './cull.ts';
-import { installDragOut } from './drag-out.ts';
+import { installDragOut } from '../../lib/image-drag.ts';
 import { GalleryThumb, tileId, tileText, type TileText } from './GalleryThumb.tsx';
 import { galleryLayout, isNavKey, navigate, tileCenter, GAP, type LayoutItem, type RowItem } from './layout.ts';
 import { SessionHeader } from './SessionHeader.tsx';

@@ -3,7 +3,7 @@ import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { AppText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import type { LibraryT } from '../library/i18n.ts';
-import { beginImageDrag } from './drag-out.ts';
+import { beginImageDrag } from '../../lib/image-drag.ts';
 
 export interface ThumbProps {
   image: ImageRecord;

@@ -75,7 +75,3 @@ export function useRenameSession() {
 export function useExportImage() {
   return useMutation({ mutationFn: (imageId: string) => call('filesExport', { imageId }) });
 }
-
-export function startDragOut(imageIds: string[]): void {
-  void call('filesStartDrag', { imageIds: imageIds.slice(0, 50) }).catch(() => undefined);
-}
