@@ -10,7 +10,7 @@ import { Downloader, cacheDirs, createFileHandlers, existingCachePath, type Cach
 import { GenerationRunner, bringBackSentTurns, createGenerationHandlers, reconcileLocalTurns } from '../generation/index.ts';
 import { createInspectorHandlers, type InspectorContext, type InspectorHandlers } from '../inspector/index.ts';
 import { dispatch, mergeHandlerTables } from '../ipc/index.ts';
-import { AppMeta, LibraryRepo, SendJournal, backupLibrary, createLibraryHandlers, openLibraryWithRecovery, type LibraryDatabase } from '../library/index.ts';
+import { AppMeta, LibraryBackups, LibraryRepo, SendJournal, createLibraryHandlers, openLibraryWithRecovery, type LibraryDatabase } from '../library/index.ts';
 import { LocalConsole, createLocalConsoleHandlers } from '../local-console/index.ts';
 import type { Emit } from '../ports/events.ts';
 import type { IpcHandlers } from '../ports/ipc-table.ts';
@@ -219,8 +219,9 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
   const handlers = handlerTable(options, data, environments, events.emit, features);
   const { downloader, runner, batch, inspector, localConsole } = features;
 
-  // The daily backup runs in the background (SQLite online backup, in steps); close() waits for it.
-  const backedUp = backupLibrary(data.db, options.dataDir).catch((error: unknown) => logTrouble('could not back up the library', error));
+  // Backups run in the background (SQLite online backup, in steps): at start, after changes, and at quit.
+  const backups = new LibraryBackups(data.db, options.dataDir, { onTrouble: logTrouble });
+  void backups.start();
   // The Local environment works with no set-up (DESIGN.md §1). A service that cannot start leaves the app
   // usable with Remote; its status says why.
   await environments.startLocal().catch(() => undefined);
@@ -250,7 +251,7 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
       await runner.close();
       await inspector.close().catch(() => undefined);
       await environments.stop().catch(() => undefined);
-      await backedUp;
+      await backups.close();
       data.db.close();
     },
   };

@@ -138,11 +138,11 @@ describe('recovery of local data', () => {
 
   it('a damaged library.db is kept aside and the backup restored, turns and account included', async () => {
     const before = await firstRun();
-    // The first start backed up the library before the generation; take today's backup again with the turn in it.
+    // Backups with the turn in them: one taken at a start with none, one at quit (that start wrote to the library).
     rmSync(join(before.dataDir, 'backups'), { recursive: true });
     let s = await start(before.dataDir, before.keychainService);
     await stop(s);
-    expect(readdirSync(join(before.dataDir, 'backups'))).toHaveLength(1);
+    expect(readdirSync(join(before.dataDir, 'backups'))).toHaveLength(2);
     const garbage = randomBytes(20_000);
     writeFileSync(join(before.dataDir, 'library.db'), garbage);
     // settings.json lost as well: the account is known from the restored library's app_meta.

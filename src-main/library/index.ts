@@ -5,4 +5,5 @@ export { LibraryRepo, isValidCursor, storedError, storedNote, type NewImage, typ
 export { AppMeta } from './app-meta.ts';
 export { SendJournal, SEND_JOURNAL_FILE, type SentTurn } from './send-journal.ts';
 export { backupLibrary, damagedName, openLibraryWithRecovery } from './recovery.ts';
+export { LibraryBackups, BACKUP_INTERVAL_MS } from './backups.ts';
 export { createLibraryHandlers, type LibraryMethods } from './handlers.ts';

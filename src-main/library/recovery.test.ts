@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { openLibraryDatabase } from './database.ts';
+import { LibraryBackups } from './backups.ts';
 import { backupLibrary, isDamage, listBackups, openLibraryWithRecovery } from './recovery.ts';
 
 const DAY1 = new Date('2026-11-20T09:00:00Z');
@@ -41,22 +42,46 @@ function files(dataDir: string): string[] {
 }
 
 describe('library backups', () => {
-  it('takes at most one backup a day with SQLite online backup and keeps the newest 3', async () => {
+  it('takes one per moment with SQLite online backup, checked with quick_check, and keeps the newest 5', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'studio-recovery-'));
     const db = openLibraryDatabase(join(dataDir, 'library.db'));
     addSessions(db, 0, 10);
     expect(await backupLibrary(db, dataDir, new Date('2026-11-20T09:00:00Z'))).toBe(join(dataDir, 'backups', 'library-2026-11-20T090000Z.db'));
-    expect(await backupLibrary(db, dataDir, new Date('2026-11-20T23:59:00Z'))).toBeNull();
-    for (const day of ['21', '22', '23']) await backupLibrary(db, dataDir, new Date(`2026-11-${day}T08:00:00Z`));
+    expect(await backupLibrary(db, dataDir, new Date('2026-11-20T09:00:00Z'))).toBeNull();
+    for (const hour of ['10', '11', '12', '13', '14']) await backupLibrary(db, dataDir, new Date(`2026-11-20T${hour}:00:00Z`));
     db.close();
-    expect(readdirSync(join(dataDir, 'backups')).sort()).toEqual([
-      'library-2026-11-21T080000Z.db',
-      'library-2026-11-22T080000Z.db',
-      'library-2026-11-23T080000Z.db',
-    ]);
+    expect(readdirSync(join(dataDir, 'backups')).sort()).toEqual(['10', '11', '12', '13', '14'].map((h) => `library-2026-11-20T${h}0000Z.db`));
     const copy = openLibraryDatabase(listBackups(dataDir)[0]!.path);
     expect(sessionCount(copy)).toBe(10);
     copy.close();
+  });
+
+  it('backs up at start, again only after a change once the interval passed, and at quit when changed since', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-recovery-'));
+    const db = openLibraryDatabase(join(dataDir, 'library.db'));
+    let now = Date.parse('2026-11-20T09:00:00Z');
+    const backups = new LibraryBackups(db, dataDir, { intervalMs: 600_000, checkEveryMs: 3_600_000, now: () => now });
+    await backups.start();
+    expect(listBackups(dataDir)).toHaveLength(1);
+    now += 3_600_000;
+    await backups.maybeBackUp();
+    expect(listBackups(dataDir)).toHaveLength(1); // nothing changed
+    addSessions(db, 0, 3);
+    now += 60_000;
+    await backups.maybeBackUp();
+    expect(listBackups(dataDir)).toHaveLength(2); // changed, and 10 minutes since the last
+    addSessions(db, 3, 2);
+    now += 60_000;
+    await backups.maybeBackUp();
+    expect(listBackups(dataDir)).toHaveLength(2); // changed, but only a minute since
+    now += 1_000;
+    await backups.close();
+    const newest = listBackups(dataDir);
+    expect(newest).toHaveLength(3); // at quit
+    const copy = openLibraryDatabase(newest[0]!.path);
+    expect(sessionCount(copy)).toBe(5);
+    copy.close();
+    db.close();
   });
 });
 

@@ -1,16 +1,17 @@
-// Recovery of local data (docs/main-process.md): library.db is backed up once a day with SQLite's online
-// backup into <dataDir>/backups/; a damaged library.db is moved aside (never deleted) and the newest good
+// Recovery of local data (docs/main-process.md): library.db is backed up with SQLite's online backup into
+// <dataDir>/backups/ (when: backups.ts); a damaged library.db is moved aside (never deleted) and the newest good
 // backup restored, and the caller tells the user what happened.
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as sqlite from 'node:sqlite';
 import { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
 import { openLibraryDatabase } from './database.ts';
 
 export const LIBRARY_FILE = 'library.db';
 export const BACKUP_DIR = 'backups';
-/** How many daily backups are kept. */
-export const BACKUPS_KEPT = 3;
+/** How many backups are kept (newest first; each passed quick_check when it was taken). */
+export const BACKUPS_KEPT = 5;
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 const BACKUP_NAME = /^library-(\d{4}-\d{2}-\d{2})T(\d{2})(\d{2})(\d{2})Z\.db$/;
@@ -151,11 +152,12 @@ export function openLibraryWithRecovery(dataDir: string, now: () => Date = () =>
 }
 
 /**
- * Backs the open library up into `<dataDir>/backups/library-<stamp>.db` unless one was taken today (UTC),
- * then keeps the newest BACKUPS_KEPT. SQLite's online backup runs in steps off the main thread, so the app
- * keeps working meanwhile. Resolves with the new file, or null when today's backup already exists.
+ * Backs the open library up into `<dataDir>/backups/library-<stamp>.db`, then keeps the newest BACKUPS_KEPT.
+ * SQLite's online backup copies `rate` pages a step on a worker thread, so main keeps working meanwhile; the copy
+ * passes quick_check (also off main) before it counts as a backup. Resolves with the new file, or null when a
+ * backup of this very second exists. When to back up is backups.ts's rule.
  */
-export async function backupLibrary(db: DatabaseSync, dataDir: string, now: Date = new Date()): Promise<string | null> {
+export async function backupLibrary(db: DatabaseSync, dataDir: string, now: Date = new Date(), options: { rate?: number } = {}): Promise<string | null> {
   // A namespace lookup, not a named import: on Node before 22.16 the app still starts, only without backups.
   const backup = (sqlite as Partial<typeof sqlite>).backup;
   if (typeof backup !== 'function') throw new Error('library backup needs node:sqlite backup() (Node 22.16 or later)');
@@ -163,16 +165,47 @@ export async function backupLibrary(db: DatabaseSync, dataDir: string, now: Date
   mkdirSync(dir, { recursive: true });
   // A backup cut off by a crash or a kill left a partial file; it is never a backup.
   for (const name of readdirSync(dir)) if (name.endsWith('.partial')) rmSync(join(dir, name), { force: true });
-  const day = now.toISOString().slice(0, 10);
-  if (listBackups(dataDir).some((b) => b.takenAt.startsWith(day))) return null;
   const target = join(dir, `library-${fileStamp(now)}.db`);
+  if (existsSync(target)) return null;
   const partial = `${target}.partial`;
   try {
-    await backup(db, partial);
+    await backup(db, partial, { rate: options.rate ?? BACKUP_PAGES_PER_STEP });
+    const verdict = await quickCheckOffMain(partial);
+    // The check's read-only open of a WAL-mode copy leaves -wal/-shm files that belong to no backup.
+    for (const suffix of ['-wal', '-shm']) rmSync(`${partial}${suffix}`, { force: true });
+    if (verdict !== 'ok') throw new Error(`the new library backup failed quick_check: ${verdict}`);
     renameSync(partial, target);
   } finally {
     rmSync(partial, { force: true });
   }
   for (const old of listBackups(dataDir).slice(BACKUPS_KEPT)) rmSync(old.path, { force: true });
   return target;
+}
+
+/** Pages copied per step of the online backup: small steps keep each of main's turns short. */
+export const BACKUP_PAGES_PER_STEP = 64;
+
+const QUICK_CHECK_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { DatabaseSync } = require('node:sqlite');
+let verdict;
+try {
+  const db = new DatabaseSync(workerData, { readOnly: true });
+  const rows = db.prepare('PRAGMA quick_check').all();
+  db.close();
+  verdict = rows.length === 1 && rows[0].quick_check === 'ok' ? 'ok' : String(rows[0] && rows[0].quick_check);
+} catch (error) {
+  verdict = String(error && error.message);
+}
+parentPort.postMessage(verdict);
+`;
+
+/** PRAGMA quick_check of a file on a worker thread (a 100,000-image library takes longer than main may block). */
+function quickCheckOffMain(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(QUICK_CHECK_WORKER, { eval: true, workerData: file });
+    worker.once('message', (verdict: string) => resolve(verdict));
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`quick_check worker exited with ${code}`))));
+  });
 }
