@@ -1,6 +1,7 @@
 // Shapes that cross the network (spec §2, §6, §7; DESIGN.md §3/§4), as zod schemas; types are inferred.
 import { z } from 'zod';
 import { IMAGE_COUNTS, MODEL_IDS, PURPOSE_IDS, QUALITIES, RATIOS, RESOLUTIONS } from './catalog.ts';
+import { IdSchema } from './ipc/contract.ts';
 import { API_SCOPES, type ApiScope } from './limits.ts';
 
 export { API_SCOPES, type ApiScope };
@@ -8,13 +9,15 @@ export { API_SCOPES, type ApiScope };
 /** The body of POST /api/v1/generate as the app builds it (the service validates raw bodies itself). */
 export const GenerateRequestSchema = z.strictObject({
   prompt: z.string().optional(),
-  ref_image_ids: z.array(z.string()).optional(),
+  // Ids by the contract's one rule; the count is capped well above any model's limit, so the model's own
+  // check (too_many_reference_images, naming its limit) still speaks for 17 to 100.
+  ref_image_ids: z.array(IdSchema).max(100).optional(),
   model: z.enum(MODEL_IDS).optional(),
   ratio: z.enum(RATIOS).optional(),
   resolution: z.enum(RESOLUTIONS).optional(),
   quality: z.enum(QUALITIES).optional(),
   n: z.union(IMAGE_COUNTS.map((n) => z.literal(n)) as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<4>]).optional(),
-  session_id: z.string().optional(),
+  session_id: IdSchema.optional(),
   purpose_id: z.enum(PURPOSE_IDS).optional(),
 });
 export type GenerateRequest = z.infer<typeof GenerateRequestSchema>;

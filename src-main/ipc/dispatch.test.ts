@@ -75,3 +75,16 @@ describe('IPC dispatch of ids and header values', () => {
     expect(called).toEqual(['localPackPublish']);
   });
 });
+
+describe('IPC dispatch of a generation request', () => {
+  it('refuses reference ids outside the id rule or too many of them, naming the field', async () => {
+    const start = handlers({ generateStart: async () => ({ turnId: 'lt_1' }) });
+    expect(await dispatch(start, 'generateStart', { request: { prompt: 'a mug', ref_image_ids: ['img_\uDC00'] } }, 'en')).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', details: { field: 'request.ref_image_ids.0' } },
+    });
+    const many = Array.from({ length: 101 }, (_, i) => `img_${i}`);
+    expect(await dispatch(start, 'generateStart', { request: { prompt: 'a mug', ref_image_ids: many } }, 'en')).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await dispatch(start, 'generateStart', { request: { prompt: 'a mug', ref_image_ids: ['img_AbCd1234'] }, sessionId: 'ls_AbCdEf1234' }, 'en')).toMatchObject({ ok: true });
+  });
+});
