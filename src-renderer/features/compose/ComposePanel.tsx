@@ -9,7 +9,7 @@ import type { DesktopError } from '../../lib/desktop.ts';
 import { osOf } from '../../lib/platform.ts';
 import { BalanceAfter, useBalance } from '../money/balance.tsx';
 import { useLanguage } from '../../ui/useLanguage.ts';
-import { ErrorBanner } from '../runs/ErrorBanner.tsx';
+import { ErrorBanner } from '../../ui/ErrorBanner.tsx';
 import { useStartGeneration } from '../runs/queries.ts';
 import { checkDraft, resolveModel } from './draft.ts';
 import { fileDropHandlers } from './drop-recall.ts';

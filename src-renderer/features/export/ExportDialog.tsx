@@ -14,7 +14,7 @@ import { Dialog } from '../../ui/Dialog.tsx';
 import { ExportOutcome } from '../../ui/ExportOutcome.tsx';
 import { Toggle } from '../../ui/Toggle.tsx';
 import { Field } from '../../ui/Field.tsx';
-import { ErrorBanner } from '../runs/ErrorBanner.tsx';
+import { ErrorBanner } from '../../ui/ErrorBanner.tsx';
 import { exportSource, useExportStore, type ExportTarget } from './store.ts';
 import './export.css';
 

@@ -13,7 +13,7 @@ import { useNow } from '../../ui/useNow.ts';
 import { usualSeconds } from '../compose/draft.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { CopyAsCode } from './CopyAsCode.tsx';
-import { ErrorBanner } from './ErrorBanner.tsx';
+import { ErrorBanner } from '../../ui/ErrorBanner.tsx';
 import { useCancelGeneration, useRetryGeneration, useStopWaiting, useTurn } from './queries.ts';
 import { StageResults } from './StageResults.tsx';
 import { useRunsStore } from './store.ts';

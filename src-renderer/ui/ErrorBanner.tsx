@@ -1,11 +1,11 @@
 // An error as the designer sees it: the human message, then what to do about it (spec §7's client action),
 // never a bare code. The code is shown small, for support, next to the request id.
 import type { ReactNode } from 'react';
-import { errorSpec } from '../../../src-shared/errors.ts';
-import { formatDuration } from '../../i18n/format.ts';
-import { appText, useText } from '../../i18n/text.ts';
-import { CopyButton } from '../../ui/CopyButton.tsx';
-import { useNow } from '../../ui/useNow.ts';
+import { errorSpec } from '../../src-shared/errors.ts';
+import { formatDuration } from '../i18n/format.ts';
+import { appText, useText } from '../i18n/text.ts';
+import { CopyButton } from './CopyButton.tsx';
+import { useNow } from './useNow.ts';
 
 export interface ShownError {
   code: string;
