@@ -74,6 +74,12 @@ describe('IPC dispatch of ids and header values', () => {
     expect(await dispatch(local, 'localPackPublish', { packId: 'pk_AbCd1234', idempotencyKey: 'publish-1' }, 'en')).toMatchObject({ ok: true });
     expect(called).toEqual(['localPackPublish']);
   });
+
+  it('refuses an API key with a non-ASCII character before it reaches an Authorization header', async () => {
+    const set = handlers({ keySet: async () => ({}) });
+    expect(await dispatch(set, 'keySet', { environment: 'remote', key: `sk_${'a'.repeat(30)}é` }, 'en')).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { field: 'key' } } });
+    expect(await dispatch(set, 'keySet', { environment: 'remote', key: `sk_${'a'.repeat(32)}` }, 'en')).toMatchObject({ ok: true });
+  });
 });
 
 describe('IPC dispatch of a generation request', () => {

@@ -62,6 +62,15 @@ const HttpUrl = z
     }
   }, 'must be an http(s) URL without credentials');
 
+// A key travels as an Authorization header value: printable ASCII only (anything else failed in fetch and read
+// as "service unreachable"), bounded like any typed header value.
+const ApiKeySchema = z
+  .string()
+  .trim()
+  .max(512)
+  .regex(/^sk_\S+$/, 'not an API key (keys begin with the letters sk and an underscore)')
+  .regex(/^[\x21-\x7E]+$/, 'not an API key (a key holds only letters, digits and punctuation)');
+
 export const settingsMethods = {
   settingsGet: method<SettingsState>()('settings:get', z.object({})),
   settingsSetLanguage: method<SettingsState>()('settings:set-language', z.object({ language: z.enum(LANGUAGES) })),
@@ -70,7 +79,7 @@ export const settingsMethods = {
   environmentSetRemote: method<SettingsState>()('environment:set-remote', z.object({ baseUrl: HttpUrl })),
   keySet: method<SettingsState>()(
     'key:set',
-    z.object({ environment: EnvironmentSchema, key: z.string().trim().regex(/^sk_\S+$/, 'not an API key (keys begin with the letters sk and an underscore)'), memoryOnly: z.boolean().optional() }),
+    z.object({ environment: EnvironmentSchema, key: ApiKeySchema, memoryOnly: z.boolean().optional() }),
   ),
   keyClear: method<SettingsState>()('key:clear', z.object({ environment: EnvironmentSchema })),
   keyTest: method<ConnectionTest>()('key:test', z.object({ environment: EnvironmentSchema })),
