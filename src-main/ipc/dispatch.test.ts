@@ -75,6 +75,13 @@ describe('IPC dispatch of ids and header values', () => {
     expect(called).toEqual(['localPackPublish']);
   });
 
+  it('bounds a pack update like a pack create: the style code and the image ids', async () => {
+    const update = handlers({ localPackUpdate: async () => ({}) });
+    expect(await dispatch(update, 'localPackUpdate', { packId: 'pk_AbCd1234', styleCode: 'x'.repeat(65) }, 'en')).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { field: 'styleCode' } } });
+    expect(await dispatch(update, 'localPackUpdate', { packId: 'pk_AbCd1234', imageIds: ['img_ok', '../img'] }, 'en')).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { field: 'imageIds.1' } } });
+    expect(await dispatch(update, 'localPackUpdate', { packId: 'pk_AbCd1234', styleCode: ' SPRING ', imageIds: ['img_AbCd1234'] }, 'en')).toMatchObject({ ok: true });
+  });
+
   it('refuses an API key with a non-ASCII character before it reaches an Authorization header', async () => {
     const set = handlers({ keySet: async () => ({}) });
     expect(await dispatch(set, 'keySet', { environment: 'remote', key: `sk_${'a'.repeat(30)}é` }, 'en')).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { field: 'key' } } });

@@ -68,6 +68,9 @@ export interface CreatedKey {
   oneTimeKey?: string | null;
 }
 
+/** A pack's style code, the same on create and update (an update had no bound). */
+const StyleCodeSchema = z.string().trim().min(1).max(64);
+
 export const localConsoleMethods = {
   localStatus: method<LocalConsoleState>()('local:status', z.object({})),
   localTopUp: method<LocalConsoleState>()('local:top-up', z.object({ credits: z.number().int().min(1).max(10_000_000) })),
@@ -98,11 +101,11 @@ export const localConsoleMethods = {
   localWebhookPing: method<{ deliveryId: string }>()('local:webhook-ping', z.object({})),
   localPackCreate: method<LocalPackView>()(
     'local:pack-create',
-    z.object({ styleCode: z.string().trim().min(1).max(64), imageIds: z.array(IdSchema).max(100) }),
+    z.object({ styleCode: StyleCodeSchema, imageIds: z.array(IdSchema).max(100) }),
   ),
   localPackUpdate: method<LocalPackView>()(
     'local:pack-update',
-    z.object({ packId: IdSchema, styleCode: z.string().optional(), imageIds: z.array(IdSchema).optional(), saved: z.literal(false).optional() }),
+    z.object({ packId: IdSchema, styleCode: StyleCodeSchema.optional(), imageIds: z.array(IdSchema).max(1000).optional(), saved: z.literal(false).optional() }),
   ),
   localPackPublish: method<PublishOutcome>()(
     'local:pack-publish',
