@@ -8,15 +8,15 @@ import { useEffect, useRef, useState, type DragEvent } from 'react';
 import type { ConcreteModelId } from '../../../src-shared/catalog.ts';
 import { MODELS } from '../../../src-shared/catalog.ts';
 import { appText, useText } from '../../i18n/text.ts';
-import { call, imageUrl } from '../../lib/desktop.ts';
-import { queryKeys } from '../../lib/query-keys.ts';
+import { imageUrl } from '../../lib/desktop.ts';
+import { imageQuery } from '../../lib/library-queries.ts';
 import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../../lib/image-drag.ts';
 import { useComposeStore } from './store.ts';
 
 function TrayItem({ id, flaggedMissing }: { id: string; flaggedMissing: boolean }) {
   const t = useText(appText);
   const remove = useComposeStore((s) => s.removeReference);
-  const detail = useQuery({ queryKey: queryKeys.image(id), queryFn: () => call('libraryGetImage', { imageId: id }), retry: false });
+  const detail = useQuery({ ...imageQuery(id), retry: false });
   const missing = flaggedMissing || detail.data?.image.missing === true;
   return (
     <li className={`tray-item ${missing ? 'tray-item-missing' : ''}`} data-testid="reference-item" data-image-id={id} data-missing={missing}>

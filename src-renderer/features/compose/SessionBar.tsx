@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { appText, useText } from '../../i18n/text.ts';
 import { useSettings } from '../settings/queries.ts';
-import { useSessionSummary } from './queries.ts';
+import { useSession } from '../../lib/library-queries.ts';
 import { useComposeStore } from './store.ts';
 
 export function SessionBar() {
@@ -14,7 +14,7 @@ export function SessionBar() {
   const setServiceSessionId = useComposeStore((s) => s.setServiceSessionId);
   const [typing, setTyping] = useState(false);
   const [typed, setTyped] = useState('');
-  const summary = useSessionSummary(session?.id ?? null);
+  const summary = useSession(session?.id ?? null);
   const title = summary.data?.id === session?.id ? summary.data?.title : session?.title;
   // A session belongs to the environment it was made in (its ids and key live there): after a switch of
   // environment the next generation starts a new session instead of failing with environment_mismatch.

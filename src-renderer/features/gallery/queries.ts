@@ -1,5 +1,5 @@
-// The gallery from the library: pages of sessions (react-query infinite query), image details, star, rename.
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// The gallery from the library: pages of sessions (react-query infinite query), star, rename (image details: lib/library-queries.ts).
+import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GalleryFilters, GalleryPage } from '../../../src-shared/ipc/library.ts';
 import { call, imageUrl } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
@@ -41,13 +41,6 @@ export function useGallery(filters: GalleryFilters) {
   return useInfiniteQuery(galleryQuery(filters));
 }
 
-export function useImageDetail(imageId: string | null) {
-  return useQuery({
-    queryKey: queryKeys.image(imageId ?? ''),
-    queryFn: () => call('libraryGetImage', { imageId: imageId ?? '' }),
-    enabled: imageId !== null,
-  });
-}
 
 export function useStar() {
   const client = useQueryClient();

@@ -14,7 +14,8 @@ import { loupeText, type LoupeKey } from './i18n.ts';
 import { isTyping } from './keys.ts';
 import { KeyHints } from './KeyHints.tsx';
 import { MARGIN, type Size } from './panZoom.ts';
-import { imageDetailQuery, useMark, type Marks } from './queries.ts';
+import { useMark, type Marks } from './queries.ts';
+import { imageQuery } from '../../lib/library-queries.ts';
 import { differingFields, requestFacts, type RequestFacts, type RequestField } from './requestFacts.ts';
 import { PannedImage, ZoomBar, type Rect } from './Stage.tsx';
 import { useModalFocus } from './useModalFocus.ts';
@@ -67,7 +68,7 @@ function Compare({ ids }: { ids: string[] }) {
   const t = useText(appText);
   const lt = useText(loupeText);
   const close = useGalleryStore((s) => s.closeCompare);
-  const details = useQueries({ queries: ids.map((id) => imageDetailQuery(id)) });
+  const details = useQueries({ queries: ids.map((id) => imageQuery(id)) });
   const all = details.map((d) => d.data);
   const ready = all.every((d): d is ImageDetail => d !== undefined);
   const [active, setActive] = useState(ids[0] ?? '');

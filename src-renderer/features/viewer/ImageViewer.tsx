@@ -8,7 +8,8 @@ import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useComposeStore } from '../compose/store.ts';
-import { useImageDetail, useExportImage } from '../gallery/queries.ts';
+import { useExportImage } from '../gallery/queries.ts';
+import { imageQuery, useImage, useSession } from '../../lib/library-queries.ts';
 import { useGalleryStore } from '../gallery/store.ts';
 import { useGalleryView } from '../gallery/view-store.ts';
 import { useLocalAction } from '../local-console/queries.ts';
@@ -19,7 +20,7 @@ import { loupeText } from './i18n.ts';
 import { isTyping } from './keys.ts';
 import { KeyHints } from './KeyHints.tsx';
 import { MetaPanel } from './MetaPanel.tsx';
-import { imageDetailQuery, neighborsQuery, useMark, useNeighbors, useSessionTitle, type Marks } from './queries.ts';
+import { neighborsQuery, useMark, useNeighbors, type Marks } from './queries.ts';
 import { PannedImage, ZoomBar } from './Stage.tsx';
 import { useModalFocus } from './useModalFocus.ts';
 import { usePanZoom } from './usePanZoom.ts';
@@ -50,11 +51,11 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
   const openedId = viewer.ids[viewer.index] ?? viewer.ids[0] ?? '';
   const id = moved && moved.base === viewer ? moved.id : openedId;
 
-  const detail = useImageDetail(id);
+  const detail = useImage(id);
   const data = detail.data?.image.id === id ? detail.data : undefined;
   const image = data?.image;
   const turn = data?.turn;
-  const session = useSessionTitle(image?.sessionId ?? null);
+  const session = useSession(image?.sessionId ?? null);
   const neighbors = useNeighbors(filters, id);
   const mark = useMark();
   const exportImage = useExportImage();
@@ -84,7 +85,7 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
   useEffect(() => {
     for (const other of [nb?.next, nb?.prev]) {
       if (!other) continue;
-      void client.prefetchQuery(imageDetailQuery(other));
+      void client.prefetchQuery(imageQuery(other));
       void client.prefetchQuery(neighborsQuery(filters, other));
       const img = new Image();
       img.src = imageUrl('full', other);

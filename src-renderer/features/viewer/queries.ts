@@ -17,18 +17,6 @@ export function useNeighbors(filters: GalleryFilters, imageId: string | null) {
   return useQuery({ ...neighborsQuery(filters, imageId ?? ''), enabled: imageId !== null, retry: false });
 }
 
-export function imageDetailQuery(imageId: string) {
-  return { queryKey: queryKeys.image(imageId), queryFn: () => call('libraryGetImage', { imageId }) };
-}
-
-/** The session's title (the user's, the automatic one, or the service's). */
-export function useSessionTitle(sessionId: string | null) {
-  return useQuery({
-    queryKey: queryKeys.session(sessionId ?? ''),
-    queryFn: () => call('libraryGetSession', { sessionId: sessionId ?? '' }),
-    enabled: sessionId !== null,
-  });
-}
 
 export type Marks = { starred?: boolean; rating?: number; rejected?: boolean };
 

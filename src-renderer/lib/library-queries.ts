@@ -1,0 +1,23 @@
+// The library's shared reads, one key and one fetch each: an image's detail and a session's summary are shown by
+// the viewer, compare, the gallery, compose's session bar and the reference tray, and must share one cache entry.
+import { useQuery } from '@tanstack/react-query';
+import { call } from './desktop.ts';
+import { queryKeys } from './query-keys.ts';
+
+export function imageQuery(imageId: string) {
+  return { queryKey: queryKeys.image(imageId), queryFn: () => call('libraryGetImage', { imageId }) };
+}
+
+/** An image's detail (its turn's request included); nothing is asked while `imageId` is null. */
+export function useImage(imageId: string | null) {
+  return useQuery({ ...imageQuery(imageId ?? ''), enabled: imageId !== null });
+}
+
+/** A session's summary (its titles among them); nothing is asked while `sessionId` is null. */
+export function useSession(sessionId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.session(sessionId ?? ''),
+    queryFn: () => call('libraryGetSession', { sessionId: sessionId ?? '' }),
+    enabled: sessionId !== null,
+  });
+}
