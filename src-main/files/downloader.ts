@@ -202,7 +202,8 @@ export class Downloader {
       }
       // The retry is scheduled before anything is written: a write that fails (a full disk) must not cost the retry.
       this.attempts.set(item.id, retries + 1);
-      this.retryAfter(item, waitMs, retries < this.retryDelaysMs.length);
+      // Only the quick retries hold whenIdle: a wait the service asked for (Retry-After) may be a day.
+      this.retryAfter(item, waitMs, retries < this.retryDelaysMs.length && waitMs === backOffMs);
       this.recordFailure(item.id, 'pending', message);
       onProgress({ ...failed, nextAttemptAt: Date.now() + waitMs });
     }
