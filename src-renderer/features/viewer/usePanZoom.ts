@@ -41,6 +41,16 @@ interface Options {
 
 type Stored = { key: unknown; view: View | null };
 
+/** Two fingers on the stage: their midpoint and distance (a pinch zooms by the distance's change). */
+function pinchOf(pointers: Map<number, Point>): { mid: Point; dist: number } | null {
+  const [a, b] = [...pointers.values()];
+  if (!a || !b) return null;
+  return { mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, dist: Math.hypot(a.x - b.x, a.y - b.y) };
+}
+
+/** Buttons and other controls laid over the stage keep their own clicks. */
+const isOverlayControl = (target: EventTarget | null) => target instanceof Element && target.closest('button, a, input, select, textarea') !== null;
+
 export function usePanZoom(options: Options): PanZoom {
   const [stage, setStage] = useState<Size | null>(null);
   const [stored, setStored] = useState<Stored>({ key: options.resetKey, view: null });
@@ -121,15 +131,9 @@ export function usePanZoom(options: Options): PanZoom {
         const r = el.getBoundingClientRect();
         return { x: e.clientX - r.left, y: e.clientY - r.top };
       };
-      const spread = () => {
-        const [a, b] = [...pointers.values()];
-        if (!a || !b) return null;
-        return { mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 }, dist: Math.hypot(a.x - b.x, a.y - b.y) };
-      };
       const onDown = (e: PointerEvent) => {
         if (e.pointerType === 'mouse' && e.button !== 0) return;
-        // Buttons and other controls laid over the stage keep their own clicks.
-        if (e.target instanceof Element && e.target.closest('button, a, input, select, textarea')) return;
+        if (isOverlayControl(e.target)) return;
         pointers.set(e.pointerId, local(e));
         try {
           el.setPointerCapture(e.pointerId);
@@ -142,10 +146,10 @@ export function usePanZoom(options: Options): PanZoom {
       const onMove = (e: PointerEvent) => {
         const before = pointers.get(e.pointerId);
         if (!before) return;
-        const prevSpread = spread();
+        const prevSpread = pinchOf(pointers);
         const now = local(e);
         pointers.set(e.pointerId, now);
-        const nextSpread = spread();
+        const nextSpread = pinchOf(pointers);
         if (prevSpread && nextSpread && prevSpread.dist > 0) {
           const factor = nextSpread.dist / prevSpread.dist;
           const dx = nextSpread.mid.x - prevSpread.mid.x;
@@ -167,7 +171,7 @@ export function usePanZoom(options: Options): PanZoom {
         apply((v, st, c, lim) => zoomAt(v, v.s * factor, anchor, st, c, lim));
       };
       const onDoubleClick = (e: MouseEvent) => {
-        if (e.target instanceof Element && e.target.closest('button, a, input, select, textarea')) return;
+        if (isOverlayControl(e.target)) return;
         ops.toggleActual(local(e));
       };
       el.addEventListener('pointerdown', onDown);
