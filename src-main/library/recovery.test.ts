@@ -92,7 +92,7 @@ describe('a damaged library.db', () => {
     writeFileSync(join(dataDir, 'library.db'), garbage);
     const { db, recovery } = openLibraryWithRecovery(dataDir, () => LATER);
     const damagedPath = join(dataDir, 'library.db.damaged-2026-11-22T101500Z');
-    expect(recovery).toEqual({ code: 'library_restored', params: { damagedPath, backupDate: '2026-11-21T09:00:00Z', reason: 'not_sqlite' } });
+    expect(recovery).toEqual({ code: 'library_restored', params: { damagedPath, backupDate: '2026-11-21T09:00:00Z', reason: 'not_sqlite', salvaged: '', notSalvaged: 'all' } });
     expect(readFileSync(damagedPath)).toEqual(garbage);
     expect(sessionCount(db)).toBe(300);
     expect(db.prepare('PRAGMA quick_check').get()).toEqual({ quick_check: 'ok' });
@@ -116,7 +116,9 @@ describe('a damaged library.db', () => {
     const damagedPath = join(dataDir, 'library.db.damaged-2026-11-22T101500Z');
     expect(readFileSync(damagedPath)).toEqual(before);
     expect(existsSync(`${damagedPath}-wal`)).toBe(true);
-    expect(sessionCount(db)).toBe(300);
+    // The page hit holds no session row: the backup's 300 and the 100 written after it are all salvaged.
+    expect(sessionCount(db)).toBe(400);
+    expect(recovery?.params.salvaged).toContain('sessions 100');
     db.close();
   });
 
@@ -146,7 +148,7 @@ describe('a damaged library.db', () => {
     writeFileSync(join(dataDir, 'library.db'), garbage);
     const { db, recovery } = openLibraryWithRecovery(dataDir, () => LATER);
     const damagedPath = join(dataDir, 'library.db.damaged-2026-11-22T101500Z');
-    expect(recovery).toEqual({ code: 'library_reset', params: { damagedPath, reason: 'not_sqlite' } });
+    expect(recovery).toEqual({ code: 'library_reset', params: { damagedPath, reason: 'not_sqlite', salvaged: '', notSalvaged: 'all' } });
     expect(readFileSync(damagedPath)).toEqual(garbage);
     expect(sessionCount(db)).toBe(0);
     db.close();

@@ -7,6 +7,7 @@ import * as sqlite from 'node:sqlite';
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { openLibraryDatabase } from './database.ts';
+import { salvageInto } from './salvage.ts';
 
 export const LIBRARY_FILE = 'library.db';
 export const BACKUP_DIR = 'backups';
@@ -16,9 +17,16 @@ export const BACKUPS_KEPT = 5;
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 const BACKUP_NAME = /^library-(\d{4}-\d{2}-\d{2})T(\d{2})(\d{2})(\d{2})Z\.db$/;
 
+/** What salvage brought back from the damaged file (`sessions 3, turns 6, images 6`) and which tables it could not read. */
+type Salvaged = {
+  salvaged: string;
+  notSalvaged: string;
+};
+
 export type LibraryRecovery =
-  | { code: 'library_restored'; params: { damagedPath: string; backupDate: string; reason: string } }
-  | { code: 'library_reset'; params: { damagedPath: string; reason: string } };
+  | { code: 'library_restored'; params: { damagedPath: string; backupDate: string; reason: string } & Salvaged }
+  | { code: 'library_salvaged'; params: { damagedPath: string; reason: string } & Salvaged }
+  | { code: 'library_reset'; params: { damagedPath: string; reason: string } & Salvaged };
 
 export interface OpenedLibrary {
   db: DatabaseSync;
@@ -145,10 +153,15 @@ export function openLibraryWithRecovery(dataDir: string, now: () => Date = () =>
   const damagedPath = moveAside(file, now());
   const backupDate = restoreNewestGoodBackup(dataDir, file);
   const db = openLibraryDatabase(file);
-  return {
-    db,
-    recovery: backupDate ? { code: 'library_restored', params: { damagedPath, backupDate, reason } } : { code: 'library_reset', params: { damagedPath, reason } },
+  // What the damaged file still holds comes first: the backup (or an empty library) only fills what it lost.
+  const report = salvageInto(db, damagedPath);
+  const salvaged = {
+    salvaged: Object.entries(report.recovered).map(([table, rows]) => `${table} ${rows}`).join(', '),
+    notSalvaged: report.unreadable.join(', '),
   };
+  const params = { damagedPath, reason, ...salvaged };
+  if (backupDate) return { db, recovery: { code: 'library_restored', params: { ...params, backupDate } } };
+  return { db, recovery: { code: salvaged.salvaged === '' ? 'library_reset' : 'library_salvaged', params } };
 }
 
 /**

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { IdSchema, method } from './contract.ts';
 
-export const STARTUP_NOTICE_CODES = ['library_restored', 'library_reset', 'settings_restored', 'settings_reset', 'local_account_recovered'] as const;
+export const STARTUP_NOTICE_CODES = ['library_restored', 'library_salvaged', 'library_reset', 'settings_restored', 'settings_reset', 'local_account_recovered'] as const;
 export type StartupNoticeCode = (typeof STARTUP_NOTICE_CODES)[number];
 
 export interface StartupNotice {

@@ -12,6 +12,7 @@ export const en = {
     dismiss: 'Dismiss',
     keptAt: 'The damaged file was kept, not deleted:',
     library_restored: 'The library file was damaged, so it was restored from the backup of {{backupDate}}. Anything generated after that backup is not in the gallery.',
+    library_salvaged: 'The library file was damaged and no usable backup was found; what it still held was recovered ({{salvaged}}).',
     library_reset: 'The library file was damaged and no usable backup was found, so the app started with an empty library.',
     settings_restored: 'The settings file was damaged and was restored from its last good copy.',
     settings_reset: 'The settings file was damaged and there was no good copy, so the settings are back to their defaults.',

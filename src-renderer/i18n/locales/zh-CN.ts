@@ -13,6 +13,7 @@ export const zhCN: Resources = {
     dismiss: '知道了',
     keptAt: '损坏的文件已保留（没有删除），位置：',
     library_restored: '图库文件已损坏，已从 {{backupDate}} 的备份恢复。该备份之后生成的内容不在图库中。',
+    library_salvaged: '图库文件已损坏，且没有可用的备份；已找回文件中仍可读取的内容（{{salvaged}}）。',
     library_reset: '图库文件已损坏，且没有可用的备份，应用已使用空图库启动。',
     settings_restored: '设置文件已损坏，已从上一次完好的副本恢复。',
     settings_reset: '设置文件已损坏，且没有完好的副本，设置已恢复为默认值。',
