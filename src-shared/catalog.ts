@@ -64,6 +64,17 @@ const GPT_FAMILY = {
   perReferenceSurcharge: 1,
   requiresReference: false,
 } as const satisfies Partial<ModelSpec>;
+/** What the two testing models share (1K/2K without 4:5, priced by resolution, no reference surcharge). */
+const TESTING_2K_FAMILY = {
+  status: 'testing',
+  ratios: NO_4_5,
+  resolutions: ['1K', '2K'],
+  defaultResolution: '1K',
+  supportsQuality: false,
+  perReferenceSurcharge: 0,
+  requiresReference: false,
+  typicalSeconds: 15,
+} as const satisfies Partial<ModelSpec>;
 
 export const MODELS: Readonly<Record<ConcreteModelId, ModelSpec>> = {
   'nano-banana-2': {
@@ -82,30 +93,16 @@ export const MODELS: Readonly<Record<ConcreteModelId, ModelSpec>> = {
   'gpt-image-2': { ...GPT_FAMILY, id: 'gpt-image-2', status: 'stable', typicalSeconds: 40 },
   'gpt-image-2.5': { ...GPT_FAMILY, id: 'gpt-image-2.5', status: 'testing', typicalSeconds: 45 },
   'seedream-5-0-pro': {
+    ...TESTING_2K_FAMILY,
     id: 'seedream-5-0-pro',
-    status: 'testing',
-    ratios: NO_4_5,
-    resolutions: ['1K', '2K'],
-    defaultResolution: '1K',
-    supportsQuality: false,
     referenceLimit: 10,
     price: { byResolution: { '1K': 6, '2K': 12 } },
-    perReferenceSurcharge: 0,
-    requiresReference: false,
-    typicalSeconds: 15,
   },
   'qwen-image-3.0-pro': {
+    ...TESTING_2K_FAMILY,
     id: 'qwen-image-3.0-pro',
-    status: 'testing',
-    ratios: NO_4_5,
-    resolutions: ['1K', '2K'],
-    defaultResolution: '1K',
-    supportsQuality: false,
     referenceLimit: 3,
     price: { byResolution: { '1K': 6, '2K': 11 } },
-    perReferenceSurcharge: 0,
-    requiresReference: false,
-    typicalSeconds: 15,
   },
   'flux-kontext-pro': {
     id: 'flux-kontext-pro',

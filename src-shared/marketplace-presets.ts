@@ -30,18 +30,18 @@ export const MARKETPLACE_TEMPLATE_FIELDS = ['sku', 'shot', 'index', 'product', '
 export type MarketplaceTemplateField = (typeof MARKETPLACE_TEMPLATE_FIELDS)[number];
 export const DEFAULT_MARKETPLACE_TEMPLATE = '{sku}_{shot}_{index}';
 
+/** Every preset today pads the whole product with white into an sRGB JPEG; only size, quality and limit differ. */
+const PADDED_WHITE_JPEG = { fit: 'contain', background: '#ffffff', format: 'jpeg', colourSpace: 'srgb' } as const;
+
 export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
   {
     id: 'amazon-main',
     name: { zh: 'Amazon 主图', en: 'Amazon main image' },
+    ...PADDED_WHITE_JPEG,
     width: 2000,
     height: 2000,
-    fit: 'contain',
-    background: '#ffffff',
-    format: 'jpeg',
     quality: 90,
     maxBytes: 10 * MB,
-    colourSpace: 'srgb',
     notes: {
       zh: '主图须为纯白背景（RGB 255,255,255），商品约占画面 85%；最长边至少 1000 像素才能放大查看。',
       en: 'Main image on pure white (RGB 255,255,255), product filling about 85% of the frame; 1000 px or more on the longest side enables zoom.',
@@ -50,14 +50,11 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
   {
     id: 'shopify',
     name: { zh: 'Shopify 商品图', en: 'Shopify product image' },
+    ...PADDED_WHITE_JPEG,
     width: 2048,
     height: 2048,
-    fit: 'contain',
-    background: '#ffffff',
-    format: 'jpeg',
     quality: 90,
     maxBytes: 20 * MB,
-    colourSpace: 'srgb',
     notes: {
       zh: 'Shopify 建议方形 2048×2048；上限 4472×4472 像素、20 MB。白底不是强制要求，但同一店铺宜统一。',
       en: 'Shopify recommends square 2048×2048; at most 4472×4472 px and 20 MB. White is not required, but keep one backdrop across the store.',
@@ -66,14 +63,11 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
   {
     id: 'etsy',
     name: { zh: 'Etsy 商品图', en: 'Etsy listing photo' },
+    ...PADDED_WHITE_JPEG,
     width: 3000,
     height: 2250,
-    fit: 'contain',
-    background: '#ffffff',
-    format: 'jpeg',
     quality: 85,
     maxBytes: 1 * MB,
-    colourSpace: 'srgb',
     notes: {
       zh: 'Etsy 建议 4:3、3000×2250、最短边至少 2000 像素、文件小于 1 MB（列表缩略图会裁成方形，商品宜居中）。',
       en: 'Etsy recommends 4:3 at 3000×2250, at least 2000 px on the shortest side, under 1 MB (thumbnails are cropped square: keep the product centred).',
@@ -82,14 +76,11 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
   {
     id: 'ebay',
     name: { zh: 'eBay 商品图', en: 'eBay listing photo' },
+    ...PADDED_WHITE_JPEG,
     width: 1600,
     height: 1600,
-    fit: 'contain',
-    background: '#ffffff',
-    format: 'jpeg',
     quality: 90,
     maxBytes: 12 * MB,
-    colourSpace: 'srgb',
     notes: {
       zh: '最长边至少 500 像素，建议 1600；不得有边框、文字或水印；建议白色或浅色背景。',
       en: 'At least 500 px on the longest side, 1600 recommended; no borders, text or watermarks; a white or light backdrop is recommended.',
@@ -98,14 +89,11 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
   {
     id: 'walmart-main',
     name: { zh: 'Walmart 主图', en: 'Walmart main image' },
+    ...PADDED_WHITE_JPEG,
     width: 2200,
     height: 2200,
-    fit: 'contain',
-    background: '#ffffff',
-    format: 'jpeg',
     quality: 90,
     maxBytes: 5 * MB,
-    colourSpace: 'srgb',
     notes: {
       zh: '主图须为纯白背景、方形；建议 2200×2200（至少 1500×1500 才能放大），不超过 5 MB。',
       en: 'Main image square on a seamless pure white backdrop; 2200×2200 recommended (1500×1500 minimum for zoom), 5 MB at most.',
@@ -114,14 +102,11 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
   {
     id: 'taobao-tmall-main',
     name: { zh: '淘宝/天猫 主图', en: 'Taobao / Tmall main image' },
+    ...PADDED_WHITE_JPEG,
     width: 800,
     height: 800,
-    fit: 'contain',
-    background: '#ffffff',
-    format: 'jpeg',
     quality: 90,
     maxBytes: 3 * MB,
-    colourSpace: 'srgb',
     notes: {
       zh: '主图 800×800 起才有放大镜功能，不超过 3 MB；天猫白底图须为纯白背景、商品居中、无文字与水印。',
       en: 'Main images from 800×800 get the zoom lens, 3 MB at most; Tmall’s white-background image must be pure white, product centred, no text or watermark.',
@@ -130,14 +115,11 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
   {
     id: 'jd-main',
     name: { zh: '京东 主图', en: 'JD.com main image' },
+    ...PADDED_WHITE_JPEG,
     width: 800,
     height: 800,
-    fit: 'contain',
-    background: '#ffffff',
-    format: 'jpeg',
     quality: 90,
     maxBytes: 1 * MB,
-    colourSpace: 'srgb',
     notes: {
       zh: '主图 800×800，不超过 1 MB；首图建议白底、商品居中、无牛皮癣（文字、水印、拼接）。',
       en: 'Main image 800×800, 1 MB at most; the first image preferably on white, product centred, no overlaid text, watermarks or collages.',
@@ -146,14 +128,11 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
   {
     id: 'web-2048',
     name: { zh: '网页通用 2048 JPEG', en: 'Web 2048 JPEG' },
+    ...PADDED_WHITE_JPEG,
     width: 2048,
     height: 2048,
-    fit: 'contain',
-    background: '#ffffff',
-    format: 'jpeg',
     quality: 85,
     maxBytes: 2 * MB,
-    colourSpace: 'srgb',
     notes: {
       zh: '不属于任何平台：方形 2048 像素、白色留白，适合自有网站与社交媒体；2 MB 上限是本应用的选择。',
       en: 'No marketplace’s rule: square 2048 px padded with white for your own site and social media; the 2 MB limit is this app’s choice.',
