@@ -5,6 +5,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { startService, type RunningService } from '../start.ts';
 
 export interface HttpAnswer {
@@ -171,3 +172,47 @@ export async function waitUntil<T>(probe: () => Promise<T | null | undefined | f
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** One service for a whole test file plus the receivers its tests start, closed after each test. */
+export interface FileService {
+  /** The file's service (started in beforeAll): use it inside tests and hooks. */
+  svc: TestService;
+  /** Starts a receiver that is closed after the current test. */
+  receiver(respond?: Responder): Promise<Receiver>;
+}
+
+/** Registers the beforeAll/afterAll/afterEach hooks the pack and webhook suites share; `afterEachTest` runs after the receivers close. */
+export function useFileService(afterEachTest?: (svc: TestService) => Promise<unknown>): FileService {
+  let started: TestService | undefined;
+  const current = (): TestService => {
+    if (!started) throw new Error('the file service starts in beforeAll; use it inside a test or hook');
+    return started;
+  };
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    started = await startTestService();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  afterEach(async () => {
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+    if (afterEachTest) await afterEachTest(current());
+  });
+  // Forwards to the service started in beforeAll, so a file can name `svc` at its top.
+  const svc: TestService = {
+    get service() { return current().service; },
+    get dataDir() { return current().dataDir; },
+    get accountId() { return current().accountId; },
+    get apiKey() { return current().apiKey; },
+    admin: (...args) => current().admin(...args),
+    api: (...args) => current().api(...args),
+    close: (...args) => current().close(...args),
+  };
+  async function receiver(respond?: Responder): Promise<Receiver> {
+    const r = await startReceiver(respond);
+    receivers.push(r);
+    return r;
+  }
+  return { svc, receiver };
+}

@@ -1,29 +1,18 @@
 // Image packs, publish rules, versions, Idempotency-Key, notifications and the publication fetch over real
 // HTTP on loopback (spec §4.3, §6; DESIGN.md §3/§4).
 import { createHmac } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AdminPack } from '../../src-shared/admin.ts';
 import type { Publication } from '../../src-shared/api.ts';
 import { ID_SHAPES } from '../../src-shared/ids.ts';
-import { startReceiver, startTestService, sleep, type Receiver, type ReceivedRequest, type TestService } from './packs-webhooks.test-support.ts';
+import { sleep, useFileService, type Receiver, type ReceivedRequest } from './packs-webhooks.test-support.ts';
 
 type Pack = AdminPack;
 interface ErrorJson {
   error: { code: string; message: string; request_id: string; reason?: string };
 }
 
-let svc: TestService;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.close();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
+const { svc, receiver: startFileReceiver } = useFileService();
 
 /** An account with a key of the given scopes and `count` generated images (through POST /api/v1/generate). */
 async function accountWithImages(count: 1 | 2 | 4, scopes = ['generate:write', 'assets:read', 'documents:read']) {
@@ -49,8 +38,7 @@ async function publish(packId: string, idempotencyKey?: string) {
 }
 
 async function receiverFor(accountId: string, enabled = true): Promise<{ receiver: Receiver; secret: string }> {
-  const receiver = await startReceiver();
-  receivers.push(receiver);
+  const receiver = await startFileReceiver();
   const put = await svc.admin('PUT', `/admin/accounts/${accountId}/webhook`, { url: receiver.url, enabled });
   return { receiver, secret: (put.json as { secret: string }).secret };
 }
@@ -280,8 +268,7 @@ describe('publish notifications', () => {
 
   it('a failing receiver never affects the publish', async () => {
     const { accountId, images } = await accountWithImages(1);
-    const receiver = await startReceiver((_r, _i, res) => res.writeHead(500).end('down'));
-    receivers.push(receiver);
+    const receiver = await startFileReceiver((_r, _i, res) => res.writeHead(500).end('down'));
     await svc.admin('PUT', `/admin/accounts/${accountId}/webhook`, { url: receiver.url, enabled: true });
     const pack = await createPack(accountId, [images[0]?.id ?? '']);
     expect((await publish(pack.pack_id)).status).toBe(200);

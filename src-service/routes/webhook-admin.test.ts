@@ -1,8 +1,8 @@
 // Webhook settings, ping, signing and Regenerate over real HTTP on loopback (spec §6, DESIGN.md §4).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ID_SHAPES, UUID_V4_PATTERN } from '../../src-shared/ids.ts';
-import { startReceiver, startTestService, waitUntil, sleep, type Receiver, type ReceivedRequest, type TestService } from './packs-webhooks.test-support.ts';
+import { useFileService, waitUntil, sleep, type ReceivedRequest } from './packs-webhooks.test-support.ts';
 
 /** Independent check of spec §6 "Signature verification" with node:crypto over the raw bytes received. */
 function verifiesWith(secret: string, req: ReceivedRequest): boolean {
@@ -16,24 +16,7 @@ function verifiesWith(secret: string, req: ReceivedRequest): boolean {
   });
 }
 
-let svc: TestService;
-const receivers: Receiver[] = [];
-async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
-  const r = await startReceiver(...args);
-  receivers.push(r);
-  return r;
-}
-
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.close();
-});
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.close()));
-  await svc.admin('PUT', '/admin/settings', { allow_loopback_webhooks: true });
-});
+const { svc, receiver } = useFileService((service) => service.admin('PUT', '/admin/settings', { allow_loopback_webhooks: true }));
 
 async function newAccount(): Promise<string> {
   const res = await svc.admin('POST', '/admin/accounts', { credits: 0 });
