@@ -17,6 +17,7 @@ import { ERROR_CODES, GENERATE_400_CODES, type ErrorCode } from '../src-shared/e
 import { MAX_BODY_BYTES } from './http/body.ts';
 import { createLogger } from './logger.ts';
 import { startService, type RunningService } from './start.ts';
+import { startServiceWithLimits } from './test-support.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DOC = parse(readFileSync(join(ROOT, 'docs/openapi.yaml'), 'utf8')) as any;
@@ -351,15 +352,8 @@ describe('docs/openapi.yaml declares every status of every operation', () => {
   const provoked = new Map<Op, Set<string>>(OPS.map((op) => [op, new Set<string>()]));
 
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'svc-openapi-'));
     // Short slow-client limits, so a 408 comes within a second or so.
-    service = await startService({
-      port: 0,
-      dataDir,
-      adminToken: 'openapi-test-token',
-      logger: createLogger('silent'),
-      timeouts: { headersMs: 1_000, requestMs: 3_000, checkIntervalMs: 100 },
-    });
+    ({ service, dataDir } = await startServiceWithLimits('openapi-test-token', { headersMs: 1_000, requestMs: 3_000, checkIntervalMs: 100 }));
     port = Number(new URL(service.baseUrl).port);
     const account = await admin('POST', '/admin/accounts', { credits: 10_000, age_days: 30 });
     accountId = account.id;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_SCOPES } from '../src-shared/api.ts';
 import { createLogger } from './logger.ts';
-import { startService, type RunningService } from './start.ts';
+import { startService, type RunningService, type ServiceTimeouts } from './start.ts';
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -66,6 +66,13 @@ export async function startTestService(options: { dataDir?: string } = {}): Prom
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A real service with its own admin token and short slow-client limits, in a fresh data folder the caller removes. */
+export async function startServiceWithLimits(adminToken: string, timeouts: Partial<ServiceTimeouts>): Promise<{ service: RunningService; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-limits-'));
+  const service = await startService({ port: 0, dataDir, adminToken, logger: createLogger('silent'), timeouts });
+  return { service, dataDir };
 }
 
 /**

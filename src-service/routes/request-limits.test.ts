@@ -3,14 +3,11 @@
 // never 500) and slow clients (slowloris) cut off without touching a generation that waits for its result
 // after its body arrived (spec §1: up to 5 minutes). Real sockets on loopback.
 import { connect, type Socket } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_SCOPES } from '../../src-shared/api.ts';
-import { createLogger } from '../logger.ts';
-import { startService, type RunningService } from '../start.ts';
-import { startTestService, type TestService } from '../test-support.ts';
+import type { RunningService } from '../start.ts';
+import { startServiceWithLimits, startTestService, type TestService } from '../test-support.ts';
 
 // One service for the cases below that need no special limits (the slow-client cases start their own).
 let svc: TestService;
@@ -59,14 +56,7 @@ describe('slow clients', () => {
   let service: RunningService;
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'svc-slow-'));
-    service = await startService({
-      port: 0,
-      dataDir,
-      adminToken: 'slow-test-token',
-      logger: createLogger('silent'),
-      timeouts: { headersMs: 600, requestMs: 1_000, checkIntervalMs: 100 },
-    });
+    ({ service, dataDir } = await startServiceWithLimits('slow-test-token', { headersMs: 600, requestMs: 1_000, checkIntervalMs: 100 }));
   });
   afterAll(async () => {
     await service.close();
