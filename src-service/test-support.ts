@@ -3,6 +3,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { API_SCOPES } from '../src-shared/api.ts';
 import { createLogger } from './logger.ts';
 import { startService, type RunningService, type ServiceTimeouts } from './start.ts';
@@ -66,6 +67,27 @@ export async function startTestService(options: { dataDir?: string } = {}): Prom
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One test service for a whole file: started in beforeAll, stopped in afterAll. The answer forwards to it, so a
+ * file can name it at its top; use it inside tests and hooks.
+ */
+export function useTestService(): TestService {
+  let started: TestService | undefined;
+  beforeAll(async () => {
+    started = await startTestService();
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return new Proxy({} as TestService, {
+    get(_target, name) {
+      if (!started) throw new Error('the test service starts in beforeAll; use it inside a test or hook');
+      const value: unknown = Reflect.get(started, name);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(started) : value;
+    },
+  });
 }
 
 /** A real service with its own admin token and short slow-client limits, in a fresh data folder the caller removes. */

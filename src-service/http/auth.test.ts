@@ -1,14 +1,8 @@
 // spec §5 auth rules and the per-key rate limit (DESIGN.md §3), over real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestService } from '../test-support.ts';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = useTestService();
 
 const body = { prompt: 'x', n: 3 }; // a cheap request that fails validation after auth (400)
 

@@ -1,15 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read response bodies field by field */
 // GET /admin/accounts/:id/turns (docs/local-service.md) and the X-Client-Turn-Id it reports, over real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestService } from '../test-support.ts';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = useTestService();
 
 describe('GET /admin/accounts/:id/turns', () => {
   it('lists the turns since a moment, oldest first, with outcome, charge, reservation, warnings, client id and live images', async () => {

@@ -1,15 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read response bodies field by field */
 // The admin API of DESIGN.md §4 that S1 owns, over real HTTP.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../test-support.ts';
+import { describe, expect, it } from 'vitest';
+import { useTestService } from '../test-support.ts';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = useTestService();
 
 describe('admin API', () => {
   it('needs the admin token and answers with the spec §7 body otherwise', async () => {

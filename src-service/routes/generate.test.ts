@@ -2,18 +2,12 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GENERATE_400_CODES } from '../../src-shared/errors.ts';
 import { ID_SHAPES } from '../../src-shared/ids.ts';
-import { startTestService, type TestService } from '../test-support.ts';
+import { useTestService } from '../test-support.ts';
 
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = useTestService();
 
 async function balance(accountId: string): Promise<{ credits: number; reserved: number }> {
   const res = await svc.admin('GET', `/admin/accounts/${accountId}`);

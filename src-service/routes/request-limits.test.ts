@@ -7,16 +7,10 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_SCOPES } from '../../src-shared/api.ts';
 import type { RunningService } from '../start.ts';
-import { startServiceWithLimits, startTestService, type TestService } from '../test-support.ts';
+import { startServiceWithLimits, useTestService } from '../test-support.ts';
 
 // One service for the cases below that need no special limits (the slow-client cases start their own).
-let svc: TestService;
-beforeAll(async () => {
-  svc = await startTestService();
-});
-afterAll(async () => {
-  await svc.stop();
-});
+const svc = useTestService();
 
 describe('JSON nested to any depth', () => {
   it('answers 400 invalid_request on POST /api/v1/generate and on admin bodies, and reserves nothing', async () => {
