@@ -10,7 +10,7 @@ import { Downloader, cacheDirs, createFileHandlers, existingCachePath, type Cach
 import { GenerationRunner, bringBackSentTurns, createGenerationHandlers, reconcileLocalTurns } from '../generation/index.ts';
 import { createInspectorHandlers, type InspectorContext, type InspectorHandlers } from '../inspector/index.ts';
 import { dispatch, mergeHandlerTables } from '../ipc/index.ts';
-import { AppMeta, LibraryBackups, LibraryRepo, SendJournal, createLibraryHandlers, openLibraryWithRecovery, type LibraryDatabase } from '../library/index.ts';
+import { AppMeta, LibraryBackups, LibraryRepo, SendJournal, createLibraryHandlers, listBackups, openLibraryWithRecovery, type LibraryDatabase } from '../library/index.ts';
 import { LocalConsole, createLocalConsoleHandlers } from '../local-console/index.ts';
 import type { Emit } from '../ports/events.ts';
 import type { IpcHandlers } from '../ports/ipc-table.ts';
@@ -148,6 +148,7 @@ function buildFeatures(options: StudioAppOptions, data: LocalData, environments:
   });
   // Requests sent since the backup a restored library came from are recorded again, never sent again.
   bringBackSentTurns({ db: data.db, repo, journal, relinkJob: (jobId, turnId) => new BatchRepo(data.db).markSent(jobId, turnId), onTrouble: logTrouble });
+  forgetSendsBeforeBackups(journal, options.dataDir);
   runner.recoverInterrupted();
   // Catalog production: batches run their jobs through the same runner (src-main/batch/).
   const batch = createBatch({
@@ -179,6 +180,17 @@ function buildFeatures(options: StudioAppOptions, data: LocalData, environments:
     ...(testing.clipboardClearMs ? { clipboardClearMs: testing.clipboardClearMs } : {}),
   });
   return { downloader, runner, batch, inspector, localConsole };
+}
+
+/** The journal keeps what any kept backup may lack: entries from a day before the oldest backup on. */
+function forgetSendsBeforeBackups(journal: SendJournal, dataDir: string): void {
+  const oldest = listBackups(dataDir).at(-1);
+  if (!oldest) return;
+  try {
+    journal.keepFrom(Date.parse(oldest.takenAt) - 86_400_000);
+  } catch (error) {
+    logTrouble('could not shorten the send journal', error);
+  }
 }
 
 /** One handler table from the rooms' tables (ipc/ checks that every method is answered exactly once). */

@@ -4,6 +4,6 @@ export { openLibraryDatabase, preparedOnce, transaction, type LibraryDatabase } 
 export { LibraryRepo, isValidCursor, storedError, storedNote, type NewImage, type NewTurn, type PendingDownload, type TurnPatch } from './library-repo.ts';
 export { AppMeta } from './app-meta.ts';
 export { SendJournal, SEND_JOURNAL_FILE, type SentTurn } from './send-journal.ts';
-export { backupLibrary, damagedName, openLibraryWithRecovery } from './recovery.ts';
+export { backupLibrary, damagedName, listBackups, openLibraryWithRecovery } from './recovery.ts';
 export { LibraryBackups, BACKUP_INTERVAL_MS } from './backups.ts';
 export { createLibraryHandlers, type LibraryMethods } from './handlers.ts';
