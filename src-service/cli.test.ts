@@ -72,6 +72,20 @@ async function admin(ready: ServiceReadyLine, method: string, path: string, body
 }
 
 
+/** A CLI service on `data` with an account of `credits` and a key of `scopes`, whose generations take `latencyMs`. */
+async function cliWithSlowGenerations(data: string, adminToken: string, o: { credits: number; scopes: string[]; latencyMs: number }) {
+  const cli = await startCli(['--port', '0', '--data', data, '--admin-token', adminToken]);
+  const account = await admin(cli.ready, 'POST', '/admin/accounts', { credits: o.credits, age_days: 30 });
+  const key = await admin(cli.ready, 'POST', `/admin/accounts/${account.id}/api-keys`, { name: 'k', scopes: o.scopes });
+  await admin(cli.ready, 'PUT', '/admin/faults', { generate: { latency_ms: o.latencyMs } });
+  return { cli, accountId: account.id as string, key: key.key as string };
+}
+
+/** POST /api/v1/generate with a key and a JSON body, as a client would send it. */
+function generate(ready: ServiceReadyLine, key: string, body: unknown): Promise<Response> {
+  return fetch(`${ready.base_url}/api/v1/generate`, { method: 'POST', headers: { Authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+}
+
 /** The first line a child prints on stdout (the ready line). */
 function firstLine(child: ChildProcessWithoutNullStreams): Promise<string> {
   return new Promise((resolve) => {
@@ -112,18 +126,11 @@ describe('npm run service', () => {
 
   it('refunds a reservation left pending when the process is killed during a generation', async () => {
     const data = tempDir();
-    const first = await startCli(['--port', '0', '--data', data, '--admin-token', 'crash-test-token']);
-    const account = await admin(first.ready, 'POST', '/admin/accounts', { credits: 1000, age_days: 30 });
-    const key = await admin(first.ready, 'POST', `/admin/accounts/${account.id}/api-keys`, { name: 'k', scopes: ['generate:write'] });
-    await admin(first.ready, 'PUT', '/admin/faults', { generate: { latency_ms: 60_000 } });
-    const pending = fetch(`${first.ready.base_url}/api/v1/generate`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key.key}` },
-      body: JSON.stringify({ prompt: 'slow', n: 4, resolution: '2K' }),
-    }).catch((error: unknown) => error);
+    const { cli: first, accountId, key } = await cliWithSlowGenerations(data, 'crash-test-token', { credits: 1000, scopes: ['generate:write'], latencyMs: 60_000 });
+    const pending = generate(first.ready, key, { prompt: 'slow', n: 4, resolution: '2K' }).catch((error: unknown) => error);
     let during: any;
     for (let i = 0; i < 100; i++) {
-      during = await admin(first.ready, 'GET', `/admin/accounts/${account.id}`);
+      during = await admin(first.ready, 'GET', `/admin/accounts/${accountId}`);
       if (during.reserved > 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -134,34 +141,23 @@ describe('npm run service', () => {
     expect(await pending).toBeInstanceOf(Error);
 
     const second = await startCli(['--port', '0', '--data', data, '--admin-token', 'crash-test-token']);
-    const after = await admin(second.ready, 'GET', `/admin/accounts/${account.id}`);
+    const after = await admin(second.ready, 'GET', `/admin/accounts/${accountId}`);
     expect(after).toMatchObject({ credits: 1000, reserved: 0 });
     expect(second.stderr()).toContain('refunded reservations left pending');
     // the key still works after the restart
-    const res = await fetch(`${second.ready.base_url}/api/v1/generate`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key.key}` },
-      body: JSON.stringify({ prompt: 'x', resolution: '1K' }),
-    });
+    const res = await generate(second.ready, key, { prompt: 'x', resolution: '1K' });
     expect(res.status).toBe(200);
   });
 
   it('on SIGTERM during a slow generation, refunds it, answers 500 and exits cleanly', async () => {
     const data = tempDir();
-    const first = await startCli(['--port', '0', '--data', data, '--admin-token', 'stop-test-token']);
-    const account = await admin(first.ready, 'POST', '/admin/accounts', { credits: 100, age_days: 30 });
-    const key = await admin(first.ready, 'POST', `/admin/accounts/${account.id}/api-keys`, { name: 'k', scopes: ['generate:write'] });
-    await admin(first.ready, 'PUT', '/admin/faults', { generate: { latency_ms: 60_000 } });
-    const pending = fetch(`${first.ready.base_url}/api/v1/generate`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key.key}` },
-      body: JSON.stringify({ prompt: 'slow', resolution: '1K' }),
-    }).then(
+    const { cli: first, accountId, key } = await cliWithSlowGenerations(data, 'stop-test-token', { credits: 100, scopes: ['generate:write'], latencyMs: 60_000 });
+    const pending = generate(first.ready, key, { prompt: 'slow', resolution: '1K' }).then(
       async (res) => ({ status: res.status, body: (await res.json()) as any }),
       (error: unknown) => error,
     );
     for (let i = 0; i < 100; i++) {
-      if ((await admin(first.ready, 'GET', `/admin/accounts/${account.id}`)).reserved > 0) break;
+      if ((await admin(first.ready, 'GET', `/admin/accounts/${accountId}`)).reserved > 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     const started = Date.now();
@@ -172,23 +168,23 @@ describe('npm run service', () => {
     expect(await pending).toMatchObject({ status: 500, body: { error: { code: 'internal_error' } } });
 
     const second = await startCli(['--port', '0', '--data', data, '--admin-token', 'stop-test-token']);
-    expect(await admin(second.ready, 'GET', `/admin/accounts/${account.id}`)).toMatchObject({ credits: 100, reserved: 0 });
+    expect(await admin(second.ready, 'GET', `/admin/accounts/${accountId}`)).toMatchObject({ credits: 100, reserved: 0 });
     // refunded at stop, so start-up found nothing pending
     expect(second.stderr()).not.toContain('refunded reservations left pending');
   });
 
   it("refuses a second service on a held data folder, naming folder and pid, and leaves the first service's generation alone", async () => {
     const data = tempDir();
-    const first = await startCli(['--port', '0', '--data', data, '--admin-token', 'lock-test-token']);
-    const account = await admin(first.ready, 'POST', '/admin/accounts', { credits: 1000, age_days: 30 });
-    const key = await admin(first.ready, 'POST', `/admin/accounts/${account.id}/api-keys`, { name: 'k', scopes: ['generate:write', 'assets:read'] });
-    await admin(first.ready, 'PUT', '/admin/faults', { generate: { latency_ms: 3_000 } });
-    const generation = fetch(`${first.ready.base_url}/api/v1/generate`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${key.key}` },
-      body: JSON.stringify({ prompt: 'slow', n: 2, resolution: '2K', model: 'nano-banana-2' }),
-    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
-    await waitForReserved(first.ready, account.id);
+    const { cli: first, accountId, key } = await cliWithSlowGenerations(data, 'lock-test-token', {
+      credits: 1000,
+      scopes: ['generate:write', 'assets:read'],
+      latencyMs: 3_000,
+    });
+    const generation = generate(first.ready, key, { prompt: 'slow', n: 2, resolution: '2K', model: 'nano-banana-2' }).then(async (res) => ({
+      status: res.status,
+      body: (await res.json()) as any,
+    }));
+    await waitForReserved(first.ready, accountId);
 
     const second = spawn(process.execPath, ['src-service/cli.ts', '--port', '0', '--data', data, '--admin-token', 'lock-test-token'], {
       cwd: process.cwd(),
@@ -204,12 +200,12 @@ describe('npm run service', () => {
     expect(err).not.toContain('refunded reservations left pending');
 
     // The first keeps serving, and its generation settles charged (the second refunded nothing).
-    expect(await admin(first.ready, 'GET', `/admin/accounts/${account.id}`)).toMatchObject({ credits: 968, reserved: 32 });
+    expect(await admin(first.ready, 'GET', `/admin/accounts/${accountId}`)).toMatchObject({ credits: 968, reserved: 32 });
     const settled = await generation;
     expect(settled.status).toBe(200);
     expect(settled.body.credits_charged).toBe(32);
-    expect(await admin(first.ready, 'GET', `/admin/accounts/${account.id}`)).toMatchObject({ credits: 968, reserved: 0 });
-    const files = await fetch(`${first.ready.base_url}${settled.body.images[0].url}`, { headers: { Authorization: `Bearer ${key.key}` }, redirect: 'manual' });
+    expect(await admin(first.ready, 'GET', `/admin/accounts/${accountId}`)).toMatchObject({ credits: 968, reserved: 0 });
+    const files = await fetch(`${first.ready.base_url}${settled.body.images[0].url}`, { headers: { Authorization: `Bearer ${key}` }, redirect: 'manual' });
     expect(files.status).toBe(302);
     expect((await fetch(files.headers.get('location') ?? '')).status).toBe(200);
   });
