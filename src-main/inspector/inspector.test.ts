@@ -104,6 +104,11 @@ describe('receiver', () => {
 
   const now = () => Math.floor(Date.now() / 1000);
   const body = publishedBody();
+  /** The body signed now, with an X-Service-Signature header built around the right HMAC for that timestamp. */
+  const signedNowAs = (signature: (rightHmac: string) => string) => () => {
+    const ts = now();
+    return { headers: signed(body, { ts, signature: signature(nodeHmac(SECRET, ts, body)) }), body };
+  };
   const cases: Array<{ name: string; make: () => { headers: Record<string, string>; body: Buffer | string }; status: number; diagnosis: string }> = [
     {
       name: 'a changed body byte (no earlier attempt) is a wrong-secret-or-tamper 401',
@@ -122,28 +127,19 @@ describe('receiver', () => {
     { name: 'a timestamp 290 s old is still inside the window', make: () => ({ headers: signed(body, { ts: now() - 290 }), body }), status: 200, diagnosis: 'valid' },
     {
       name: 'several signature parts where one v1 part matches',
-      make: () => {
-        const ts = now();
-        return { headers: signed(body, { ts, signature: `v1=${'0'.repeat(64)}, v0=abc, v1=${nodeHmac(SECRET, ts, body)}` }), body };
-      },
+      make: signedNowAs((hmac) => `v1=${'0'.repeat(64)}, v0=abc, v1=${hmac}`),
       status: 200,
       diagnosis: 'valid',
     },
     {
       name: 'the right HMAC under the prefix v0=',
-      make: () => {
-        const ts = now();
-        return { headers: signed(body, { ts, signature: `v0=${nodeHmac(SECRET, ts, body)}` }), body };
-      },
+      make: signedNowAs((hmac) => `v0=${hmac}`),
       status: 401,
       diagnosis: 'no_v1_signature',
     },
     {
       name: 'the right HMAC under the prefix sha256=',
-      make: () => {
-        const ts = now();
-        return { headers: signed(body, { ts, signature: `sha256=${nodeHmac(SECRET, ts, body)}` }), body };
-      },
+      make: signedNowAs((hmac) => `sha256=${hmac}`),
       status: 401,
       diagnosis: 'no_v1_signature',
     },
