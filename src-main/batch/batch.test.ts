@@ -62,19 +62,28 @@ function client(get: () => CoreStudioApp) {
   return { call, ok, account, until, batch, settled, products, list };
 }
 
-describe('batch runs against the real local service', () => {
-  let app: CoreStudioApp;
-  let dataDir: string;
-  const c = client(() => app);
-
+/** An English app on a fresh data folder for one describe block: opened before its tests, closed after them. */
+function useEnglishApp(folderPrefix: string, options: Parameters<typeof openApp>[1] = {}) {
+  let app: CoreStudioApp | undefined;
+  let dataDir = '';
+  const current = (): CoreStudioApp => {
+    if (!app) throw new Error('the app opens in beforeAll; use it inside a test');
+    return app;
+  };
+  const c = client(current);
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'studio-batch-'));
-    app = await openApp(dataDir);
+    dataDir = mkdtempSync(join(tmpdir(), folderPrefix));
+    app = await openApp(dataDir, options);
     await c.ok('settingsSetLanguage', { language: 'en' });
   });
   afterAll(async () => {
     await app?.close();
   });
+  return { c, app: current, dataDir: () => dataDir };
+}
+
+describe('batch runs against the real local service', () => {
+  const { c } = useEnglishApp('studio-batch-');
 
   it('3 products × a 4-shot preset = 12 jobs: the plan total is the sum of credits charged and the balance delta; one titled session per product', async () => {
     const ps = await c.products(3, 'HERO');
@@ -219,18 +228,8 @@ describe('batch runs against the real local service', () => {
 });
 
 describe('a 429 pauses the whole batch; nothing is sent during the wait', () => {
-  let app: CoreStudioApp;
   let offset = 0;
-  const c = client(() => app);
-
-  beforeAll(async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'studio-batch-429-'));
-    app = await openApp(dataDir, { now: () => Date.now() + offset });
-    await c.ok('settingsSetLanguage', { language: 'en' });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const { c } = useEnglishApp('studio-batch-429-', { now: () => Date.now() + offset });
 
   it('pauses with until, refuses an early Resume, sends nothing meanwhile, and goes on once the wait is over', async () => {
     const state = await c.ok<LocalConsoleState>('localStatus', {});
@@ -265,18 +264,7 @@ describe('a 429 pauses the whole batch; nothing is sent during the wait', () => 
 });
 
 describe('products from CSV, and a marketplace export of a finished batch', () => {
-  let app: CoreStudioApp;
-  let dataDir: string;
-  const c = client(() => app);
-
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'studio-batch-export-'));
-    app = await openApp(dataDir, { downloads: true });
-    await c.ok('settingsSetLanguage', { language: 'en' });
-  });
-  afterAll(async () => {
-    await app?.close();
-  });
+  const { c, app, dataDir } = useEnglishApp('studio-batch-export-', { downloads: true });
 
   it('a CSV with a bad row imports nothing and names the line; a clean one (BOM, quotes, Chinese) imports, and a known SKU updates', async () => {
     const bad = 'sku,name,prompt\r\nMUG-1,Mug,"a mug, white"\r\n,No SKU,a plate\r\nMUG-3,Bowl,a bowl\r\n';
@@ -308,13 +296,13 @@ describe('products from CSV, and a marketplace export of a finished batch', () =
     const created = await c.ok<BatchDetail>('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l.id, concurrency: 2 });
     const done = await c.settled(created.id, 'done');
     expect(done.counts.succeeded).toBe(4);
-    await app.whenDownloadsIdle();
+    await app().whenDownloadsIdle();
     // One hero image gets a grey backdrop in the cache (as a generator that ignored the purpose would give).
     const spoiled = done.jobs.find((j) => j.sku === 'TEA-2' && j.shotName === 'hero')!.imageIds[0]!;
-    const path = existingCachePath(cacheDirs(dataDir), 'full', spoiled)!;
+    const path = existingCachePath(cacheDirs(dataDir()), 'full', spoiled)!;
     writeFileSync(path, await sharp({ create: { width: 1024, height: 1024, channels: 3, background: { r: 200, g: 200, b: 200 } } }).png().toBuffer());
 
-    const folder = join(dataDir, 'export-out');
+    const folder = join(dataDir(), 'export-out');
     const summary = await c.ok<MarketplaceExportSummary>('batchExport', { batchId: created.id, presetId: 'taobao-tmall-main', folder });
     expect(summary.written.map((w) => w.file).sort()).toEqual(['TEA-1/TEA-1_hero_1.jpg', 'TEA-1/TEA-1_life_1.jpg', 'TEA-2/TEA-2_life_1.jpg']);
     expect(summary.flagged).toEqual([expect.objectContaining({ imageId: spoiled, reason: 'not_white', sku: 'TEA-2', shotName: 'hero' })]);
