@@ -2,7 +2,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ID_SHAPES, UUID_V4_PATTERN } from '../../src-shared/ids.ts';
-import { useFileService, waitUntil, sleep, type ReceivedRequest } from './packs-webhooks.test-support.ts';
+import { useFileService, waitUntil, sleep, type Receiver, type ReceivedRequest, type Responder } from './packs-webhooks.test-support.ts';
 
 /** Independent check of spec §6 "Signature verification" with node:crypto over the raw bytes received. */
 function verifiesWith(secret: string, req: ReceivedRequest): boolean {
@@ -22,6 +22,14 @@ async function newAccount(): Promise<string> {
   const res = await svc.admin('POST', '/admin/accounts', { credits: 0 });
   expect(res.status).toBe(201);
   return (res.json as { id: string }).id;
+}
+
+/** A new account whose webhook points at a new receiver (switched on unless `enabled` is false). */
+async function accountWithWebhook(respond?: Responder, enabled = true): Promise<{ account: string; r: Receiver; secret: string }> {
+  const account = await newAccount();
+  const r = await receiver(respond);
+  const put = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled });
+  return { account, r, secret: (put.json as { secret: string }).secret };
 }
 
 describe('webhook configuration', () => {
@@ -154,10 +162,7 @@ describe('webhook configuration', () => {
 
 describe('ping and signing', () => {
   it('sends a signed ping whose signature verifies with an independent HMAC over the raw bytes', async () => {
-    const account = await newAccount();
-    const r = await receiver();
-    const put = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
-    const secret = (put.json as { secret: string }).secret;
+    const { account, r, secret } = await accountWithWebhook();
     const ping = await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
     expect(ping.status).toBe(202);
     const deliveryId = (ping.json as { delivery_id: string }).delivery_id;
@@ -189,9 +194,7 @@ describe('ping and signing', () => {
   });
 
   it('uses the service clock for X-Service-Timestamp', async () => {
-    const account = await newAccount();
-    const r = await receiver();
-    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    const { account, r } = await accountWithWebhook();
     const moved = (await svc.admin('POST', '/admin/clock', { advance_s: 3600 })).json as { now: number };
     await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
     const [req] = await r.waitFor(1);
@@ -201,9 +204,7 @@ describe('ping and signing', () => {
   });
 
   it('refuses a ping while switched off or without a URL, and sends nothing', async () => {
-    const account = await newAccount();
-    const r = await receiver();
-    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: false });
+    const { account, r } = await accountWithWebhook(undefined, false);
     const off = await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
     expect(off.status).toBe(400);
     expect((off.json as { error: { code: string } }).error.code).toBe('invalid_request');
@@ -215,10 +216,7 @@ describe('ping and signing', () => {
   });
 
   it('Regenerate switches the secret at once: the next delivery verifies only with the new one', async () => {
-    const account = await newAccount();
-    const r = await receiver();
-    const put = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
-    const oldSecret = (put.json as { secret: string }).secret;
+    const { account, r, secret: oldSecret } = await accountWithWebhook();
     const regen = await svc.admin('POST', `/admin/accounts/${account}/webhook/regenerate`);
     expect(regen.status).toBe(200);
     const newSecret = (regen.json as { secret: string }).secret;
@@ -235,12 +233,9 @@ describe('ping and signing', () => {
   });
 
   it('signs a retry still pending at Regenerate with the new secret', async () => {
-    const account = await newAccount();
-    const r = await receiver((_req, index, res) => {
+    const { account, r, secret: oldSecret } = await accountWithWebhook((_req, index, res) => {
       res.writeHead(index === 0 ? 500 : 200).end();
     });
-    const put = await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
-    const oldSecret = (put.json as { secret: string }).secret;
     await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
     const [first] = await r.waitFor(1);
     if (!first) throw new Error('no request');
@@ -254,9 +249,7 @@ describe('ping and signing', () => {
   });
 
   it('stops sending to a saved loopback URL once allow_loopback_webhooks is off: the attempt fails without connecting', async () => {
-    const account = await newAccount();
-    const r = await receiver();
-    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    const { account, r } = await accountWithWebhook();
     await svc.admin('PUT', '/admin/settings', { allow_loopback_webhooks: false });
     const ping = await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
     expect(ping.status).toBe(202);
@@ -272,9 +265,7 @@ describe('ping and signing', () => {
   });
 
   it('sends no further retries once the webhook is switched off', async () => {
-    const account = await newAccount();
-    const r = await receiver((_req, _i, res) => res.writeHead(500).end());
-    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    const { account, r } = await accountWithWebhook((_req, _i, res) => res.writeHead(500).end());
     await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
     await r.waitFor(1);
     await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: false });
@@ -289,9 +280,7 @@ describe('ping and signing', () => {
 
 describe('recent deliveries (console addition)', () => {
   it('lists deliveries newest first with their last error, and keeps last_delivery to the DESIGN.md §4 fields', async () => {
-    const account = await newAccount();
-    const r = await receiver((_req, index, res) => res.writeHead(index === 0 ? 418 : 200).end());
-    await svc.admin('PUT', `/admin/accounts/${account}/webhook`, { url: r.url, enabled: true });
+    const { account, r } = await accountWithWebhook((_req, index, res) => res.writeHead(index === 0 ? 418 : 200).end());
     const first = ((await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`)).json as { delivery_id: string }).delivery_id;
     await r.waitFor(1);
     await sleep(100);
