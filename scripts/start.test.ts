@@ -108,6 +108,16 @@ function startMirror(mode: 'serve' | 'missing'): Promise<Mirror> {
 }
 
 /** A fresh project: the real sources by link, built output that is newer than them, electron without its binary. */
+/** Runs `use` against a fresh mirror and closes the mirror however `use` ends. */
+async function withMirror(mode: 'serve' | 'missing', use: (mirror: Mirror) => Promise<void>): Promise<void> {
+  const mirror = await startMirror(mode);
+  try {
+    await use(mirror);
+  } finally {
+    await mirror.close();
+  }
+}
+
 function makeProject(base: string): string {
   const project = join(base, 'project');
   mkdirSync(join(project, 'node_modules'), { recursive: true });
@@ -167,8 +177,7 @@ describe.skipIf(process.platform === 'win32')('npm start on a fresh checkout (El
   it('downloads Electron from ELECTRON_MIRROR through install.js, then launches it on the project', async () => {
     const project = makeProject(join(base, 'ok'));
     const record = join(base, 'ok', 'stand-in.txt');
-    const mirror = await startMirror('serve');
-    try {
+    await withMirror('serve', async (mirror) => {
       const run = await npmStart(project, {
         ELECTRON_MIRROR: mirror.url,
         electron_config_cache: join(base, 'ok', 'cache'),
@@ -200,15 +209,12 @@ describe.skipIf(process.platform === 'win32')('npm start on a fresh checkout (El
       expect(again.code).toBe(0);
       expect(again.stdout).not.toContain('Downloading');
       expect(mirror.requests.length).toBe(before);
-    } finally {
-      await mirror.close();
-    }
+    });
   });
 
   it('when the mirror has no such file, says why in one line, how to retry and that the harness works', async () => {
     const project = makeProject(join(base, 'missing'));
-    const mirror = await startMirror('missing');
-    try {
+    await withMirror('missing', async (mirror) => {
       const run = await npmStart(project, {
         ELECTRON_MIRROR: mirror.url,
         electron_config_cache: join(base, 'missing', 'cache'),
@@ -228,15 +234,12 @@ describe.skipIf(process.platform === 'win32')('npm start on a fresh checkout (El
       expect(run.stderr).not.toMatch(/^\s+at /m);
       expect(existsSync(join(project, 'node_modules', 'electron', 'path.txt'))).toBe(false);
       expect(existsSync(join(base, 'missing', 'stand-in.txt'))).toBe(false);
-    } finally {
-      await mirror.close();
-    }
+    });
   });
 
   it('npm run dev takes the same first-start step and, when it fails, names `npm run dev` for the retry', async () => {
     const project = makeProject(join(base, 'dev'));
-    const mirror = await startMirror('missing');
-    try {
+    await withMirror('missing', async (mirror) => {
       const run = await npmStart(project, { ELECTRON_MIRROR: mirror.url, electron_config_cache: join(base, 'dev', 'cache'), DISPLAY: ':99' }, 'scripts/dev.ts');
       expect(run.code).not.toBe(0);
       expect(run.stdout).toContain(`Downloading Electron ${VERSION} (first start)…`);
@@ -247,9 +250,7 @@ describe.skipIf(process.platform === 'win32')('npm start on a fresh checkout (El
       expect(lines[0]).toContain('npm run harness');
       // electron-vite never started: nothing was built over the stand-in output.
       expect(readFileSync(join(project, 'out', 'main', 'index.js'), 'utf8')).toBe('// stand-in build output\n');
-    } finally {
-      await mirror.close();
-    }
+    });
   });
 
   it('when the mirror cannot be reached, the line carries the network error instead of "fetch failed"', async () => {
