@@ -90,6 +90,16 @@ export function useTestService(): TestService {
   });
 }
 
+/** The admin API of a running service, called with its own token; answers the parsed JSON body. */
+export function adminApi(service: RunningService): (method: string, path: string, body?: unknown) => Promise<any> {
+  return (method, path, body) =>
+    fetch(service.baseUrl + path, {
+      method,
+      headers: { Authorization: `Bearer ${service.adminToken}`, 'Content-Type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).then((r) => r.json());
+}
+
 /** A real service with its own admin token and short slow-client limits, in a fresh data folder the caller removes. */
 export async function startServiceWithLimits(adminToken: string, timeouts: Partial<ServiceTimeouts>): Promise<{ service: RunningService; dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-limits-'));

@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_SCOPES } from '../../src-shared/api.ts';
 import type { RunningService } from '../start.ts';
-import { startServiceWithLimits, useTestService } from '../test-support.ts';
+import { adminApi, startServiceWithLimits, useTestService } from '../test-support.ts';
 
 // One service for the cases below that need no special limits (the slow-client cases start their own).
 const svc = useTestService();
@@ -111,12 +111,7 @@ describe('slow clients', () => {
   });
 
   it('lets a generation wait for its result well past both limits once its body has arrived', async () => {
-    const admin = (method: string, path: string, body?: unknown): Promise<any> =>
-      fetch(service.baseUrl + path, {
-        method,
-        headers: { Authorization: 'Bearer slow-test-token', 'Content-Type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }).then((r) => r.json());
+    const admin = adminApi(service);
     const account = await admin('POST', '/admin/accounts', { credits: 100, age_days: 30 });
     const key = await admin('POST', `/admin/accounts/${account.id}/api-keys`, { name: 'k', scopes: [...API_SCOPES] });
     await admin('PUT', '/admin/faults', { generate: { latency_ms: 2_500 } });

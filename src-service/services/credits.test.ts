@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { API_SCOPES } from '../../src-shared/api.ts';
 import { createLogger } from '../logger.ts';
 import { startService, type RunningService } from '../start.ts';
+import { adminApi } from '../test-support.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -44,12 +45,7 @@ describe('settle and refund under a failing disk', () => {
         throw diskFull();
       }
     });
-    const admin = (method: string, path: string, body?: unknown): Promise<any> =>
-      fetch(service.baseUrl + path, {
-        method,
-        headers: { Authorization: 'Bearer credits-test-token', 'Content-Type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      }).then((r) => r.json());
+    const admin = adminApi(service);
     const account = await admin('POST', '/admin/accounts', { credits: 500, age_days: 30 });
     const key = await admin('POST', `/admin/accounts/${account.id}/api-keys`, { name: 'k', scopes: [...API_SCOPES] });
 
