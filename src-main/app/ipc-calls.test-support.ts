@@ -23,3 +23,14 @@ export function ipcCalls(app: () => Pick<StudioApp, 'invoke'>, saw: (reply: IpcR
   };
   return { call, ok };
 }
+
+/** Polls `probe` every 40 ms until it answers something truthy, and fails naming `what` after `timeoutMs`. */
+export async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}

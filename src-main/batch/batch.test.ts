@@ -13,7 +13,7 @@ import { RecordingShell } from '../ports/desktop-shell.ts';
 import { createStudioApp } from '../app/create-app.ts';
 import { NodeLocalServiceHost } from '../service-host/node-service-host.ts';
 import type { CoreStudioApp } from '../app/studio-app.ts';
-import { ipcCalls } from '../app/ipc-calls.test-support.ts';
+import { ipcCalls, until } from '../app/ipc-calls.test-support.ts';
 
 type Shot = ShotList['shots'][number];
 const cheap = (name: string, extra: Partial<Shot> = {}): Shot => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: name, ...extra });
@@ -36,15 +36,6 @@ async function openApp(dataDir: string, options: { now?: () => number; downloads
 function client(get: () => CoreStudioApp) {
   const { call, ok } = ipcCalls(get);
   const account = async () => (await ok<LocalConsoleState>('localStatus', {})).account;
-  const until = async <T,>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> => {
-    const end = Date.now() + timeoutMs;
-    for (;;) {
-      const value = await probe();
-      if (value) return value;
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 40));
-    }
-  };
   const batch = (batchId: string) => ok<BatchDetail>('batchGet', { batchId });
   const settled = (batchId: string, state: BatchSummary['state'] | BatchSummary['state'][] = ['done', 'cancelled']) =>
     until(`batch ${batchId} to be ${String(state)}`, async () => {
