@@ -4,6 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { builtinModules } from 'node:module';
+import { layers } from './scripts/layers.js';
 
 const nodeBuiltins = [...builtinModules.filter((m) => !m.startsWith('_')), ...builtinModules.map((m) => `node:${m}`)];
 
@@ -134,21 +135,16 @@ export default tseslint.config(
     }),
   },
   {
-    // The domain layer decides (errors, spec §7 policy, turn actions) and does no I/O: no runtime, and nothing
-    // of main outside itself, so every rule it holds can be tested as a plain function.
+    // The domain layer decides (errors, spec §7 policy, turn actions) and does no I/O: no runtime. What of main it
+    // may import (nothing) is its allow-list in scripts/layers.js, like every other room's.
     files: ['src-main/domain/**/*.ts'],
     ignores: ['src-main/domain/**/*.test.ts'],
     rules: forbid({
       folders: ['src-renderer', 'src-preload', 'src-service'],
       runtimes: ['node:*', 'electron', ...nodeBuiltins],
-      extra: [
-        {
-          group: ['core', 'api', 'library', 'files', 'ipc', 'electron', 'environments', 'inspector', 'local-console', 'secrets', 'harness'].map((f) => `../${f}/**`),
-          message: 'src-main/domain holds decisions only: nothing of main outside domain/ (docs/main-process.md).',
-        },
-        { group: ['../desktop-shell.ts'], message: 'src-main/domain holds decisions only: nothing of main outside domain/ (docs/main-process.md).' },
-      ],
-      message: 'src-main/domain holds decisions only: no I/O, no runtime, nothing of main outside domain/ (docs/main-process.md).',
+      message: 'src-main/domain holds decisions only: no I/O, no runtime (docs/architecture.md).',
     }),
   },
+  // Each room of main and each renderer feature names what it may import (docs/architecture.md).
+  ...layers,
 );

@@ -1,5 +1,5 @@
 import { lazy, useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
-import { useAppStore, type AppTab } from './app-store.ts';
+import { useAppStore, type AppTab } from './lib/app-store.ts';
 import { TabBoundary } from './ui/TabBoundary.tsx';
 import { batchText } from './features/batch/i18n.ts';
 import { ComposePanel } from './features/compose/ComposePanel.tsx';

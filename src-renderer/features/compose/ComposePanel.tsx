@@ -3,7 +3,7 @@
 // the estimate (the fields above it scroll), so it is a drop target in view at every window size.
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import { errorMessage, type ApiErrorValue } from '../../../src-shared/errors.ts';
-import { useAppStore } from '../../app-store.ts';
+import { useAppStore } from '../../lib/app-store.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import type { DesktopError } from '../../lib/desktop.ts';
 import { osOf } from '../../lib/platform.ts';

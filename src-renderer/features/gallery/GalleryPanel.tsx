@@ -1,6 +1,6 @@
 // The gallery panel (resizable, beside the stage): filters, boards, the selection's actions and the virtualised
 // grid of sessions. The full-window library view (features/library) reuses its filter bar, selection bar and grid.
-import { useAppStore } from '../../app-store.ts';
+import { useAppStore } from '../../lib/app-store.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { BoardStrip } from '../boards/Boards.tsx';
 import { useBoardEvents, useBoardRemove } from '../boards/queries.ts';

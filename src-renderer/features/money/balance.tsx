@@ -3,7 +3,7 @@
 // shows nothing and the estimate says the balance is unknown.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { useAppStore } from '../../app-store.ts';
+import { useAppStore } from '../../lib/app-store.ts';
 import { useFormats } from '../../i18n/format.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { call, onEvent } from '../../lib/desktop.ts';

@@ -3,7 +3,7 @@
 // warnings, charged vs estimated, request id, errors with what to do, and "outcome unknown" notes.
 import { useEffect, useState } from 'react';
 import type { TurnRecord } from '../../../src-shared/ipc/generation.ts';
-import { useAppStore } from '../../app-store.ts';
+import { useAppStore } from '../../lib/app-store.ts';
 import { formatDuration, useFormats } from '../../i18n/format.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { Badge, type BadgeTone } from '../../ui/Badge.tsx';

@@ -1,5 +1,5 @@
 // The current environment, always visible in the header (Local with the bundled service's state, or Remote).
-import { useAppStore } from '../../app-store.ts';
+import { useAppStore } from '../../lib/app-store.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { useSettings } from './queries.ts';
 

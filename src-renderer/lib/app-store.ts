@@ -1,4 +1,4 @@
-// UI state of the app frame: which section is showing.
+// UI state of the app frame: which section is showing. A leaf: features that switch sections import it.
 import { create } from 'zustand';
 
 export type AppTab = 'studio' | 'batch' | 'webhooks' | 'local' | 'settings';
