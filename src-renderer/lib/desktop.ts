@@ -1,17 +1,7 @@
 // The only file that touches window.api (STYLE.md): the preload's bridge in Electron, the harness's client in
 // a browser. Everything else imports these functions, so the bridge can be swapped without touching features.
 import { appText, textNow } from '../i18n/text.ts';
-import type {
-  ImageKind,
-  IpcError,
-  IpcEventName,
-  IpcEvents,
-  IpcMethodName,
-  IpcMethods,
-  MethodInputOf,
-  MethodOutputOf,
-  StudioApi,
-} from './ipc-types.ts';
+import type { ImageKind, IpcError, IpcEventName, IpcEvents, IpcMethodName, IpcMethods, MethodInputOf, MethodOutputOf, StudioApi } from './ipc-types.ts';
 
 /** An IPC failure as a thrown value, so react-query sees it as an error and the UI can read `.ipc`. */
 export class DesktopError extends Error {

@@ -1,16 +1,6 @@
 // What the compose panel holds, and how it becomes a request body: pure functions over src-shared, so the
 // estimate and the client-side checks are the service's own rules (spec §4.1, DESIGN.md §3), never restated.
-import {
-  DEFAULT_PURPOSE,
-  MODELS,
-  type ConcreteModelId,
-  type ImageCount,
-  type ModelId,
-  type PurposeId,
-  type Quality,
-  type Ratio,
-  type Resolution,
-} from '../../../src-shared/catalog.ts';
+import { DEFAULT_PURPOSE, MODELS, type ConcreteModelId, type ImageCount, type ModelId, type PurposeId, type Quality, type Ratio, type Resolution } from '../../../src-shared/catalog.ts';
 import type { GenerateRequest } from '../../../src-shared/api.ts';
 import type { ApiErrorValue } from '../../../src-shared/errors.ts';
 import { chooseAutoModel, type AutoChoice, type CreditEstimate } from '../../../src-shared/pricing.ts';

@@ -2,9 +2,8 @@
 import { useText } from '../../i18n/text.ts';
 import { loupeText, type LoupeKey } from './i18n.ts';
 
-const VIEWER: Array<[string, LoupeKey]> = [
-  ['← →', 'keyMove'],
-  ['Shift + ← ↑ → ↓ · Home · End', 'keyPan'],
+/** The marking keys both modes share. */
+const MARKING: Array<[string, LoupeKey]> = [
   ['+ −', 'keyZoom'],
   ['Z', 'keyActual'],
   ['1–5', 'keyRate'],
@@ -14,16 +13,9 @@ const VIEWER: Array<[string, LoupeKey]> = [
   ['Esc', 'keyClose'],
 ];
 
-const COMPARE: Array<[string, LoupeKey]> = [
-  ['← ↑ → ↓ · Home · End', 'keyPan'],
-  ['+ −', 'keyZoom'],
-  ['Z', 'keyActual'],
-  ['1–5', 'keyRate'],
-  ['0', 'keyClear'],
-  ['X', 'keyReject'],
-  ['S · F', 'keyStar'],
-  ['Esc', 'keyClose'],
-];
+const VIEWER: Array<[string, LoupeKey]> = [['← →', 'keyMove'], ['Shift + ← ↑ → ↓ · Home · End', 'keyPan'], ...MARKING];
+
+const COMPARE: Array<[string, LoupeKey]> = [['← ↑ → ↓ · Home · End', 'keyPan'], ...MARKING];
 
 export function KeyHints({ mode }: { mode: 'viewer' | 'compare' }) {
   const lt = useText(loupeText);
