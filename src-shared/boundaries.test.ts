@@ -6,7 +6,7 @@ const eslint = new ESLint({ cwd: process.cwd() });
 
 async function boundaryErrors(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports' || m.ruleId === 'no-restricted-globals').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports' || m.ruleId === 'no-restricted-globals' || m.ruleId === 'layering/rooms').map((m) => m.message);
 }
 
 describe('import boundaries', () => {
@@ -22,10 +22,10 @@ describe('import boundaries', () => {
     ['src-renderer/x.ts', "import { x } from '../src-main/library/db.ts';\nexport const a = x;\n"],
     ['src-service/x.ts', "import { app } from 'electron';\nexport const a = app;\n"],
     ['src-service/x.ts', "import { x } from '../src-main/api/client.ts';\nexport const a = x;\n"],
-    ['src-main/x.ts', "import { app } from 'electron';\nexport const a = app;\n"],
-    ['src-main/x.ts', "import { x } from '../src-service/repos/accounts.ts';\nexport const a = x;\n"],
-    ['src-main/x.ts', "import { x } from '../src-service/sqlite/bootstrap.ts';\nexport const a = x;\n"],
-    ['src-main/x.ts', "import { x } from '../src-renderer/App.tsx';\nexport const a = x;\n"],
+    ['src-main/files/x.ts', "import { app } from 'electron';\nexport const a = app;\n"],
+    ['src-main/app/x.ts', "import { x } from '../../src-service/repos/accounts.ts';\nexport const a = x;\n"],
+    ['src-main/library/x.ts', "import { x } from '../../src-service/sqlite/bootstrap.ts';\nexport const a = x;\n"],
+    ['src-main/app/x.ts', "import { x } from '../../src-renderer/App.tsx';\nexport const a = x;\n"],
     ['src-preload/x.ts', "import { x } from '../src-main/ipc/handlers.ts';\nexport const a = x;\n"],
     ['src-main/domain/x.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;\n"],
     ['src-main/domain/x.ts', "import { LibraryRepo } from '../library/library-repo.ts';\nexport const a = LibraryRepo;\n"],
@@ -43,10 +43,10 @@ describe('import boundaries', () => {
     ['src-renderer/features/x.ts', "import { THEMES } from '../../src-shared/limits.ts';\nexport const a = THEMES;\n"],
     ['src-renderer/features/x.ts', "import type { Theme } from '../../src-shared/ipc/settings.ts';\nexport const a: Theme = 'dark';\n"],
     ['src-renderer/features/compose/generation-data-reader.ts', "export { readGenerationData } from '../../../src-shared/generation-data.ts';\n"],
-    ['src-main/x.ts', "import { join } from 'node:path';\nexport const a = join;\n"],
+    ['src-main/files/x.ts', "import { join } from 'node:path';\nexport const a = join;\n"],
     ['src-main/domain/x.ts', "import { ERROR_CODES } from '../../src-shared/errors.ts';\nexport const a = ERROR_CODES;\n"],
-    ['src-main/x.ts', "import { startService } from '../src-service/start.ts';\nexport const a = startService;\n"],
-    ['src-main/x.ts', "import { transaction } from '../src-service/sqlite/index.ts';\nexport const a = transaction;\n"],
+    ['src-main/app/x.ts', "import { startService } from '../../src-service/start.ts';\nexport const a = startService;\n"],
+    ['src-main/library/x.ts', "import { transaction } from '../../src-service/sqlite/index.ts';\nexport const a = transaction;\n"],
     ['src-main/electron/x.ts', "import { app } from 'electron';\nexport const a = app;\n"],
     ['src-service/x.ts', "import { createServer } from 'node:http';\nexport const a = createServer;\n"],
     ['src-preload/x.ts', "import { contextBridge } from 'electron';\nexport const a = contextBridge;\n"],
