@@ -141,6 +141,9 @@ describe('recovery of local data', () => {
     // Backups with the turn in them: one taken at a start with none, one at quit (that start wrote to the library).
     rmSync(join(before.dataDir, 'backups'), { recursive: true });
     let s = await start(before.dataDir, before.keychainService);
+    // Backups are named by the second they are taken and one second holds one (recovery.ts backupLibrary): let the
+    // quit's backup fall in a second of its own, or a fast machine sees one file (CI saw it).
+    await new Promise((r) => setTimeout(r, 1_000 - (Date.now() % 1_000) + 5));
     await stop(s);
     expect(readdirSync(join(before.dataDir, 'backups'))).toHaveLength(2);
     const garbage = randomBytes(20_000);
