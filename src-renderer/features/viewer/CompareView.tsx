@@ -11,7 +11,7 @@ import { useLanguage } from '../../ui/useLanguage.ts';
 import { useGalleryStore } from '../gallery/store.ts';
 import { CullBar, marksForKey } from './CullBar.tsx';
 import { loupeText, type LoupeKey } from './i18n.ts';
-import { isTyping } from './keys.ts';
+import { isStageKey, panStep, zoomKey } from './keys.ts';
 import { KeyHints } from './KeyHints.tsx';
 import { MARGIN, type Size } from './panZoom.ts';
 import { useMark, type Marks } from './queries.ts';
@@ -101,8 +101,8 @@ function Compare({ ids }: { ids: string[] }) {
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || isTyping(e.target) || e.ctrlKey || e.metaKey || e.altKey) return;
-      const step = pz.stage ? Math.max(40, Math.round(Math.min(pz.stage.w, pz.stage.h) * 0.1)) : 80;
+      if (!isStageKey(e)) return;
+      const step = panStep(pz);
       const image = all[ids.indexOf(activeId)]?.image;
       const cull = image ? marksForKey(e.key, image) : null;
       if (cull && image) onMark(image.id, cull);
@@ -111,12 +111,7 @@ function Compare({ ids }: { ids: string[] }) {
       else if (e.key === 'ArrowRight') pz.pan(-step, 0);
       else if (e.key === 'ArrowUp') pz.pan(0, step);
       else if (e.key === 'ArrowDown') pz.pan(0, -step);
-      else if (e.key === 'Home') pz.panToEdge('start');
-      else if (e.key === 'End') pz.panToEdge('end');
-      else if (e.key === '+' || e.key === '=') pz.zoomBy(1.25);
-      else if (e.key === '-' || e.key === '_' || e.key === '−') pz.zoomBy(1 / 1.25);
-      else if (e.key === 'z' || e.key === 'Z') pz.toggleActual();
-      else return;
+      else if (!zoomKey(e.key, pz)) return;
       e.preventDefault();
     };
     window.addEventListener('keydown', onKey);

@@ -1,0 +1,59 @@
+// Previous / next in the loupe: the library's order under the gallery's filters (it answers "index / total" across
+// every page, not only the loaded ones); the opened list only when the library cannot answer.
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import type { GalleryFilters, ImageNeighbors } from '../../../src-shared/ipc/library.ts';
+import { imageUrl } from '../../lib/desktop.ts';
+import { imageQuery } from '../../lib/library-queries.ts';
+import { useGalleryStore } from '../gallery/store.ts';
+import { neighborsQuery, useNeighbors } from './queries.ts';
+
+/** What the gallery opened: a list of ids and the one shown first. */
+export type ViewerState = { ids: string[]; index: number };
+
+export interface LoupeTravel {
+  /** The image on screen. */
+  id: string;
+  prevId: string | null;
+  nextId: string | null;
+  go(target: string | null): void;
+  /** The library's answer for the image on screen, or null while it is asked (or could not answer). */
+  place: ImageNeighbors | null;
+  /** The image's index in the opened list (-1 when moved beyond it). */
+  listIndex: number;
+  /** The library could not answer: previous / next walk the opened list. */
+  onListOnly: boolean;
+}
+
+export function useLoupeTravel(viewer: ViewerState): LoupeTravel {
+  const filters = useGalleryStore((s) => s.filters);
+  // The image on screen: the one opened, until the designer moves (to ids the library gives, beyond the loaded pages).
+  const [moved, setMoved] = useState<{ base: ViewerState; id: string } | null>(null);
+  const openedId = viewer.ids[viewer.index] ?? viewer.ids[0] ?? '';
+  const id = moved && moved.base === viewer ? moved.id : openedId;
+  const neighbors = useNeighbors(filters, id);
+  const place = neighbors.data && !neighbors.isPlaceholderData ? neighbors.data : null;
+  const onListOnly = neighbors.isError;
+  const listIndex = viewer.ids.indexOf(id);
+  const prevId = place ? place.prev : onListOnly && listIndex > 0 ? (viewer.ids[listIndex - 1] ?? null) : null;
+  const nextId = place ? place.next : onListOnly && listIndex >= 0 ? (viewer.ids[listIndex + 1] ?? null) : null;
+  const go = useCallback((target: string | null) => {
+    if (target) setMoved({ base: viewer, id: target });
+  }, [viewer]);
+  usePrefetchNeighbors(filters, place?.prev, place?.next);
+  return { id, prevId, nextId, go, place, listIndex, onListOnly };
+}
+
+/** Make the next move instant: the neighbours' details, places and full images ahead of time. */
+function usePrefetchNeighbors(filters: GalleryFilters, prev: string | null | undefined, next: string | null | undefined) {
+  const client = useQueryClient();
+  useEffect(() => {
+    for (const other of [next, prev]) {
+      if (!other) continue;
+      void client.prefetchQuery(imageQuery(other));
+      void client.prefetchQuery(neighborsQuery(filters, other));
+      const img = new Image();
+      img.src = imageUrl('full', other);
+    }
+  }, [client, filters, next, prev]);
+}
