@@ -42,8 +42,9 @@ const features = (...names) => names.map((n) => `features/${n}`);
  * see docs/architecture.md "What is not done"); scripts/architecture.test.ts refuses any feature joining it.
  */
 const RENDERER_ALLOW = {
+  // i18n is the bottom leaf (texts, the UI language, its formats); lib and ui build on it, never the reverse.
+  i18n: [],
   lib: ['i18n'],
-  i18n: ['lib', 'ui'],
   ui: ['lib', 'i18n'],
   styles: [],
   ...Object.fromEntries(

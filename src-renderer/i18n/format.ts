@@ -6,7 +6,7 @@
 // headers are on the path to the first thumbnails.
 import { useMemo } from 'react';
 import type { Language } from '../../src-shared/language.ts';
-import { useLanguage } from '../ui/useLanguage.ts';
+import { useLanguage } from './useLanguage.ts';
 
 export interface Formats {
   /** Local date and time to the minute (a session, a batch, a backup). */

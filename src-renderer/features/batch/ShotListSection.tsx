@@ -7,7 +7,7 @@ import { IMAGE_COUNTS, MODEL_IDS, MODELS, PURPOSE_IDS, PURPOSES, QUALITIES, RATI
 import type { Shot, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX } from '../../../src-shared/limits.ts';
 import { useText } from '../../i18n/text.ts';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { BatchCard, TableHead } from './parts.tsx';
 import { batchText } from './i18n.ts';

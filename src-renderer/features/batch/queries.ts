@@ -7,7 +7,7 @@ import type { BatchDetail, BatchPlanInput } from '../../../src-shared/ipc/batch.
 import { call, onEvent } from '../../lib/desktop.ts';
 import type { IpcMethodName, MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
 import type { Language } from '../../../src-shared/language.ts';
 
 // Main writes names of built-in lists, problems, pause messages, errors and notes in the UI language, so the

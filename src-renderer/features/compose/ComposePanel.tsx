@@ -8,7 +8,7 @@ import { appText, useText } from '../../i18n/text.ts';
 import type { DesktopError } from '../../lib/desktop.ts';
 import { osOf } from '../../lib/platform.ts';
 import { BalanceAfter, useBalance } from '../money/balance.tsx';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
 import { ErrorBanner } from '../../ui/ErrorBanner.tsx';
 import { useStartGeneration } from '../runs/queries.ts';
 import { checkDraft, resolveModel } from './draft.ts';

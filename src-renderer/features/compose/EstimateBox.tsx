@@ -1,7 +1,7 @@
 // The live estimate: exactly what the service will reserve (src-shared estimateCredits), with its breakdown.
 import { errorMessage, isErrorCode } from '../../../src-shared/errors.ts';
 import { appText, useText } from '../../i18n/text.ts';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
 import type { DraftCheck } from './draft.ts';
 
 export function EstimateBox({ check }: { check: DraftCheck }) {

@@ -1,7 +1,7 @@
 import { PURPOSE_IDS, PURPOSES, type PurposeId } from '../../../src-shared/catalog.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { Field } from '../../ui/Field.tsx';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useComposeStore } from './store.ts';
 
 export function PurposeField() {

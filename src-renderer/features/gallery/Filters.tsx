@@ -7,7 +7,7 @@ import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { DesktopError } from '../../lib/desktop.ts';
 import { DateField } from '../../ui/DateField.tsx';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useBoards, useSaveSmartBoard, useSmartBoards } from '../boards/queries.ts';
 import { libraryText } from '../library/i18n.ts';
 import { useGalleryStore } from './store.ts';

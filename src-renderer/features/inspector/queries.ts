@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { call, onEvent } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import type { IpcMethodName, MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
 
 export function useInspectorStatus() {
   return useQuery({ queryKey: queryKeys.inspectorStatus(), queryFn: () => call('inspectorStatus', {}) });

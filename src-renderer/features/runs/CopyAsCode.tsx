@@ -3,7 +3,7 @@ import { generateRequestAsCode } from '../../../src-shared/copy-as-code.ts';
 import type { TurnRecord } from '../../../src-shared/ipc/generation.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useSettings } from '../settings/queries.ts';
 
 export function CopyAsCode({ turn }: { turn: TurnRecord }) {

@@ -7,7 +7,7 @@ import type { ImageDetail } from '../../../src-shared/ipc/library.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { trapTab } from '../../ui/trapTab.ts';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useGalleryStore } from '../gallery/store.ts';
 import { CullBar, marksForKey } from './CullBar.tsx';
 import { loupeText, type LoupeKey } from './i18n.ts';

@@ -10,7 +10,7 @@ import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { ClampedText } from '../../ui/ClampedText.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { useLanguage } from '../../ui/useLanguage.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
 import { loupeText } from './i18n.ts';
 import { requestFacts } from './requestFacts.ts';
 
