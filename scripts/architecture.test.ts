@@ -69,6 +69,18 @@ describe('the layering lint (allow-lists per room)', () => {
     expect(errors[0]).toMatch(/front door/);
   });
 
+  it('refuses a deep import into any feature that keeps a front door, from a feature or from App.tsx, a lazy page too', async () => {
+    const fromFeature = await layeringErrors('src-renderer/features/money/probe.ts', "import { useSettings } from '../settings/queries.ts';\nexport const x = useSettings;\n");
+    expect(fromFeature).toEqual([expect.stringMatching(/src-renderer\/features\/settings is entered only through its front door/)]);
+    const fromApp = await layeringErrors('src-renderer/probe.tsx', "export const load = () => import('./features/batch/BatchPage.tsx');\n");
+    expect(fromApp).toEqual([expect.stringMatching(/src-renderer\/features\/batch is entered only through its front door/)]);
+  });
+
+  it('refuses i18n importing ui (ui builds on i18n, never the reverse)', async () => {
+    const errors = await layeringErrors('src-renderer/i18n/probe.ts', "import { trapTab } from '../ui/trapTab.ts';\nexport const x = trapTab;\n");
+    expect(errors).toEqual([expect.stringMatching(/src-renderer\/i18n may not import src-renderer\/ui/)]);
+  });
+
   it('refuses a new folder until it is placed', async () => {
     const errors = await layeringErrors('src-main/unplaced-room/probe.ts', 'export const x = 1;\n');
     expect(errors).toEqual([expect.stringMatching(/src-main\/unplaced-room is not placed/)]);
@@ -77,5 +89,6 @@ describe('the layering lint (allow-lists per room)', () => {
   it('accepts an import the room lists, through the front door', async () => {
     expect(await layeringErrors('src-main/batch/probe.ts', "import { retryVerdict } from '../domain/retry-policy.ts';\nexport const x = retryVerdict;\n")).toEqual([]);
     expect(await layeringErrors('src-renderer/features/batch/probe.ts', "import * as viewer from '../viewer/index.ts';\nexport const x = viewer;\n")).toEqual([]);
+    expect(await layeringErrors('src-renderer/features/money/probe.ts', "import { useSettings } from '../settings/index.ts';\nexport const x = useSettings;\n")).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 // ESLint rule `layering/rooms`: each room (a folder of main, a feature of the renderer) names the rooms it may
 // import, as an allow-list; a room that is not placed is refused until it is; a room that keeps a front door may
 // be entered only through it. VS Code's `local/code-layering` is the model. The rooms and their lists are in
-// eslint.config.js; docs/architecture.md explains them.
+// scripts/layers.js (eslint.config.js reads it); docs/architecture.md explains them.
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -76,7 +76,7 @@ export const layering = {
             if (!allowed) {
               context.report({
                 node,
-                message: `${options.base}/${own} is not placed: name what it may import in eslint.config.js (layering) and in docs/architecture.md.`,
+                message: `${options.base}/${own} is not placed: name what it may import in scripts/layers.js and in docs/architecture.md.`,
               });
             }
           },

@@ -1,22 +1,23 @@
 import { lazy, useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
 import { useAppStore, type AppTab } from './lib/app-store.ts';
 import { TabBoundary } from './ui/TabBoundary.tsx';
-import { batchText } from './features/batch/i18n.ts';
+import { batchText, loadBatchPage } from './features/batch/index.ts';
 import { ComposePanel } from './features/compose/ComposePanel.tsx';
 import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
-import { ExportDialog } from './features/export/ExportDialog.tsx';
+import { ExportDialog } from './features/export/index.ts';
 import { CompareView, ImageViewer } from './features/viewer/index.ts';
 import { useGalleryView } from './features/gallery/view-store.ts';
 import { LibraryView } from './features/library/LibraryView.tsx';
-import { BalanceBadge } from './features/money/balance.tsx';
-import { StartupNotices } from './features/notices/StartupNotices.tsx';
+import { BalanceBadge } from './features/money/index.ts';
+import { StartupNotices } from './features/notices/index.ts';
+import { loadInspectorPanel } from './features/inspector/index.ts';
+import { loadLocalConsole } from './features/local-console/index.ts';
 // The lazy tabs' stylesheets stay in the start-up stylesheet, before styles/app.css as they always were: loaded
 // with their chunks they would come after it and win its equal-specificity rules (.btn, .card, .counter).
 import './features/batch/batch.css';
 import './features/inspector/inspector.css';
 import { RunStage } from './features/runs/RunStage.tsx';
-import { EnvironmentBadge } from './features/settings/EnvironmentBadge.tsx';
-import { useSettings, useSettingsSync } from './features/settings/queries.ts';
+import { EnvironmentBadge, loadSettingsPage, useSettings, useSettingsSync } from './features/settings/index.ts';
 import { appText, useText } from './i18n/text.ts';
 
 const TABS: AppTab[] = ['studio', 'batch', 'webhooks', 'local', 'settings'];
@@ -31,10 +32,10 @@ function lazyTab(load: () => Promise<ComponentType>): { load: () => Promise<Comp
 // The tabs other than the studio are loaded on their own (the app opens on the studio, and their code need not
 // be compiled and run before its first thumbnails), then fetched while the app is idle, so a tab opens at once.
 const LAZY_TABS: Record<LazyTab, ReturnType<typeof lazyTab>> = {
-  batch: lazyTab(() => import('./features/batch/BatchPage.tsx').then((m) => m.BatchPage)),
-  webhooks: lazyTab(() => import('./features/inspector/InspectorPanel.tsx').then((m) => m.InspectorPanel)),
-  local: lazyTab(() => import('./features/local-console/LocalConsole.tsx').then((m) => m.LocalConsole)),
-  settings: lazyTab(() => import('./features/settings/SettingsPage.tsx').then((m) => m.SettingsPage)),
+  batch: lazyTab(loadBatchPage),
+  webhooks: lazyTab(loadInspectorPanel),
+  local: lazyTab(loadLocalConsole),
+  settings: lazyTab(loadSettingsPage),
 };
 
 /** How long after start-up the other tabs' code is fetched when the app never goes idle before. */

@@ -7,7 +7,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { galleryQuery, warmThumbnails } from './features/gallery/queries.ts';
-import { settingsQuery } from './features/settings/queries.ts';
+import { settingsQuery } from './features/settings/index.ts';
 import { applyTheme } from './lib/theme.ts';
 import { setUiLanguage } from './i18n/index.ts';
 import './styles/theme.css';

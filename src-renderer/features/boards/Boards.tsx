@@ -5,7 +5,7 @@ import { useLayoutEffect, useRef, useState, type DragEvent, type ReactNode } fro
 import type { Board, GalleryFilters, SmartBoard } from '../../../src-shared/ipc/library.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { DesktopError } from '../../lib/desktop.ts';
-import { useExportStore } from '../export/store.ts';
+import { useExportStore } from '../export/index.ts';
 import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../../lib/image-drag.ts';
 import { useGalleryStore } from '../gallery/store.ts';
 import { useGalleryView } from '../gallery/view-store.ts';

@@ -7,7 +7,7 @@ import { useAppStore } from '../../lib/app-store.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import type { DesktopError } from '../../lib/desktop.ts';
 import { osOf } from '../../lib/platform.ts';
-import { BalanceAfter, useBalance } from '../money/balance.tsx';
+import { BalanceAfter, useBalance } from '../money/index.ts';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { ErrorBanner } from '../../ui/ErrorBanner.tsx';
 import { useStartGeneration } from '../runs/queries.ts';

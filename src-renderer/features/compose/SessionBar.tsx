@@ -2,7 +2,7 @@
 // typed in by its id (sessions are also listed on the service's website, spec §1).
 import { useEffect, useState } from 'react';
 import { appText, useText } from '../../i18n/text.ts';
-import { useSettings } from '../settings/queries.ts';
+import { useSettings } from '../settings/index.ts';
 import { useSession } from '../../lib/library-queries.ts';
 import { useComposeStore } from './store.ts';
 

@@ -15,7 +15,7 @@ import type { Language } from '../../../src-shared/language.ts';
 import { appText, useText, type AppText } from '../../i18n/text.ts';
 import { call } from '../../lib/desktop.ts';
 import { useLanguage } from '../../i18n/useLanguage.ts';
-import { useSettings } from '../settings/queries.ts';
+import { useSettings } from '../settings/index.ts';
 import { libraryText } from '../library/i18n.ts';
 import { BoardPicker } from '../boards/BoardPicker.tsx';
 import { marksForKey, useMark } from './cull.ts';

@@ -5,7 +5,7 @@ import type { Language } from '../../../src-shared/language.ts';
 import { formatsFor } from '../../i18n/format.ts';
 import { appText, useText, type AppText } from '../../i18n/text.ts';
 import { useComposeStore } from '../compose/store.ts';
-import { useExportStore } from '../export/store.ts';
+import { useExportStore } from '../export/index.ts';
 import { useRenameSession } from './queries.ts';
 
 /** The title editor, mounted only while renaming (so scrolling headers carry no mutation observers). */

@@ -7,7 +7,7 @@ import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { submitWith } from '../../ui/submitWith.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { useSettings } from '../settings/queries.ts';
+import { useSettings } from '../settings/index.ts';
 import { inspectorText } from './i18n.ts';
 import { useInspectorAction, useInspectorStatus } from './queries.ts';
 

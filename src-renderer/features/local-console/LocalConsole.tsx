@@ -10,7 +10,7 @@ import { Badge } from '../../ui/Badge.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { Toggle } from '../../ui/Toggle.tsx';
 import { submitWith } from '../../ui/submitWith.ts';
-import { useSettings } from '../settings/queries.ts';
+import { useSettings } from '../settings/index.ts';
 import { useLocalAction, useLocalStatus } from './queries.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useLocalConsoleStore } from './store.ts';

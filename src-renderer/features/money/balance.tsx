@@ -8,7 +8,7 @@ import { useFormats } from '../../i18n/format.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { useSettings } from '../settings/queries.ts';
+import { useSettings } from '../settings/index.ts';
 
 export type Balance =
   | { known: true; credits: number; reserved: number }

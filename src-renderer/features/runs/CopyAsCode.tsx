@@ -4,7 +4,7 @@ import type { TurnRecord } from '../../../src-shared/ipc/generation.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
-import { useSettings } from '../settings/queries.ts';
+import { useSettings } from '../settings/index.ts';
 
 export function CopyAsCode({ turn }: { turn: TurnRecord }) {
   const t = useText(appText);

@@ -7,7 +7,7 @@ import type { ImageRecord, TurnRecord } from '../../../src-shared/ipc/generation
 import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { useComposeStore } from '../compose/store.ts';
-import { useExportStore } from '../export/store.ts';
+import { useExportStore } from '../export/index.ts';
 import { beginImageDrag } from '../../lib/image-drag.ts';
 import { useStar } from '../gallery/queries.ts';
 import { useGalleryStore } from '../gallery/store.ts';

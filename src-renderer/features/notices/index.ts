@@ -1,0 +1,2 @@
+// The start-up notices' front door: the banner App.tsx mounts.
+export { StartupNotices } from './StartupNotices.tsx';
