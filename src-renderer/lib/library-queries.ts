@@ -1,5 +1,6 @@
 // The library's shared reads, one key and one fetch each: an image's detail and a session's summary are shown by
-// the viewer, compare, the gallery, compose's session bar and the reference tray, and must share one cache entry.
+// the viewer, compare, the gallery, compose's session bar, the reference tray and the export dialog, a session's
+// turns by the stage and the export dialog; each must share one cache entry.
 import { useQuery } from '@tanstack/react-query';
 import { call } from './desktop.ts';
 import { queryKeys } from './query-keys.ts';
@@ -11,6 +12,15 @@ export function imageQuery(imageId: string) {
 /** An image's detail (its turn's request included); nothing is asked while `imageId` is null. */
 export function useImage(imageId: string | null) {
   return useQuery({ ...imageQuery(imageId ?? ''), enabled: imageId !== null });
+}
+
+/** A session's turns, oldest first, with their images; nothing is asked while `sessionId` is null. */
+export function useSessionTurns(sessionId: string | null) {
+  return useQuery({
+    queryKey: queryKeys.sessionTurns(sessionId ?? ''),
+    queryFn: () => call('libraryListTurns', { sessionId: sessionId ?? '' }),
+    enabled: sessionId !== null,
+  });
 }
 
 /** A session's summary (its titles among them); nothing is asked while `sessionId` is null. */

@@ -9,6 +9,7 @@ import { EXPORT_FORMATS, type ExportFormat } from '../../../src-shared/limits.ts
 import { appText, useText, type AppText } from '../../i18n/text.ts';
 import { call, onEvent, type DesktopError } from '../../lib/desktop.ts';
 import type { MethodInputOf } from '../../lib/ipc-types.ts';
+import { useImage, useSession, useSessionTurns } from '../../lib/library-queries.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ExportOutcome } from '../../ui/ExportOutcome.tsx';
@@ -23,11 +24,7 @@ const EXTENSIONS: Record<ExportFormat, string> = { png: 'png', jpeg: 'jpg', webp
 /** The first image of the set with what its name is made of, and the size of the set (for {index}). */
 function useFirstImage(target: ExportTarget) {
   const sessionId = target.kind === 'session' ? target.sessionId : null;
-  const turns = useQuery({
-    queryKey: queryKeys.sessionTurns(sessionId ?? ''),
-    queryFn: () => call('libraryListTurns', { sessionId: sessionId ?? '' }),
-    enabled: sessionId !== null,
-  });
+  const turns = useSessionTurns(sessionId);
   const sessionImages = turns.data?.flatMap((t) => t.images) ?? [];
   const boardId = target.kind === 'board' ? target.boardId : null;
   // A board's images in the board's (the gallery's) order: the first one and how many.
@@ -38,17 +35,8 @@ function useFirstImage(target: ExportTarget) {
   });
   const firstId =
     target.kind === 'selection' ? (target.imageIds[0] ?? null) : target.kind === 'session' ? (sessionImages[0]?.id ?? null) : (board.data?.ids[0] ?? null);
-  const detail = useQuery({
-    queryKey: queryKeys.image(firstId ?? ''),
-    queryFn: () => call('libraryGetImage', { imageId: firstId ?? '' }),
-    enabled: firstId !== null,
-  });
-  const ownerId = detail.data?.image.sessionId ?? null;
-  const session = useQuery({
-    queryKey: queryKeys.session(ownerId ?? ''),
-    queryFn: () => call('libraryGetSession', { sessionId: ownerId ?? '' }),
-    enabled: ownerId !== null,
-  });
+  const detail = useImage(firstId);
+  const session = useSession(detail.data?.image.sessionId ?? null);
   const total = target.kind === 'selection' ? target.imageIds.length : target.kind === 'session' ? sessionImages.length : (board.data?.total ?? 0);
   return { detail: detail.data ?? null, sessionTitle: session.data?.title ?? null, total };
 }

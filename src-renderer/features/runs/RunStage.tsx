@@ -4,7 +4,8 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { appText, useText } from '../../i18n/text.ts';
 import { useComposeStore } from '../compose/store.ts';
-import { useAnySession, useGenerationEvents, useRunningTurns, useSessionTurns } from './queries.ts';
+import { useSessionTurns } from '../../lib/library-queries.ts';
+import { useAnySession, useGenerationEvents, useRunningTurns } from './queries.ts';
 import { StageHeight } from './StageResults.tsx';
 import { useStageBackground, type StageBackground } from './store.ts';
 import { TurnCard } from './TurnCard.tsx';

@@ -53,14 +53,6 @@ export function useTurn(turnId: string) {
   });
 }
 
-export function useSessionTurns(sessionId: string | null) {
-  return useQuery({
-    queryKey: queryKeys.sessionTurns(sessionId ?? ''),
-    queryFn: () => call('libraryListTurns', { sessionId: sessionId ?? '' }),
-    enabled: sessionId !== null,
-  });
-}
-
 /** Whether the library holds any session (one row is enough); refreshed with every session change. */
 export function useAnySession() {
   return useQuery({ queryKey: queryKeys.anySession(), queryFn: () => call('librarySessions', { cursor: null, limit: 1 }) });
