@@ -11,7 +11,7 @@ import type { ShotList } from '../src-shared/ipc/index.ts';
 import { expect, test, type Harness } from './fixtures/harness.ts';
 import { seriousViolations } from './support/axe.ts';
 import { ipc } from './support/ipc.ts';
-import { chooseLook, LANGUAGES, openStudio, screenshot, SIZES, THEMES } from './support/studio.ts';
+import { chooseLook, frames, LANGUAGES, openStudio, screenshot, SIZES, THEMES } from './support/studio.ts';
 
 
 // Three products: Chinese names and prompts, a name with a quoted comma, a prompt with doubled quotes.
@@ -54,7 +54,8 @@ async function jobStatuses(page: Page): Promise<Map<string, string>> {
     (el as unknown as { scrollTop: number }).scrollTop = 0;
   });
   for (let i = 0; i < 500; i++) {
-    await page.waitForTimeout(60);
+    // The rows scrolled in are rendered before they are read.
+    await frames(page, 2);
     const rows = await page.getByTestId('batch-job').evaluateAll((els) =>
       els.map((el) => [(el as unknown as { getAttribute(n: string): string }).getAttribute('data-job-id'), (el as unknown as { getAttribute(n: string): string }).getAttribute('data-status')]),
     );

@@ -264,18 +264,23 @@ test('a run started just before switching tabs keeps its session: back in the st
   await openStudio(page, harness.url);
   // A new session is next.
   await expect(page.getByTestId('session-by-id')).toBeVisible();
-  // Main answers generate:start only after the designer has left the studio (the panel that asked is gone).
+  // Main answers generate:start only after the designer has left the studio (the panel that asked is gone): the
+  // answer is held until the settings tab is open.
   let answered = false;
+  let leftStudio = () => {};
+  const studioLeft = new Promise<void>((resolve) => (leftStudio = resolve));
   const startUrl = /\/ipc\/generate(%3A|:)start$/;
   await page.route(startUrl, async (route) => {
     const response = await route.fetch();
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await studioLeft;
     await route.fulfill({ response });
     answered = true;
   });
   await compose(page, { prompt: 'A linen tote on a chair', model: 'nano-banana-2', resolution: '1K', n: '1' });
   await page.getByTestId('generate').click();
   await openTab(page, 'settings');
+  await expect(page.getByTestId('theme-select')).toBeVisible();
+  leftStudio();
   await expect.poll(() => answered).toBe(true);
   await openTab(page, 'studio');
   const turn = page.getByTestId('turn').first();

@@ -116,14 +116,17 @@ test('the settings are asked for once while the bundle loads, as the page opens,
 });
 
 test('a settings answer that never comes does not leave a blank window: the app renders after a second', async ({ page, harness }) => {
-  // Every settings request is held for 8 s (a keychain that hangs).
+  // Every settings request is held until the app has been seen (a keychain that hangs).
+  let release = () => {};
+  const seen = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/ipc/settings%3Aget', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    await seen;
     await route.continue().catch(() => undefined);
   });
   await page.goto(harness.url);
   await expect(page.getByTestId('gallery-panel')).toBeVisible({ timeout: 4_000 });
   await expect(page.getByTestId('prompt')).toBeVisible();
+  release();
 });
 
 // When the app first rendered into #root, on the page's clock.

@@ -109,3 +109,18 @@ export async function dropFile(page: Page, target: Locator, bytes: Buffer, name:
   await target.dispatchEvent('dragover', { dataTransfer });
   await target.dispatchEvent('drop', { dataTransfer });
 }
+
+/** Lets the page paint `count` frames: a measure of idleness in the page's own time, not the test machine's clock. */
+export async function frames(page: Page, count: number): Promise<void> {
+  await page.evaluate(
+    (n) =>
+      new Promise<void>((done) => {
+        // The e2e files are typed without the DOM; the page has requestAnimationFrame.
+        const win = globalThis as unknown as { requestAnimationFrame(step: () => void): number };
+        let left = n;
+        const next = () => (--left <= 0 ? done() : win.requestAnimationFrame(next));
+        win.requestAnimationFrame(next);
+      }),
+    count,
+  );
+}
