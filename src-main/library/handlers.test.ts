@@ -170,3 +170,26 @@ describe('boards and smart boards over IPC', () => {
     expect(await ok('libraryImageIds', { filters: { query: 'mug' }, limit: 3 })).toEqual({ ids: [ids[4], ids[5], ids[2]], total: 6 });
   });
 });
+
+describe('library:get-images', () => {
+  it('answers the images it has in the order asked and names the missing ids, in one call', async () => {
+    const asked = [ids[4], 'img_gone', ids[0], ids[4], ...Array.from({ length: 990 }, (_, i) => `img_x${i}`)];
+    const answer = await ok<{ images: ImageRecord[]; missing: string[] }>('libraryGetImages', { imageIds: asked });
+    expect(answer.images.map((i) => i.id)).toEqual([ids[4], ids[0]]);
+    expect(answer.missing).toEqual(['img_gone', ...Array.from({ length: 990 }, (_, i) => `img_x${i}`)]);
+    expect(events).toEqual([]);
+  });
+
+  it('refuses 10,000 ids at once with a short answer naming the field (well-formed or not)', async () => {
+    const many = Array.from({ length: 10_000 }, (_, i) => `img_${String(i).padStart(8, '0')}`);
+    const hostile = Array.from({ length: 10_000 }, () => '../\u0000');
+    for (const imageIds of [many, hostile]) {
+      const started = performance.now();
+      const answer = await call('libraryGetImages', { imageIds });
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(answer).toMatchObject({ ok: false, error: { code: 'invalid_input', details: { field: 'imageIds' } } });
+      // Bounded: one issue, not one per id.
+      expect(JSON.stringify(answer).length).toBeLessThan(2_000);
+    }
+  });
+});

@@ -9,7 +9,16 @@ import type { Emit } from '../ports/events.ts';
 import type { HandlerTable } from '../ports/ipc-table.ts';
 import { isValidCursor, type LibraryRepo } from './library-repo.ts';
 
-type ReadMethods = 'libraryGallery' | 'librarySessions' | 'libraryGetSession' | 'libraryListTurns' | 'libraryGetTurn' | 'libraryGetImage' | 'libraryNeighbors' | 'libraryImageIds';
+type ReadMethods =
+  | 'libraryGallery'
+  | 'librarySessions'
+  | 'libraryGetSession'
+  | 'libraryListTurns'
+  | 'libraryGetTurn'
+  | 'libraryGetImage'
+  | 'libraryGetImages'
+  | 'libraryNeighbors'
+  | 'libraryImageIds';
 type MarkMethods = 'libraryStar' | 'libraryMark' | 'libraryRenameSession';
 type BoardMethods = 'boardList' | 'boardCreate' | 'boardRename' | 'boardDelete' | 'boardAdd' | 'boardRemove' | 'smartBoardList' | 'smartBoardSave' | 'smartBoardDelete';
 export type LibraryMethods = ReadMethods | MarkMethods | BoardMethods;
@@ -53,6 +62,12 @@ function readHandlers({ repo, present }: LibraryHandlerDeps): HandlerTable<ReadM
     libraryGetImage: async ({ imageId }) => {
       const detail = repo.imageDetail(imageId);
       return detail ? { ...detail, turn: present(detail.turn) } : notFound('image', imageId);
+    },
+    libraryGetImages: async ({ imageIds }) => {
+      const asked = [...new Set(imageIds)];
+      const images = repo.imagesByIds(asked);
+      const found = new Set(images.map((i) => i.id));
+      return { images, missing: asked.filter((id) => !found.has(id)) };
     },
     libraryNeighbors: async ({ filters, imageId }) => repo.neighbors(filters, imageId) ?? notFound('image', imageId),
     libraryImageIds: async ({ filters, limit }) => repo.imageIds(filters, limit),

@@ -132,6 +132,12 @@ export const libraryMethods = {
   libraryListTurns: method<TurnRecord[]>()('library:list-turns', z.object({ sessionId: IdSchema })),
   libraryGetTurn: method<TurnRecord>()('library:get-turn', z.object({ turnId: IdSchema })),
   libraryGetImage: method<ImageDetail>()('library:get-image', z.object({ imageId: IdSchema })),
+  /**
+   * Many images in one call (a dropped file's references, a selection): the ones the library has, in the order
+   * asked (duplicates once), and the ids it does not have. At most 1000 ids; more is `invalid_input`, refused
+   * before any query.
+   */
+  libraryGetImages: method<{ images: ImageRecord[]; missing: string[] }>()('library:get-images', z.object({ imageIds: ImageIdsSchema })),
   libraryStar: method<ImageRecord>()('library:star', z.object({ imageId: IdSchema, starred: z.boolean() })),
   /**
    * Culling marks on many images at once, in one transaction: star, rating (0 = none) and/or reject; marks not

@@ -31,17 +31,18 @@ function hasFiles(e: DragEvent): boolean {
   return types.includes('Files') && !types.includes(IMAGE_DRAG_TYPE);
 }
 
-/** Which of these ids the library knows (its references may come from another computer's library). */
+/**
+ * Which of these ids the library knows (its references may come from another computer's library), asked in one
+ * call whatever their number (the reader has already refused more than a request may carry).
+ */
 async function inLibrary(ids: string[]): Promise<string[]> {
-  const known = await Promise.all(
-    ids.map((imageId) =>
-      call('libraryGetImage', { imageId }).then(
-        () => true,
-        () => false,
-      ),
-    ),
-  );
-  return ids.filter((_, i) => known[i]);
+  if (ids.length === 0) return [];
+  try {
+    const { images } = await call('libraryGetImages', { imageIds: ids });
+    return images.map((i) => i.id);
+  } catch {
+    return [];
+  }
 }
 
 /** Why a dropped file recalled nothing: over a request's limits (too many references, too long), damaged, or no data. */
@@ -79,7 +80,8 @@ export async function recallFromFiles(files: readonly File[]): Promise<void> {
     setTrayNotice({ kind: refusedKind(read.reason), count: files.length, name: file.name });
     return;
   }
-  const wanted = read.data.referenceImageIds.length > 0 ? read.data.referenceImageIds : (read.data.request.ref_image_ids ?? []);
+  const listed = read.data.referenceImageIds.length > 0 ? read.data.referenceImageIds : (read.data.request.ref_image_ids ?? []);
+  const wanted = [...new Set(listed)];
   const found = await inLibrary(wanted);
   const { ref_image_ids: _refs, ...request } = recallableRequest(read.data);
   recall(request, found);
