@@ -1,7 +1,7 @@
 // The HTTP app: request ids, body limit, every route module, and one error rendering (spec §7).
 import { Hono } from 'hono';
 import type { AppEnv, ServiceDeps } from './deps.ts';
-import { incomingOf, MAX_BODY_BYTES } from './http/body.ts';
+import { discardRestOfBody, incomingOf, MAX_BODY_BYTES } from './http/body.ts';
 import { DomainError, errorResponse, requestIdOf } from './http/errors.ts';
 import { newId } from '../src-shared/ids.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
@@ -33,12 +33,13 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
     }
   });
   // A declared length over the limit is refused before anything is read; an undeclared (chunked) body is
-  // capped while it is read (http/body.ts). The connection is not reused (Connection: close); what of the body
-  // arrives meanwhile is read and thrown away rather than left unread.
+  // capped while it is read (http/body.ts). The connection is not reused (Connection: close); the rest of the
+  // body is read and thrown away, and the connection closed once the client stops sending (discardRestOfBody).
   app.use('*', async (c, next) => {
     const declared = c.req.header('content-length');
     if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
-      incomingOf(c)?.resume();
+      const incoming = incomingOf(c);
+      if (incoming) discardRestOfBody(incoming);
       return errorResponse(c, new DomainError('payload_too_large', { limit: MAX_BODY_BYTES }, { Connection: 'close' }));
     }
     await next();

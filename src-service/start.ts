@@ -17,7 +17,7 @@ import { createFileStore } from './files.ts';
 import { lockDataFolder, type DataFolderLock } from './lock.ts';
 import { createAdminAuth, createApiKeyAuth, createRateLimiter, type RateLimiter } from './http/auth.ts';
 import { fail, languageOf } from './http/errors.ts';
-import { answerClientError } from './http/transport.ts';
+import { answerClientErrors } from './http/transport.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createApiKeysRepo } from './repos/api-keys.ts';
 import { createImagesRepo } from './repos/images.ts';
@@ -208,7 +208,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   server.requestTimeout = timeouts.requestMs;
   server.keepAliveTimeout = 65_000;
   // Headers too large answer 431 with the spec §7 body; the other parse errors as node:http answers them.
-  server.on('clientError', answerClientError);
+  answerClientErrors(server);
   // Answers still being written when close() runs (the 500 of a cut-off generation) are let out first.
   const answering = new Set<ServerResponse>();
   server.on('request', (_req, res: ServerResponse) => {

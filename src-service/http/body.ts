@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { DomainError, fail } from './errors.ts';
+import { closeAfterLingering } from './transport.ts';
 
 // DESIGN.md §3 "Language": the zh message must not carry zod's English text, so a failing body is
 // described a second time with zod's zh-CN messages (only on failure, so valid bodies pay nothing).
@@ -110,7 +111,7 @@ function collect(incoming: IncomingMessage, maxBytes: number): Promise<string> {
       size += chunk.length;
       if (size <= maxBytes) return void chunks.push(chunk);
       stop();
-      incoming.resume(); // the rest is read and thrown away while the 413 is answered
+      discardRestOfBody(incoming);
       reject(new DomainError('payload_too_large', { limit: maxBytes }, { Connection: 'close' }));
     };
     const onEnd = (): void => {
@@ -125,4 +126,13 @@ function collect(incoming: IncomingMessage, maxBytes: number): Promise<string> {
     incoming.on('end', onEnd);
     incoming.on('error', onError);
   });
+}
+
+/**
+ * The rest of a refused body (413, Connection: close) is read and thrown away, never kept, and the connection is
+ * closed only once the client has stopped sending or a linger cap is reached (http/transport.ts).
+ */
+export function discardRestOfBody(incoming: IncomingMessage): void {
+  incoming.resume();
+  closeAfterLingering(incoming.socket);
 }

@@ -6,6 +6,7 @@ import { connect, type Socket } from 'node:net';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_SCOPES } from '../../src-shared/api.ts';
+import { LINGER_BYTES, LINGER_MS } from '../http/transport.ts';
 import type { RunningService } from '../start.ts';
 import { adminApi, startServiceWithLimits, useTestService } from '../test-support.ts';
 
@@ -146,11 +147,116 @@ describe('refused bodies and unfinished bodies', () => {
     expect(outcomes).toEqual(Array(20).fill('413 payload_too_large'));
   });
 
+  /**
+   * Uploads `total` bytes on a raw socket as fast as the server reads them (declared or chunked), or only `sendOnly`
+   * of them and then a byte every 200 ms; resolves once the server closes (or after `limitMs`) with what came back. A half-open
+   * client keeps its side open after the server's end (by default it closes, as clients do after Connection: close).
+   */
+  function rawUpload(options: { key: string; total: number; chunked?: boolean; sendOnly?: number; halfOpen?: boolean; limitMs?: number }): Promise<{
+    received: string;
+    writeError: string | null;
+    sent: number;
+    closedAfterMs: number | null;
+  }> {
+    const { port } = new URL(svc.baseUrl);
+    const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: options.halfOpen ?? false });
+    const opened = Date.now();
+    let received = '';
+    let writeError: string | null = null;
+    let sent = 0;
+    const framing = options.chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${options.total}`;
+    socket.write(`POST /api/v1/generate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${options.key}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`);
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const frame = options.chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk;
+    const upTo = options.sendOnly ?? options.total;
+    let trickle: NodeJS.Timeout | undefined;
+    const pump = (): void => {
+      while (sent < upTo && !socket.destroyed) {
+        sent += chunk.length;
+        if (sent >= options.total && options.chunked) socket.write(Buffer.concat([frame, Buffer.from('0\r\n\r\n')]));
+        else if (!socket.write(frame)) return void socket.once('drain', pump);
+      }
+      // A client that stalls goes on with a byte now and then: only a write can tell it the server has closed.
+      if (sent < options.total) trickle = setInterval(() => socket.write(' '), 200);
+    };
+    pump();
+    socket.on('data', (d: Buffer) => (received += d.toString()));
+    socket.on('error', (error: NodeJS.ErrnoException) => (writeError = error.code ?? error.message));
+    return new Promise((resolve) => {
+      const limit = setTimeout(() => {
+        clearInterval(trickle);
+        socket.destroy();
+        resolve({ received, writeError, sent, closedAfterMs: null });
+      }, options.limitMs ?? 10_000);
+      socket.on('close', () => {
+        clearInterval(trickle);
+        clearTimeout(limit);
+        resolve({ received, writeError, sent, closedAfterMs: Date.now() - opened });
+      });
+    });
+  }
+
+  /** Status line, Connection header and error code of a raw answer. */
+  function summary(received: string): string {
+    const [head = '', body = ''] = received.split('\r\n\r\n');
+    const connection = /\r\nconnection: *([^\r]*)/i.exec(head)?.[1] ?? '-';
+    let code = '-';
+    try {
+      code = (JSON.parse(body) as any).error.code as string;
+    } catch {
+      /* no JSON body */
+    }
+    return `${head.split('\r\n')[0]} | ${connection} | ${code}`;
+  }
+
+  it('answers a 5 MB upload on a raw socket with the 413 JSON and reads it to its end before closing, 20 of 20', async () => {
+    const { key } = await svc.account({ credits: 500 });
+    const outcomes: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      // Half declare their length (refused before reading), half are chunked (refused while read, at the limit).
+      const upload = await rawUpload({ key, total: 5 * 1024 * 1024, chunked: i % 2 === 1 });
+      outcomes.push(`${summary(upload.received)} | ${upload.writeError ?? 'sent all'}`);
+    }
+    expect(outcomes).toEqual(Array(20).fill('HTTP/1.1 413 Payload Too Large | close | payload_too_large | sent all'));
+  });
+
+  it('closes a refused upload that stops sending after a few seconds, and one that never stops after a bounded amount', async () => {
+    const { key } = await svc.account({ credits: 500 });
+    const [stalled, endless] = await Promise.all([
+      rawUpload({ key, total: 5 * 1024 * 1024, sendOnly: 2 * 1024 * 1024, halfOpen: true, limitMs: 15_000 }),
+      rawUpload({ key, total: 4 * 1024 * 1024 * 1024, limitMs: 15_000 }),
+    ]);
+    expect(summary(stalled.received)).toBe('HTTP/1.1 413 Payload Too Large | close | payload_too_large');
+    expect(stalled.closedAfterMs).toBeGreaterThanOrEqual(LINGER_MS - 100);
+    expect(stalled.closedAfterMs).toBeLessThan(LINGER_MS + 3_000);
+    expect(summary(endless.received)).toBe('HTTP/1.1 413 Payload Too Large | close | payload_too_large');
+    expect(endless.closedAfterMs).not.toBeNull();
+    expect(endless.sent).toBeLessThan(LINGER_BYTES * 8);
+  }, 30_000);
+
   it('answers headers over 16 KiB with the 431 JSON body', async () => {
     const res = await fetch(`${svc.baseUrl}/api/v1/generate`, { method: 'POST', headers: { 'X-Big': 'a'.repeat(20_000) }, body: '{}' });
     expect(res.status).toBe(431);
     const json = (await res.json()) as any;
     expect(json.error).toMatchObject({ code: 'invalid_request', request_id: res.headers.get('x-request-id') });
+  });
+
+  it('answers headers over 16 KiB with the 431 JSON body on a kept-alive connection too', async () => {
+    const { port } = new URL(svc.baseUrl);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    let received = '';
+    const closed = new Promise<void>((resolve) => socket.on('close', resolve));
+    socket.on('data', (d: Buffer) => {
+      received += d.toString();
+      // The first answer is in: the same connection now sends headers too large.
+      if (received.includes('"now"') && !received.includes(' 431 ')) socket.write(`GET /admin/clock HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    });
+    socket.write(`GET /admin/clock HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${svc.adminToken}\r\n\r\n`);
+    await closed;
+    const second = received.slice(received.indexOf('HTTP/1.1', 1));
+    expect(second).toMatch(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4)).error).toMatchObject({ code: 'invalid_request' });
   });
 
   it('counts a request against the key only once its body has arrived: 1,000 unfinished bodies use none of it', async () => {
