@@ -73,7 +73,7 @@ function setUp(jobCount: number, credits: number) {
     changed: () => undefined,
     now: () => 1_000,
   });
-  return { batchRunner, batches, account, sends: () => sent };
+  return { batchRunner, batches, account, repo, db, sends: () => sent };
 }
 
 async function until(what: string, probe: () => boolean): Promise<void> {
@@ -102,5 +102,39 @@ describe('BatchRunner reads', () => {
     expect(sends()).toBe(2);
     expect(account.balanceReads).toBe(2);
     expect(batches.peek('b_1')?.pause).toMatchObject({ reason: 'insufficient_credits', needed: PRICE, params: { balance: 1 } });
+  });
+});
+
+describe('BatchRunner resume', () => {
+  it("keeps a pause its own judging decides: a job that ended refused for its key holds the batch instead of sending the next", async () => {
+    const { batchRunner, batches, sends, repo, db } = setUp(3, 1_000);
+    // Job 0 was sent and its turn ended (401 invalid_api_key) while the batch was paused; nobody judged it yet.
+    transaction(db, () => {
+      repo.createTurn({ id: 'lt_old', sessionId: 'ls_1', environment: 'local', request, estimate, startedAt: 0, retryOf: null, referenceImageIds: [] });
+      batches.markSent('j_0', 'lt_old');
+    });
+    repo.updateTurn('lt_old', { status: 'failed', error: { code: 'invalid_api_key', status: 401 }, finishedAt: 1 });
+
+    const resumed = batchRunner.resume('b_1');
+    expect(resumed.state).toBe('paused');
+    expect(resumed.pause).toMatchObject({ reason: 'problem', params: { code: 'invalid_api_key' } });
+    await batchRunner.settle();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sends()).toBe(0);
+    expect(batches.peek('b_1')?.state).toBe('paused');
+  });
+
+  it('lifts a pause for credits its judging decides: Resume is the top-up answer, and the balance is read afresh', async () => {
+    const { batchRunner, batches, sends, repo, db } = setUp(2, 1_000);
+    transaction(db, () => {
+      repo.createTurn({ id: 'lt_old', sessionId: 'ls_1', environment: 'local', request, estimate, startedAt: 0, retryOf: null, referenceImageIds: [] });
+      batches.markSent('j_0', 'lt_old');
+    });
+    repo.updateTurn('lt_old', { status: 'failed', error: { code: 'insufficient_credits', status: 402 }, finishedAt: 1 });
+
+    expect(batchRunner.resume('b_1').state).toBe('running');
+    await until('the batch to finish', () => batches.peek('b_1')?.state === 'done');
+    await batchRunner.settle();
+    expect(sends()).toBe(2);
   });
 });

@@ -145,13 +145,25 @@ export class BatchRunner {
     if (batch.state === 'paused') {
       this.clearTimer(batchId);
       this.balance.forget(); // read it afresh: the user may have topped up
-      // Sends that ended while nobody was acting on them (a crash, a pause) are judged first.
-      for (const job of this.deps.batches.undecided(batchId)) this.decide(job, batch);
       this.setState(batchId, 'running', null, this.now());
+      // Sends that ended while nobody was acting on them (a crash, a pause) are judged on the running batch, and
+      // a pause that judging decides stands (a wait the service asked for, a key every job would fail with).
+      for (const job of this.deps.batches.undecided(batchId)) this.decide(job, this.deps.batches.getBatch(batchId));
+      this.liftCreditsPause(batchId);
       this.deps.changed(batchId);
     }
     void this.pump(batchId);
     return this.require(batchId);
+  }
+
+  /**
+   * Resume is what a pause for credits asks for (after a top-up): one decided from an old 402 does not hold it,
+   * since nothing is sent before the balance is read afresh and a short balance pauses again on the service's figure.
+   */
+  private liftCreditsPause(batchId: string): void {
+    const batch = this.deps.batches.getBatch(batchId);
+    if (batch?.state !== 'paused' || batch.pause?.reason !== 'insufficient_credits' || specWait(batch.pause) > this.now()) return;
+    this.setState(batchId, 'running', null, this.now());
   }
 
   /** Sends no more; jobs in flight finish. */
