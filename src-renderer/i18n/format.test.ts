@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatBytes, formatDuration, formatsFor, isoDay } from './format.ts';
+import { formatBytes, formatDuration, formatOffset, formatsFor, isoDay } from './format.ts';
 
 const ZONES = ['UTC', 'Asia/Shanghai', 'America/New_York', 'Asia/Kolkata'];
 const LANGUAGES = [
@@ -135,6 +135,12 @@ describe('formatDuration and formatBytes', () => {
     expect(formatDuration(65_000)).toBe('1:05');
     expect(formatDuration(3_723_000)).toBe('1:02:03');
     expect(formatDuration(-5_000)).toBe('0s');
+  });
+
+  it('writes an offset to the tenth of a second', () => {
+    expect(formatOffset(0)).toBe('+0.0 s');
+    expect(formatOffset(420)).toBe('+0.4 s');
+    expect(formatOffset(12_049)).toBe('+12.0 s');
   });
 
   it('writes bytes, kilobytes and megabytes', () => {

@@ -104,6 +104,11 @@ export function formatDuration(ms: number): string {
   return m > 0 ? `${m}:${ss}` : `${s}s`;
 }
 
+/** How long after a first moment, to the tenth of a second, the same in both languages: +0.4 s, +12.0 s. */
+export function formatOffset(ms: number): string {
+  return `+${(ms / 1000).toFixed(1)} s`;
+}
+
 /** A file size, the same in both languages: 512 B, 12 KB, 1.5 MB. */
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;

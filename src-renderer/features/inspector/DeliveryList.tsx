@@ -1,7 +1,7 @@
 // Deliveries grouped by delivery id (spec §6: retries keep it), newest first, each with its timeline of
 // attempts and a duplicate badge when an earlier delivery carried the same (pack_id, version).
 import type { CapturedRequest, DeliveryGroup } from '../../../src-shared/ipc/inspector.ts';
-import { useFormats } from '../../i18n/format.ts';
+import { formatOffset, useFormats } from '../../i18n/format.ts';
 import { useText } from '../../i18n/text.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { inspectorText } from './i18n.ts';
@@ -15,7 +15,7 @@ function AttemptChip({ attempt, index, first }: { attempt: CapturedRequest; inde
   const selected = useInspectorStore((s) => s.selectedRequestId === attempt.requestId);
   const select = useInspectorStore((s) => s.select);
   const tone = attempt.valid ? 'ok' : 'danger';
-  const offset = index === 0 ? format.time(attempt.receivedAt) : `+${((attempt.receivedAt - first) / 1000).toFixed(1)} s`;
+  const offset = index === 0 ? format.time(attempt.receivedAt) : formatOffset(attempt.receivedAt - first);
   return (
     <li>
       <button
