@@ -1,5 +1,6 @@
 // Culling controls for one image, with their keys shown: 1–5 rate, 0 clears, X rejects, S (or F) stars. The viewer
 // and each compare pane use it; the keys themselves are handled by the dialog that owns the image.
+import type { ReactNode } from 'react';
 import { appText, useText } from '../../i18n/text.ts';
 import { loupeText } from './i18n.ts';
 import type { Marks } from './queries.ts';
@@ -60,35 +61,32 @@ export function CullBar({ image, onMark, compact = false }: { image: Markable; o
           </kbd>
         </button>
       </div>
-      <button
-        type="button"
-        className={`btn btn-sm cull-toggle ${image.rejected ? 'cull-rejected' : ''}`}
-        aria-pressed={image.rejected}
-        data-testid="reject"
-        title={`${lt('reject')} (X)`}
-        // Compact (compare panes): icon and key only; the name still says what it is, with the key it shows.
-        aria-label={compact ? `${lt('reject')}: X` : undefined}
-        onClick={() => onMark({ rejected: !image.rejected })}
-      >
+      <CullToggle on={image.rejected} onClass="cull-rejected" testId="reject" label={lt('reject')} hotkey="X" compact={compact} onToggle={() => onMark({ rejected: !image.rejected })}>
         <span aria-hidden="true">⊘</span> {compact ? null : lt('reject')}
-        <kbd className="kbd" aria-hidden="true">
-          X
-        </kbd>
-      </button>
-      <button
-        type="button"
-        className={`btn btn-sm cull-toggle ${image.starred ? 'cull-starred' : ''}`}
-        aria-pressed={image.starred}
-        data-testid="star"
-        title={`${t('gallery.star')} (S)`}
-        aria-label={compact ? `${t('gallery.star')}: S` : undefined}
-        onClick={() => onMark({ starred: !image.starred })}
-      >
+      </CullToggle>
+      <CullToggle on={image.starred} onClass="cull-starred" testId="star" label={t('gallery.star')} hotkey="S" compact={compact} onToggle={() => onMark({ starred: !image.starred })}>
         {compact ? <span aria-hidden="true">{image.starred ? '★' : '☆'}</span> : image.starred ? `★ ${t('gallery.unstar')}` : `☆ ${t('gallery.star')}`}
-        <kbd className="kbd" aria-hidden="true">
-          S
-        </kbd>
-      </button>
+      </CullToggle>
     </div>
+  );
+}
+
+/** Reject or star: a toggle that shows its key. Compact (compare panes): icon and key only; the name still says what it is, with the key it shows. */
+function CullToggle(props: { on: boolean; onClass: string; testId: string; label: string; hotkey: string; compact: boolean; onToggle: () => void; children: ReactNode }) {
+  return (
+    <button
+      type="button"
+      className={`btn btn-sm cull-toggle ${props.on ? props.onClass : ''}`}
+      aria-pressed={props.on}
+      data-testid={props.testId}
+      title={`${props.label} (${props.hotkey})`}
+      aria-label={props.compact ? `${props.label}: ${props.hotkey}` : undefined}
+      onClick={props.onToggle}
+    >
+      {props.children}
+      <kbd className="kbd" aria-hidden="true">
+        {props.hotkey}
+      </kbd>
+    </button>
   );
 }
