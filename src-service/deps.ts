@@ -57,6 +57,6 @@ export interface ServiceDeps {
 export interface ServiceTestingHooks {
   /** Called before a reservation is settled or refunded; a throw stands in for a failing write (SQLITE_FULL). */
   beforeCreditClose?: (turnId: string) => void;
-  /** Back-off of the settle/refund retry (docs/local-service.md); default 250 ms doubling to 30 s. */
+  /** Back-off of the refund retry; default the service's write back-off (write-retry.ts: 250 ms doubling to 30 s). */
   settleRetryDelaysMs?: readonly number[];
 }

@@ -3,54 +3,35 @@
 // a generation that cannot be recorded answers 500 and costs nothing, the per-key usage counts are kept in memory
 // and written once space returns, and generating works again. Mounting a tmpfs needs root on Linux; the test is
 // skipped (and says so) anywhere else.
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceReadyLineSchema, type ServiceReadyLine } from '../src-shared/api.ts';
+import { canMountSmallDisk, fillDisk, smallDisk } from './test-support.ts';
 
-const canMount = process.platform === 'linux' && process.getuid?.() === 0;
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const fn of cleanups.splice(0).reverse()) fn();
 });
 
-function smallDisk(megabytes: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-full-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m`, 'tmpfs', dir]);
-  cleanups.push(() => {
-    execFileSync('umount', ['-l', dir]);
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return dir;
-}
-
-/** Writes a file until the disk answers ENOSPC; returns it so it can be removed to free the disk. */
-function fillDisk(dir: string): string {
-  const file = join(dir, 'filler');
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(64 * 1024, 1);
-  try {
-    for (;;) writeSync(fd, chunk);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  } finally {
-    closeSync(fd);
-  }
-  return file;
-}
-
-function startCli(dataDir: string): Promise<{ child: ChildProcessWithoutNullStreams; ready: ServiceReadyLine }> {
+/** The CLI on `dataDir`; `log()` answers the messages of its JSON log lines so far. */
+function startCli(dataDir: string): Promise<{ child: ChildProcessWithoutNullStreams; ready: ServiceReadyLine; log(): string[] }> {
   const child = spawn(process.execPath, ['src-service/cli.ts', '--port', '0', '--seed', '--data', dataDir], { cwd: process.cwd() });
   cleanups.push(() => void (child.exitCode === null && child.kill('SIGKILL')));
   let out = '';
-  child.stderr.resume();
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const log = (): string[] =>
+    err
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => String((JSON.parse(line) as { msg?: unknown }).msg));
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      if (out.includes('\n')) resolve({ child, ready: ServiceReadyLineSchema.parse(JSON.parse(out.slice(0, out.indexOf('\n')))) });
+      if (out.includes('\n')) resolve({ child, log, ready: ServiceReadyLineSchema.parse(JSON.parse(out.slice(0, out.indexOf('\n')))) });
     });
     child.once('exit', (code) => reject(new Error(`service exited with ${code}`)));
   });
@@ -81,24 +62,32 @@ function usageCount(dataDir: string): number {
   }
 }
 
-describe.skipIf(!canMount)('a full disk (needs root on Linux to mount a tmpfs)', () => {
-  it('keeps serving while the disk is full, refunds what it cannot record, and writes the usage once space returns', async () => {
-    const dataDir = smallDisk(8);
-    const { child, ready } = await startCli(dataDir);
+describe.skipIf(!canMountSmallDisk)('a full disk (needs root on Linux to mount a tmpfs)', () => {
+  it('keeps serving while the disk is full, refunds what it cannot record, and writes the usage once space returns', { timeout: 60_000 }, async () => {
+    const disk = smallDisk(8);
+    cleanups.push(disk.remove);
+    const dataDir = disk.dir;
+    const { child, ready, log } = await startCli(dataDir);
     const filler = fillDisk(dataDir);
 
     const whileFull = [];
     for (let i = 0; i < 3; i++) whileFull.push(await generate(ready));
     for (const answer of whileFull) expect([answer.status, answer.body.error?.code]).toEqual([500, 'internal_error']);
-    // The usage flush runs every second: three of them fail while the disk stays full.
-    await sleep(3_200);
+    // The usage flush (every second, then backing off) fails while the disk stays full, logged once.
+    await sleep(4_000);
     expect(child.exitCode).toBeNull();
     expect(await account(ready)).toMatchObject({ credits: 10_000 });
+    const outage = 'per-key usage counts cannot be written; kept and tried again with back-off';
+    expect(log().filter((msg) => msg === outage)).toHaveLength(1);
+    expect(usageCount(dataDir)).toBe(0);
 
     rmSync(filler);
-    await sleep(1_500);
-    // The counts of the requests made while the disk was full were kept and are written now.
+    // The counts of the requests made while the disk was full were kept and are written at the next try (the
+    // back-off is at most 30 s; after 4 s of failures it is 2 s).
+    const deadline = Date.now() + 35_000;
+    while (usageCount(dataDir) < 3 && Date.now() < deadline) await sleep(250);
     expect(usageCount(dataDir)).toBeGreaterThanOrEqual(3);
+    expect(log().filter((msg) => msg === 'per-key usage counts written again')).toHaveLength(1);
     const after = await generate(ready);
     expect(after.status).toBe(200);
     expect(await account(ready)).toMatchObject({ credits: 10_000 - after.body.credits_charged, reserved: 0 });

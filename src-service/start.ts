@@ -15,7 +15,7 @@ import type { Lifecycle, ServiceDeps, ServiceTestingHooks } from './deps.ts';
 import { createFaultStore } from './faults.ts';
 import { createFileStore } from './files.ts';
 import { lockDataFolder, type DataFolderLock } from './lock.ts';
-import { createAdminAuth, createApiKeyAuth, createRateLimiter, type RateLimiter } from './http/auth.ts';
+import { createAdminAuth, createApiKeyAuth, createRateLimiter, startUsageFlush } from './http/auth.ts';
 import { fail, languageOf } from './http/errors.ts';
 import { answerClientErrors } from './http/transport.ts';
 import { createLogger, type Logger } from './logger.ts';
@@ -99,20 +99,6 @@ function removeOrphanFiles(db: DatabaseSync, dir: string): number {
 }
 
 /**
- * The per-key usage write-behind, every second (docs/local-service.md "A full disk"). A failed write (a full disk)
- * keeps its counts for the next second and is logged once per outage, when it starts and when it ends.
- */
-function createUsageFlush(limiter: RateLimiter, logger: Logger): () => void {
-  let failing = false;
-  return () => {
-    const result = limiter.flush();
-    if (!result.ok && !failing) logger.error({ err: result.error }, 'usage counts cannot be written; kept in memory and retried every second');
-    if (result.ok && failing) logger.info('usage counts written again');
-    failing = !result.ok;
-  };
-}
-
-/**
  * Starts the service on its data folder. Throws DataFolderInUseError, before service.db is opened, when
  * another service holds the folder (docs/local-service.md "The data folder lock").
  */
@@ -153,13 +139,8 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
 
   const keys = createApiKeysRepo(db);
   const limiter = createRateLimiter(keys, clock, db);
-  const flushUsage = createUsageFlush(limiter, logger);
-  const flushTimer = setInterval(flushUsage, 1000);
-  flushTimer.unref();
-  lifecycle.onClose(() => {
-    clearInterval(flushTimer);
-    flushUsage();
-  });
+  const usageFlush = startUsageFlush(limiter, logger);
+  lifecycle.onClose(() => usageFlush.stop());
 
   // The webhook dispatcher is started here, once the service listens (below), and stopped on close.
   const webhooks = createWebhookService({ db, clock, settings, logger });

@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read response bodies field by field */
 // Test helpers: a real service on a loopback port with a fresh data folder, and small HTTP helpers.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -122,4 +123,48 @@ export function processRunning(pid: number): boolean {
   } catch {
     return process.platform !== 'linux';
   }
+}
+
+/** Whether this machine lets a test mount a small tmpfs (root on Linux); full-disk tests are skipped elsewhere. */
+export const canMountSmallDisk = process.platform === 'linux' && process.getuid?.() === 0;
+
+/** A tmpfs of `megabytes` to fill; remove() unmounts it and removes its folder. */
+export function smallDisk(megabytes: number): { dir: string; remove(): void } {
+  const parent = mkdtempSync(join(tmpdir(), 'svc-full-'));
+  // Mounted one level down, so whatever removes the data folder inside never meets a busy mount point.
+  const dir = join(parent, 'disk');
+  mkdirSync(dir);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${megabytes}m`, 'tmpfs', dir]);
+  return {
+    dir,
+    remove() {
+      execFileSync('umount', ['-l', dir]);
+      rmSync(parent, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Writes a file until the disk answers ENOSPC; returns it so it can be removed to free the disk. */
+export function fillDisk(dir: string): string {
+  const file = join(dir, 'filler');
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(64 * 1024, 1);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+  // Smaller writes take the last partial blocks.
+  const small = Buffer.alloc(512, 1);
+  const tail = openSync(file, 'a');
+  try {
+    for (;;) writeSync(tail, small);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(tail);
+  }
+  return file;
 }

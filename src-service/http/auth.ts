@@ -11,6 +11,7 @@ import type { FaultStore } from '../faults.ts';
 import type { ApiKeysRepo } from '../repos/api-keys.ts';
 import type { SettingsStore } from '../settings.ts';
 import { transaction } from '../db.ts';
+import { createOutageLog, writeRetryDelay, type WriteRetryLog } from '../write-retry.ts';
 import { readBodyText } from './body.ts';
 import { fail } from './errors.ts';
 
@@ -121,15 +122,53 @@ export function createRateLimiter(keys: ApiKeysRepo, clock: Clock, db?: Database
   return limiter;
 }
 
+/** How often the per-key usage counts are written behind while writes succeed. */
+export const USAGE_FLUSH_EVERY_MS = 1_000;
+
+/**
+ * Writes the limiter's counts every second. While a write fails (a full disk) the counts stay in memory and the
+ * next try waits the service's write back-off (write-retry.ts, at least a second), so they are written soon after
+ * space returns; the outage is logged once when it starts and once when it ends. stop() writes what is left.
+ */
+export function startUsageFlush(limiter: RateLimiter, log: WriteRetryLog, everyMs = USAGE_FLUSH_EVERY_MS): { stop(): void } {
+  const outage = createOutageLog(log, 'per-key usage counts');
+  let failures = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = (): void => {
+    const result = limiter.flush();
+    if (result.ok) {
+      failures = 0;
+      outage.recovered();
+    } else {
+      failures++;
+      outage.failed(result.error);
+    }
+  };
+  const next = (): void => {
+    timer = setTimeout(() => {
+      flush();
+      next();
+    }, failures === 0 ? everyMs : Math.max(everyMs, writeRetryDelay(failures)));
+    timer.unref();
+  };
+  next();
+  return {
+    stop() {
+      clearTimeout(timer);
+      flush();
+    },
+  };
+}
+
 export function createApiKeyAuth(options: {
   keys: ApiKeysRepo;
   clock: Clock;
   faults: FaultStore;
   settings: SettingsStore;
-  limiter?: RateLimiter;
+  /** The service's one limiter, whose counts start.ts writes behind (startUsageFlush). */
+  limiter: RateLimiter;
 }): (scope: ApiScope) => MiddlewareHandler<AppEnv> {
-  const { keys, clock, faults, settings } = options;
-  const limiter = options.limiter ?? createRateLimiter(keys, clock);
+  const { keys, clock, faults, settings, limiter } = options;
   return (scope) => async (c, next) => {
     const token = bearerToken(c.req.header('authorization'));
     if (token === undefined) fail('unauthorized');

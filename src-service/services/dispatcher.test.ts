@@ -15,9 +15,12 @@ import { openDatabase } from '../db.ts';
 import { createLogger } from '../logger.ts';
 import { createAccountService } from './accounts.ts';
 import { createSettingsStore } from '../settings.ts';
-import { startReceiver, waitUntil, type Receiver, type ReceivedRequest, type Responder } from '../routes/packs-webhooks.test-support.ts';
-import type { DispatcherTimers } from './dispatcher.ts';
-import { createWebhookService, type WebhookService } from './webhooks.ts';
+import { ok200, startReceiver, waitUntil, type Receiver, type ReceivedRequest, type Responder } from '../routes/packs-webhooks.test-support.ts';
+import { createWebhooksRepo } from '../repos/webhooks.ts';
+import { canMountSmallDisk, fillDisk, smallDisk } from '../test-support.ts';
+import { WRITE_RETRY_DELAYS_MS } from '../write-retry.ts';
+import { createDispatcher, INTERNAL_FAILURE, type DispatcherTimers } from './dispatcher.ts';
+import { createWebhookService, PING_BODY, type WebhookService } from './webhooks.ts';
 
 function signatureOk(secret: string, req: ReceivedRequest): boolean {
   const ts = String(req.headers['x-service-timestamp']);
@@ -202,6 +205,67 @@ describe('delivery and retry (spec §6)', () => {
     expect(b.headers['x-service-delivery']).toBe(deliveryId);
     expect(signatureOk(r.secret, b)).toBe(true);
     expect(Number(b.headers['x-service-timestamp']) - Number(a.headers['x-service-timestamp'])).toBe(2);
+  });
+});
+
+describe('failures that are not the receiver\'s', () => {
+  it.skipIf(!canMountSmallDisk)('keeps a delivery whose record cannot be written on a full disk, backs off, and sends it once space returns', async () => {
+    const disk = smallDisk(4);
+    cleanups.push(disk.remove);
+    const r = await rig(ok200, join(disk.dir, 'data'));
+    const { delivery_id: deliveryId } = r.webhooks.ping(r.accountId);
+    // The write-ahead log starts empty, so the next write needs new space on a disk that has none.
+    r.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    const filler = fillDisk(disk.dir);
+
+    // The attempt is counted before it is sent; that write fails, so nothing is sent and the row stays pending.
+    r.timers.advance(0);
+    await waitUntil(async () => r.timers.nextDueIn() === WRITE_RETRY_DELAYS_MS[0], 10_000, 10);
+    r.timers.advance(WRITE_RETRY_DELAYS_MS[0] ?? 0);
+    await waitUntil(async () => r.timers.nextDueIn() === WRITE_RETRY_DELAYS_MS[1], 10_000, 10);
+    expect(r.receiver.requests).toHaveLength(0);
+    expect(r.webhooks.deliveries(r.accountId, 1)[0]).toMatchObject({ delivery_id: deliveryId, attempts: 0, outcome: 'pending' });
+
+    rmSync(filler);
+    r.timers.advance(WRITE_RETRY_DELAYS_MS[1] ?? 0);
+    expect(await attemptRecorded(r, 1)).toMatchObject({ delivery_id: deliveryId, attempts: 1, outcome: 'succeeded', status: 200 });
+    expect(r.receiver.requests).toHaveLength(1);
+    expect(r.timers.nextDueIn()).toBeNull();
+  });
+
+  it('gives up a delivery whose handling hits a bug, records why, and goes on with the others', async () => {
+    const r = await rig(ok200);
+    const clock: Clock = { now: () => r.timers.now(), nowSeconds: () => Math.floor(r.timers.now() / 1000), advance: () => r.timers.now() };
+    const other = createAccountService(r.db, clock, () => 1000).create({}).id;
+    r.webhooks.put(other, { url: r.receiver.url, enabled: true });
+    // The same real database, with a bug in reading one account's webhook.
+    const repo = createWebhooksRepo(r.db);
+    const buggy: typeof repo = {
+      ...repo,
+      getConfig: (accountId) => {
+        if (accountId === r.accountId) throw new TypeError('a bug in this delivery');
+        return repo.getConfig(accountId);
+      },
+    };
+    const dispatcher = createDispatcher({ repo: buggy, now: () => r.timers.now(), allowLoopback: () => true, timers: r.timers, log: createLogger('silent') });
+    cleanups.push(() => dispatcher.close());
+    const bad = dispatcher.enqueue(r.accountId, r.receiver.url, 'ping', PING_BODY);
+    const good = dispatcher.enqueue(other, r.receiver.url, 'ping', PING_BODY);
+
+    r.timers.advance(0);
+    const given = await waitUntil(async () => {
+      const view = r.webhooks.deliveries(r.accountId, 1)[0];
+      return view?.outcome === 'failed' ? view : null;
+    }, 10_000, 10);
+    expect(given).toMatchObject({ delivery_id: bad, attempts: 0, outcome: 'failed', error: INTERNAL_FAILURE });
+    const sent = await waitUntil(async () => {
+      const view = r.webhooks.deliveries(other, 1)[0];
+      return view?.outcome === 'succeeded' ? view : null;
+    }, 10_000, 10);
+    expect(sent).toMatchObject({ delivery_id: good, attempts: 1 });
+    // Nothing is left to try: the bug is not retried forever.
+    expect(r.timers.nextDueIn()).toBeNull();
+    expect(r.receiver.requests.map((q) => q.headers['x-service-delivery'])).toEqual([good]);
   });
 });
 

@@ -10,6 +10,7 @@ import { newDeliveryId } from '../../src-shared/ids.ts';
 import { signWebhookDelivery, type WebhookEvent } from '../../src-shared/webhook-signature.ts';
 import type { DeliveryRow, WebhooksRepo } from '../repos/webhooks.ts';
 import { checkResolvedAddress, checkWebhookUrlText } from './webhook-url.ts';
+import { createOutageLog, isStorageFailure, writeRetryDelay } from '../write-retry.ts';
 
 /** spec §6 rule 1 and §8: each request times out after 8 seconds. */
 export const ATTEMPT_TIMEOUT_MS = 8_000;
@@ -18,8 +19,6 @@ export const RETRY_DELAYS_MS = [2_000, 10_000] as const;
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** last_error of an attempt that was sent but whose outcome was never recorded (a stop or crash cut it off). */
 const INTERRUPTED = 'the service stopped during this attempt';
-/** An attempt whose bookkeeping could not be written (a full disk) is tried again after this long. */
-const WRITE_FAILURE_RETRY_MS = 5_000;
 /** A receiver's answer body is drained and discarded; beyond this the connection is cut. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
@@ -28,7 +27,11 @@ export type ResolveHost = (hostname: string) => Promise<Array<{ address: string;
 export interface DispatcherLog {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
 }
+
+/** last_error of a delivery given up because of a bug in its own handling (not the receiver's fault, not the disk's). */
+export const INTERNAL_FAILURE = 'internal error while delivering';
 
 /**
  * Real time for the delivery mechanics (retry waits, the 8 s timeout). Tests pass a manual one, so the timing
@@ -203,27 +206,57 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const controller = new AbortController();
   let closed = false;
 
+  const outage = log ? createOutageLog(log, 'webhook delivery records') : null;
+  /** Storage failures in a row per delivery, for the back-off of its next try. */
+  const storageFailures = new Map<string, number>();
+
   function schedule(id: string, at: number): void {
     // A retry is scheduled from inside its own run, so only a second timer for the same row is refused.
     if (closed || timers.has(id)) return;
     const timer = clock.setTimeout(() => {
       timers.delete(id);
       const run = attempt(id)
-        .catch((error: unknown) => {
-          // A write that failed (a full disk) must not end the process: the row is still pending, so try again
-          // later; the attempt count written before any send keeps the limit of three (spec §6 rule 3).
-          log?.warn({ delivery_id: id, error: String(error) }, 'webhook delivery could not be recorded; retrying');
-          schedule(id, clock.now() + WRITE_FAILURE_RETRY_MS);
+        .then(() => {
+          storageFailures.delete(id);
+          outage?.recovered();
         })
+        .catch((error: unknown) => failedToHandle(id, error))
         .finally(() => running.delete(id));
       running.set(id, run);
     }, Math.max(0, at - clock.now()));
     timers.set(id, timer);
   }
 
+  /**
+   * An attempt that threw. The storage failing (a full disk) must neither end the process nor lose the delivery: the
+   * row stays pending and is tried again with the service's write back-off (the attempt count written before any
+   * send keeps the limit of three, spec §6 rule 3). Anything else is a bug in this one delivery: it is recorded as
+   * failed and the queue moves on, instead of trying it forever.
+   */
+  function failedToHandle(id: string, error: unknown): void {
+    if (isStorageFailure(error)) {
+      const failures = (storageFailures.get(id) ?? 0) + 1;
+      storageFailures.set(id, failures);
+      outage?.failed(error);
+      schedule(id, clock.now() + writeRetryDelay(failures));
+      return;
+    }
+    storageFailures.delete(id);
+    log?.error({ err: error, delivery_id: id }, 'webhook delivery given up: an internal error');
+    try {
+      const row = repo.getDelivery(id);
+      if (row?.outcome !== 'pending') return;
+      repo.recordAttempt(id, { attempts: row.attempts, outcome: 'failed', lastStatus: row.lastStatus, lastError: INTERNAL_FAILURE, nextAttemptAt: null, now: now() });
+    } catch (recordError) {
+      failedToHandle(id, recordError);
+    }
+  }
+
   async function attempt(id: string): Promise<void> {
     const row = repo.getDelivery(id);
     if (!row || row.outcome !== 'pending' || closed) return;
+    // Tried early after a storage failure: the retry wait recorded with the last attempt still holds (spec §6 rule 3).
+    if (row.nextAttemptAt !== null && row.nextAttemptAt > clock.now()) return void schedule(id, row.nextAttemptAt);
     // The third attempt was made (and recorded) but a stop or crash cut it off: nothing is re-sent (spec §6 rule 3).
     if (row.attempts >= MAX_ATTEMPTS) {
       repo.recordAttempt(id, { attempts: row.attempts, outcome: 'failed', lastStatus: row.lastStatus, lastError: INTERRUPTED, nextAttemptAt: null, now: now() });

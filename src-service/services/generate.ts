@@ -20,6 +20,7 @@ import { createImagesRepo, type ImagesRepo } from '../repos/images.ts';
 import { createSessionsRepo } from '../repos/sessions.ts';
 import { createTurnsRepo, type TurnsRepo } from '../repos/turns.ts';
 import { createCreditService, type CreditService } from './credits.ts';
+import { createRetryingWrites } from '../write-retry.ts';
 
 export const SESSION_TITLE = 'API generation';
 /** spec §4.1 billing rule 5 and §8. */
@@ -31,9 +32,6 @@ const DAY_MS = 86_400_000;
 const NATIVE_BELOW = { '4K': '2K', '2K': '1K', '1K': '512px' } as const;
 
 class RunFailed extends Error {}
-
-/** Back-off of a refund that failed to be written: 250 ms doubling, then every 30 s until it succeeds. */
-const REFUND_RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 30_000];
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -66,60 +64,26 @@ function parseGenerateBody(bodyText: string): Validated {
 }
 
 /**
- * Refunds of failed runs (spec §4.1 billing rule 2). A refund that cannot be written (a full disk, an I/O error)
- * is retried in the background with back-off until it succeeds; the reservation stays pending meanwhile and is
- * released once (close() is idempotent). On stop, refunds still being retried get one last try; what fails then
+ * Refunds of failed runs (spec §4.1 billing rule 2). A refund that cannot be written (a full disk, an I/O error) is
+ * retried with the service's write back-off until it lands (write-retry.ts); the reservation stays pending meanwhile
+ * and is released once (close() is idempotent). On stop, refunds still waiting get one last try; what fails then
  * stays pending for the start-up refund (DESIGN.md §3).
  */
 function createRefunds(deps: ServiceDeps, credits: CreditService, turns: TurnsRepo) {
   const { db, clock, logger } = deps;
-  const retryDelays = deps.testing.settleRetryDelaysMs ?? REFUND_RETRY_DELAYS_MS;
-  const retries = new Map<string, NodeJS.Timeout>();
-
-  function refundNow(turnId: string): void {
-    transaction(db, () => {
-      credits.close(turnId, 0);
-      turns.finish(turnId, 'failed', 0, null, clock.now());
-    });
-  }
-
-  function retryLater(turnId: string, attempt = 0): void {
-    const delay = retryDelays[Math.min(attempt, retryDelays.length - 1)] ?? 30_000;
-    const timer = setTimeout(() => {
-      retries.delete(turnId);
-      try {
-        refundNow(turnId);
-        logger.info({ turn_id: turnId, attempt: attempt + 1 }, 'refund written after retrying');
-      } catch (error) {
-        logger.error({ err: error, turn_id: turnId, attempt: attempt + 1 }, 'refund failed again; retrying');
-        retryLater(turnId, attempt + 1);
-      }
-    }, delay);
-    retries.set(turnId, timer);
-  }
-
+  const writes = createRetryingWrites({ log: logger, what: 'refund', delays: deps.testing.settleRetryDelaysMs });
   return {
     /** Refunds the turn in full and marks it failed, now or, if that cannot be written, in the background. */
     refund(turnId: string): void {
-      try {
-        refundNow(turnId);
-      } catch (refundError) {
-        logger.error({ err: refundError, turn_id: turnId }, 'refund failed; retrying in the background');
-        retryLater(turnId);
-      }
+      writes.write(turnId, () =>
+        transaction(db, () => {
+          credits.close(turnId, 0);
+          turns.finish(turnId, 'failed', 0, null, clock.now());
+        }),
+      );
     },
     /** The last try of every refund still waiting (on stop). */
-    finishAtStop(): void {
-      for (const [turnId, timer] of retries) {
-        clearTimeout(timer);
-        try {
-          refundNow(turnId);
-        } catch (error) {
-          logger.error({ err: error, turn_id: turnId }, 'refund still failing at stop; the next start refunds it');
-        }
-      }
-      retries.clear();
-    },
+    finishAtStop: writes.finishAtStop,
   };
 }
 
