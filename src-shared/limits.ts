@@ -10,6 +10,8 @@ export const CONTROL_CHARACTER = /\p{Cc}/u;
 export const PRODUCT_NAME_MAX = 200;
 export const PRODUCT_PROMPT_MAX = 3000;
 export const PRODUCT_NOTES_MAX = 2000;
+/** The largest product file (CSV) the import takes, in bytes (as text: UTF-16 units). */
+export const PRODUCT_CSV_MAX_BYTES = 20 * 1024 * 1024;
 export const SHOT_NAME_MAX = 40;
 export const SHOT_ADDITION_MAX = 1000;
 export const SHOTS_MAX = 20;

@@ -81,6 +81,13 @@ describe('parseProductCsv: reading', () => {
     ]);
   });
 
+  it('splits on tabs when the header holds tabs and no comma (Excel\'s "Unicode text"), and says which it split on', () => {
+    const tab = parseProductCsv('sku\tname\tprompt\tnotes\r\nA-1\tMug, white\t "a\tmug" \t\r\n');
+    expect(tab).toEqual({ ok: true, separator: 'tab', hasNotes: true, rows: [{ line: 2, sku: 'A-1', name: 'Mug, white', prompt: 'a\tmug', notes: '' }] });
+    // A header with commas is comma-separated even when a column name holds a tab.
+    expect(parseProductCsv('sku,\tname,prompt\nA,Mug,p\tq\n')).toMatchObject({ ok: true, separator: 'comma', hasNotes: false, rows: [{ sku: 'A', prompt: 'p\tq' }] });
+  });
+
   it('allows spaces around a quoted field', () => {
     expect(rows('sku,name,prompt\nA,  "Mug, large"  ,p')).toEqual([{ line: 2, sku: 'A', name: 'Mug, large', prompt: 'p', notes: '' }]);
   });

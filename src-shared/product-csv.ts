@@ -1,6 +1,7 @@
 // The product list as CSV (docs/catalog.md, batch.ts `product:import` / `product:export`): RFC 4180 with a few
 // deliberate choices, each written next to the code that makes it:
 // - A leading BOM is ignored; CRLF, LF (and a lone CR, as old spreadsheets write) end a line.
+// - Fields are separated by commas, or by tabs when the header line holds tabs and no comma (Excel's "Unicode text").
 // - Spaces or tabs around a quoted field (`a, "b, c"`) are allowed; a quote anywhere else in an unquoted field is
 //   `stray_quote`.
 // - Lines that hold nothing but spaces are skipped; the first other line is the header.
@@ -9,7 +10,7 @@
 // - Lengths count UTF-16 units, as ProductInputSchema (zod `max`) does when the import saves the rows.
 // - A file with a header and no data rows is the problem `empty` (field null) on the line after the header.
 // - Every problem is collected, up to CSV_PROBLEMS_MAX, so a file is fixed in one go; any problem means no rows.
-import type { CsvProblem, Product } from './ipc/batch.ts';
+import type { CsvProblem, CsvSeparator, Product } from './ipc/batch.ts';
 import { CONTROL_CHARACTER, PRODUCT_NAME_MAX, PRODUCT_NOTES_MAX, PRODUCT_PROMPT_MAX, SKU_MAX } from './limits.ts';
 
 export interface ProductCsvRow {
@@ -21,7 +22,8 @@ export interface ProductCsvRow {
   notes: string;
 }
 
-export type ProductCsvResult = { ok: true; rows: ProductCsvRow[] } | { ok: false; problems: CsvProblem[] };
+/** `separator`: what the fields were split on; `hasNotes`: whether the header names a notes column. */
+export type ProductCsvResult = { ok: true; rows: ProductCsvRow[]; separator: CsvSeparator; hasNotes: boolean } | { ok: false; problems: CsvProblem[] };
 
 /** Problems after which parsing stops: a file with more is the wrong file, and the list is already long. */
 export const CSV_PROBLEMS_MAX = 200;
@@ -63,8 +65,18 @@ interface CsvRecord {
   problems: TokenProblem[];
 }
 
+const SEPARATOR_CODES: Record<CsvSeparator, number> = { comma: 44, tab: 9 };
+
+/** Tab when the header (the first line that is not blank) holds a tab and no comma; else comma. */
+export function csvSeparator(text: string): CsvSeparator {
+  // Without splitting 20 MB into lines.
+  const header = /^\uFEFF?(?:[ \t]*(?:\r\n|\n|\r))*([^\r\n]*)/.exec(text)?.[1] ?? '';
+  return header.includes('\t') && !header.includes(',') ? 'tab' : 'comma';
+}
+
 /** Splits the text into records; each knows its physical lines. Quotes are resolved, values are not trimmed. */
-function* readRecords(text: string): Generator<CsvRecord> {
+function* readRecords(text: string, separator: CsvSeparator): Generator<CsvRecord> {
+  const delimiter = SEPARATOR_CODES[separator];
   let pos = 0;
   let line = 1;
   const length = text.length;
@@ -84,7 +96,8 @@ function* readRecords(text: string): Generator<CsvRecord> {
     }
     return false;
   };
-  const isBlank = (c: number): boolean => c === 32 || c === 9;
+  // Around a quoted field: spaces, and tabs unless they separate the fields.
+  const isBlank = (c: number): boolean => c === 32 || (c === 9 && delimiter !== 9);
 
   while (pos < length) {
     const record: CsvRecord = { line, endLine: line, fields: [], problems: [] };
@@ -136,14 +149,14 @@ function* readRecords(text: string): Generator<CsvRecord> {
       const start = pos;
       while (pos < length) {
         const c = text.charCodeAt(pos);
-        if (c === 44 || c === 10 || c === 13) break;
+        if (c === delimiter || c === 10 || c === 13) break;
         if (c === 34 || quoted) stray = true;
         pos++;
       }
       value += text.slice(start, pos);
       if (stray) record.problems.push({ reason: 'stray_quote', index, line: fieldLine });
       record.fields.push({ value, line: fieldLine, quoted });
-      if (text.charCodeAt(pos) === 44) {
+      if (text.charCodeAt(pos) === delimiter) {
         pos++;
         continue;
       }
@@ -198,7 +211,8 @@ function tokenProblems(record: CsvRecord, header: ReadonlyArray<string | null>, 
  */
 export function parseProductCsv(text: string): ProductCsvResult {
   const source = text.startsWith(BOM) ? text.slice(1) : text;
-  const records = readRecords(source);
+  const separator = csvSeparator(source);
+  const records = readRecords(source, separator);
   const problems = new ProblemList();
 
   const first = records.next();
@@ -288,7 +302,7 @@ export function parseProductCsv(text: string): ProductCsvResult {
   if (dataRecords === 0) {
     problems.add({ line: headerRecord.endLine + 1, column: 1, field: null, reason: 'empty' });
   }
-  return problems.items.length > 0 ? { ok: false, problems: problems.items } : { ok: true, rows };
+  return problems.items.length > 0 ? { ok: false, problems: problems.items } : { ok: true, rows, separator, hasNotes: columnOf.has('notes') };
 }
 
 /** One cell of the export: formula-looking text gets an apostrophe; quoted when it holds a quote, comma or line break. */

@@ -271,7 +271,7 @@ describe('products from CSV, and a marketplace export of a finished batch', () =
     const good = '\uFEFFsku,name,prompt,notes\r\nTEA-1,"青花瓷茶杯, 320ml","一只青花瓷茶杯，放在木桌上",""\r\nTEA-2,"Cup ""Classic""",a classic cup,\r\n';
     const imported = await c.ok<{ imported: number; created: number; updated: number }>('productImport', { csv: good });
     // Counts only; the list is read back.
-    expect(imported).toEqual({ imported: 2, created: 2, updated: 0 });
+    expect(imported).toEqual({ imported: 2, created: 2, updated: 0, separator: 'comma' });
     expect((await c.ok<Product[]>('productList', {})).map((p) => [p.sku, p.name, p.prompt])).toEqual([
       ['TEA-1', '青花瓷茶杯, 320ml', '一只青花瓷茶杯，放在木桌上'],
       ['TEA-2', 'Cup "Classic"', 'a classic cup'],

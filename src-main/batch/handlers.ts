@@ -21,7 +21,7 @@ import type { BatchRunner } from './batch-runner.ts';
 import type { CatalogRepo } from './catalog-repo.ts';
 import { exportMarketplace, type MarketplaceItem } from './marketplace-export.ts';
 import { planBatch, requireProduct, type PlanInput } from './plan.ts';
-import { importProducts } from './product-import.ts';
+import { importProductInput } from './product-import.ts';
 import { batchReport, batchReportCsv } from './report.ts';
 
 type ProductMethods = 'productList' | 'productSave' | 'productDelete' | 'productImport' | 'productExport';
@@ -82,7 +82,7 @@ function productHandlers(deps: BatchHandlerDeps): HandlerTable<ProductMethods> {
       return catalog.createProduct(fields, now());
     },
     productDelete: async ({ id }) => ({ deleted: catalog.deleteProduct(id) }),
-    productImport: async ({ csv }) => importProducts(deps.db, catalog, csv, now()),
+    productImport: async (input) => importProductInput(deps.db, catalog, input, now()),
     productExport: async ({ folder }) => {
       const products = catalog.listProducts();
       const target = await askFolder(deps, folder);

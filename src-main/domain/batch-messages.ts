@@ -35,6 +35,12 @@ export const BATCH_MESSAGES = {
     zh: (p) => `CSV 文件有 ${s(p.count)} 处问题，第一处在第 ${s(p.line)} 行第 ${s(p.column)} 列。文件修正之前不会导入任何商品。`,
     en: (p) => `The CSV file has ${s(p.count)} problem(s); the first is on line ${s(p.line)}, column ${s(p.column)}. Nothing is imported until the file is clean.`,
   },
+  product_csv_encoding: {
+    zh: () =>
+      '无法把这个文件读成文本：它既不是 UTF-8，也不是 UTF-16（Excel 的“Unicode 文本”）或 GB18030/GBK（中文 Windows 上 Excel、WPS 保存的 CSV）。请在表格软件中另存为“CSV UTF-8”或“CSV（逗号分隔）”后再导入。未导入任何商品。',
+    en: () =>
+      'This file could not be read as text: it is not UTF-8, UTF-16 (Excel’s “Unicode text”) or GB18030/GBK (a CSV saved by Excel or WPS on Chinese Windows). Save it from the spreadsheet as “CSV UTF-8” and import it again. Nothing was imported.',
+  },
   shot_list_not_found: {
     zh: (p) => `拍摄清单 ${s(p.id)} 不存在（可能已被删除）。`,
     en: (p) => `There is no shot list ${s(p.id)} (it may have been deleted).`,

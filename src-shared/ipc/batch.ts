@@ -7,6 +7,7 @@ import type { GenerateRequest } from '../api.ts';
 import {
   BATCH_CONCURRENCY_MAX,
   DEFAULT_BATCH_CONCURRENCY,
+  PRODUCT_CSV_MAX_BYTES,
   PRODUCT_NAME_MAX,
   PRODUCT_NOTES_MAX,
   PRODUCT_PROMPT_MAX,
@@ -60,6 +61,12 @@ export interface CsvProblem {
   /** Facts for the message (limit, the other line of a duplicate SKU). */
   params?: Record<string, unknown>;
 }
+
+/** The encodings a product file is read in (src-main/batch/text-encoding.ts decides which): spreadsheets save these. */
+export const CSV_ENCODINGS = ['utf-8', 'utf-8-bom', 'utf-16le', 'utf-16be', 'gb18030'] as const;
+export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
+/** Comma, or tab when the header is tab-separated (Excel's "Unicode text"). */
+export type CsvSeparator = 'comma' | 'tab';
 
 // ---- shot lists ----
 
@@ -346,14 +353,20 @@ export const batchMethods = {
   productSave: method<Product>()('product:save', ProductInputSchema),
   productDelete: method<{ deleted: boolean }>()('product:delete', z.strictObject({ id: IdSchema })),
   /**
-   * A product list as CSV text (`sku,name,prompt`, optional `notes`; UTF-8 with or without BOM; RFC 4180 quotes).
-   * All or nothing: any bad row answers `product_csv_invalid` with `details.problems` (CsvProblem[]) and nothing is
-   * imported. A known SKU updates that product. Answers counts only (`imported` = created + updated); read the
-   * list with `product:list`. Written in chunks between which main keeps answering (src-main/batch/product-import.ts).
+   * A product list (`sku,name,prompt`, optional `notes`; RFC 4180 quotes; comma-separated, or tab-separated when the
+   * header is), either as text (`csv`) or as the file's bytes (`fileBase64`), which main reads in the encoding it
+   * detects: UTF-8 with or without BOM, UTF-16 LE/BE with BOM, GB18030/GBK; any other file answers
+   * `product_csv_encoding` once. All or nothing: any bad row answers `product_csv_invalid` with `details.problems`
+   * (CsvProblem[]) and nothing is imported. A known SKU updates that product. Answers counts (`imported` = created +
+   * updated), the separator read and, for bytes, the encoding read; read the list with `product:list`. Written in
+   * chunks between which main keeps answering (src-main/batch/product-import.ts).
    */
-  productImport: method<{ imported: number; created: number; updated: number }>()(
+  productImport: method<{ imported: number; created: number; updated: number; separator: CsvSeparator; encoding?: CsvEncoding }>()(
     'product:import',
-    z.strictObject({ csv: z.string().max(20 * 1024 * 1024), fileName: z.string().max(260).optional() }),
+    z.union([
+      z.strictObject({ csv: z.string().max(PRODUCT_CSV_MAX_BYTES), fileName: z.string().max(260).optional() }),
+      z.strictObject({ fileBase64: z.string().max(Math.ceil(PRODUCT_CSV_MAX_BYTES / 3) * 4), fileName: z.string().max(260).optional() }),
+    ]),
   ),
   /** The product list written as `products.csv` (UTF-8 with BOM; the columns the import takes) into a folder; file null = chooser cancelled. */
   productExport: method<{ file: string | null; count: number }>()('product:export', FolderSchema),

@@ -5,6 +5,7 @@ import { useId, useState, type ChangeEvent } from 'react';
 import type { CsvProblem, Product, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { useText } from '../../i18n/text.ts';
 import { csvProblemText } from './csv-problems.ts';
+import { fileBase64 } from './file-bytes.ts';
 import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
 import { BatchCard, TableHead } from './parts.tsx';
 import { batchText } from './i18n.ts';
@@ -115,14 +116,15 @@ function ImportExportBar() {
     setFileName(file.name);
     setReadError(null);
     exporter.reset();
-    let csv: string;
+    // The bytes, not file.text(): main reads them in the encoding they were saved in (GBK, UTF-16, UTF-8).
+    let bytes: string;
     try {
-      csv = await file.text();
+      bytes = await fileBase64(file);
     } catch (err) {
       setReadError(t('importReadFailed', { message: err instanceof Error ? err.message : String(err) }));
       return;
     }
-    importer.mutate({ csv, fileName: file.name.slice(0, 260) });
+    importer.mutate({ fileBase64: bytes, fileName: file.name.slice(0, 260) });
   };
   const exportProducts = () => {
     importer.reset();
@@ -137,7 +139,7 @@ function ImportExportBar() {
           <input
             id={`${id}-import`}
             type="file"
-            accept=".csv,text/csv"
+            accept=".csv,.txt,.tsv,text/csv,text/plain,text/tab-separated-values"
             data-testid="product-import"
             className="batch-file-input"
             aria-describedby={`${id}-import-hint`}
@@ -156,6 +158,14 @@ function ImportExportBar() {
         {importer.data ? (
           <p className="hint-ok" role="status" data-testid="product-import-result" data-created={importer.data.created} data-updated={importer.data.updated}>
             {t('imported', { created: importer.data.created, updated: importer.data.updated })}
+            {importer.data.encoding ? (
+              <>
+                {' '}
+                <span data-testid="product-import-encoding" data-encoding={importer.data.encoding} data-separator={importer.data.separator}>
+                  {t(importer.data.separator === 'tab' ? 'importReadAsTabs' : 'importReadAs', { encoding: t(`encoding.${importer.data.encoding}`) })}
+                </span>
+              </>
+            ) : null}
           </p>
         ) : null}
         {exporter.data ? (
