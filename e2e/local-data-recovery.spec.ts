@@ -17,6 +17,8 @@ test('a damaged library.db is kept aside and a dismissable notice says where', a
     const notice = page.getByTestId('startup-notice');
     await expect(notice).toHaveAttribute('data-code', 'library_reset');
     await expect(notice).toContainText('图库文件已损坏'); // zh is the default UI language
+    // What could not be saved is said too: random bytes hold nothing readable.
+    await expect(notice.getByTestId('startup-notice-detail')).toHaveText('损坏的文件本身无法读取任何内容。');
     const path = notice.getByTestId('startup-notice-path');
     await expect(path).toHaveText(/library\.db\.damaged-\d{4}-\d{2}-\d{2}T\d{6}Z$/);
     const damagedPath = (await path.textContent()) ?? '';

@@ -17,7 +17,7 @@ import type { IpcHandlers } from '../ports/ipc-table.ts';
 import { openSecretStore, type SecretStore } from '../secrets/index.ts';
 import { createAppHandlers } from './app-handlers.ts';
 import { ScreenedEvents } from './screened-events.ts';
-import { StartupNotices } from './startup-notices.ts';
+import { StartupNotices, broughtBackParams } from './startup-notices.ts';
 import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'Image Studio';
@@ -110,6 +110,8 @@ interface Features {
   batch: Batch;
   inspector: InspectorHandlers;
   localConsole: LocalConsole;
+  /** Generations a restore had lost, recorded again from the send journal, and their batch jobs. */
+  broughtBack: { turnIds: string[]; jobIds: string[] };
 }
 
 function buildFeatures(options: StudioAppOptions, data: LocalData, environments: Environments, emit: Emit): Features {
@@ -147,7 +149,13 @@ function buildFeatures(options: StudioAppOptions, data: LocalData, environments:
     ...clock,
   });
   // Requests sent since the backup a restored library came from are recorded again, never sent again.
-  bringBackSentTurns({ db: data.db, repo, journal, relinkJob: (jobId, turnId) => new BatchRepo(data.db).markSent(jobId, turnId), onTrouble: logTrouble });
+  const relinked: string[] = [];
+  const relinkJob = (jobId: string, turnId: string): boolean => {
+    const linked = new BatchRepo(data.db).markSent(jobId, turnId);
+    if (linked) relinked.push(jobId);
+    return linked;
+  };
+  const broughtBack = { turnIds: bringBackSentTurns({ db: data.db, repo, journal, relinkJob, onTrouble: logTrouble }), jobIds: relinked };
   forgetSendsBeforeBackups(journal, options.dataDir);
   runner.recoverInterrupted();
   // Catalog production: batches run their jobs through the same runner (src-main/batch/).
@@ -179,7 +187,19 @@ function buildFeatures(options: StudioAppOptions, data: LocalData, environments:
     adoptWebhookSecret: (secret) => data.secrets.set('inspector:webhook-secret', secret),
     ...(testing.clipboardClearMs ? { clipboardClearMs: testing.clipboardClearMs } : {}),
   });
-  return { downloader, runner, batch, inspector, localConsole };
+  return { downloader, runner, batch, inspector, localConsole, broughtBack };
+}
+
+/** After a restore, the user is told what became of the generations sent since the backup (once reconciled). */
+function noticeBroughtBack(data: LocalData, broughtBack: Features['broughtBack']): void {
+  const batches = new BatchRepo(data.db);
+  const batchIds = new Set(broughtBack.jobIds.map((id) => batches.getJob(id)?.batchId));
+  const paused = [...batchIds].flatMap((id) => {
+    const batch = id ? batches.getBatch(id) : null;
+    return batch?.state === 'paused' ? [batch.name] : [];
+  });
+  const params = broughtBackParams(broughtBack.turnIds.map((id) => data.repo.getTurn(id)), paused);
+  if (params) data.notices.add('sends_brought_back', params);
 }
 
 /** The journal keeps what any kept backup may lack: entries from a day before the oldest backup on. */
@@ -232,12 +252,18 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
   const { downloader, runner, batch, inspector, localConsole } = features;
 
   // Backups run in the background (SQLite online backup, in steps): at start, after changes, and at quit.
-  const backups = new LibraryBackups(data.db, options.dataDir, { onTrouble: logTrouble });
+  // A failed backup is told, not only logged; the next good one takes the notice away.
+  data.notices.onChange(() => events.emit('app:notices-changed', {}));
+  const backups = new LibraryBackups(data.db, options.dataDir, {
+    onTrouble: logTrouble,
+    onOutcome: (failure) => (failure ? data.notices.replace('library_backup_failed', { ...failure }) : data.notices.clear('library_backup_failed')),
+  });
   void backups.start();
   // The Local environment works with no set-up (DESIGN.md §1). A service that cannot start leaves the app
   // usable with Remote; its status says why.
   await environments.startLocal().catch(() => undefined);
   await reconcileLocal(data, environments, runner, events.emit).catch((error: unknown) => logTrouble('could not reconcile Local turns with the local service', error));
+  noticeBroughtBack(data, features.broughtBack);
   if (!options.testing?.pauseDownloads) downloader.resumePending();
 
   let closed = false;

@@ -92,7 +92,11 @@ describe('a restored library never resends', () => {
     const before = await batchAcrossTheBackup();
     expect(before.doneBeforeBackup).toBeLessThan(6);
     const s = await start(before.dataDir);
-    expect((await s.ok<StartupNotice[]>('appNotices', {})).map((n) => n.code)).toContain('library_restored');
+    const notices = await s.ok<StartupNotice[]>('appNotices', {});
+    expect(notices.map((n) => n.code)).toContain('library_restored');
+    // The user is told: the jobs sent after the backup were recorded again, and reconciliation confirmed them all.
+    const sentAfter = String(6 - before.doneBeforeBackup);
+    expect(notices.find((n) => n.code === 'sends_brought_back')?.params).toMatchObject({ count: sentAfter, unknown: '0', batchCount: '1' });
     await s.ok('batchResume', { batchId: before.batchId });
     const after = await s.until('the batch done again', async () => {
       const b = await s.batch(before.batchId);
@@ -120,5 +124,22 @@ describe('a restored library never resends', () => {
     expect(restored.jobs.filter((j) => j.status === 'queued')).toHaveLength(0);
     expect(unknown.map((j) => j.turnId)).toEqual(before.turnIds.slice(before.doneBeforeBackup));
     expect(restored.state).toBe('paused');
+    // The notice says how many came back unknown and which batch is paused because of them.
+    const notice = (await s.ok<StartupNotice[]>('appNotices', {})).find((n) => n.code === 'sends_brought_back');
+    expect(notice?.params).toEqual({ count: String(unknown.length), unknown: String(unknown.length), batches: restored.name, batchCount: '1' });
   }, 120_000);
+});
+
+describe('a failed backup', () => {
+  it('is told as a notice naming the error and the folder, and the app still starts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-backup-fails-'));
+    writeFileSync(join(dataDir, 'backups'), 'not a folder');
+    const blocked = join(dataDir, 'no-service');
+    writeFileSync(blocked, 'not a folder');
+    const s = await start(dataDir, blocked);
+    const notice = await s.until('the backup failure notice', async () =>
+      (await s.ok<StartupNotice[]>('appNotices', {})).find((n) => n.code === 'library_backup_failed'),
+    );
+    expect(notice.params).toEqual({ error: expect.stringMatching(/EEXIST|ENOTDIR/), folder: join(dataDir, 'backups') });
+  }, 60_000);
 });

@@ -1,13 +1,35 @@
 // What main tells the user about this start (damaged files kept aside, backups restored, the local account
-// recovered): kept in memory for this run and read by the renderer through `app:notices`.
+// recovered, generations recorded again after a restore) and about the library's backups while it runs: kept in
+// memory for this run and read by the renderer through `app:notices`; `onChange` tells of a change after start.
 import type { StartupNotice, StartupNoticeCode } from '../../src-shared/ipc/app.ts';
+import type { StoredTurn } from '../domain/turns.ts';
 
 export class StartupNotices {
   private notices: StartupNotice[] = [];
   private next = 1;
+  private changed: () => void = () => undefined;
 
   add(code: StartupNoticeCode, params: Record<string, string>): void {
     this.notices.push({ id: `n${this.next++}`, code, params });
+    this.changed();
+  }
+
+  /** One notice of this code at a time: a later one (a backup failing again) takes the earlier one's place. */
+  replace(code: StartupNoticeCode, params: Record<string, string>): void {
+    this.notices = this.notices.filter((n) => n.code !== code);
+    this.add(code, params);
+  }
+
+  /** Removes the notices of this code (a backup succeeded after a failure); no change, no word. */
+  clear(code: StartupNoticeCode): void {
+    const before = this.notices.length;
+    this.notices = this.notices.filter((n) => n.code !== code);
+    if (this.notices.length !== before) this.changed();
+  }
+
+  /** Called after every change (the app tells the renderer to read them again). */
+  onChange(listener: () => void): void {
+    this.changed = listener;
   }
 
   list(): StartupNotice[] {
@@ -18,4 +40,15 @@ export class StartupNotices {
     this.notices = this.notices.filter((n) => n.id !== id);
     return this.list();
   }
+}
+
+/**
+ * After a restore, what became of the generations sent since the backup (generation/bring-back.ts), once
+ * reconciliation settled what it could: how many, how many are still outcome unknown, and the batches paused
+ * with such jobs. Null when nothing was brought back.
+ */
+export function broughtBackParams(turns: ReadonlyArray<StoredTurn | null>, pausedBatches: readonly string[]): Record<string, string> | null {
+  if (turns.length === 0) return null;
+  const unknown = turns.filter((t) => t?.status === 'outcome_unknown' || t?.status === 'running').length;
+  return { count: String(turns.length), unknown: String(unknown), batches: pausedBatches.join(', '), batchCount: String(pausedBatches.length) };
 }

@@ -2,7 +2,8 @@
 // older than the interval, then whenever the library changed and the interval has passed since the last backup,
 // and at quit when it changed since; so a restore loses at most minutes. How a backup is taken: recovery.ts.
 import type { DatabaseSync } from 'node:sqlite';
-import { backupLibrary, listBackups } from './recovery.ts';
+import { join } from 'node:path';
+import { BACKUP_DIR, backupLibrary, listBackups } from './recovery.ts';
 
 /** The least time between two backups of a changed library. */
 export const BACKUP_INTERVAL_MS = 10 * 60_000;
@@ -14,6 +15,13 @@ export interface LibraryBackupOptions {
   checkEveryMs?: number;
   now?: () => number;
   onTrouble?: (message: string, error: unknown) => void;
+  /** After each backup: null when it was taken, else why not and the folder backups go to (for the user's notice). */
+  onOutcome?: (failure: BackupFailure | null) => void;
+}
+
+export interface BackupFailure {
+  error: string;
+  folder: string;
 }
 
 export class LibraryBackups {
@@ -22,6 +30,7 @@ export class LibraryBackups {
   private readonly intervalMs: number;
   private readonly now: () => number;
   private readonly onTrouble: (message: string, error: unknown) => void;
+  private readonly onOutcome: (failure: BackupFailure | null) => void;
   private readonly timer: NodeJS.Timeout;
   private running: Promise<unknown> = Promise.resolve();
   private busy = false;
@@ -35,6 +44,7 @@ export class LibraryBackups {
     this.intervalMs = options.intervalMs ?? BACKUP_INTERVAL_MS;
     this.now = options.now ?? Date.now;
     this.onTrouble = options.onTrouble ?? (() => undefined);
+    this.onOutcome = options.onOutcome ?? (() => undefined);
     const newest = listBackups(dataDir)[0];
     this.lastAt = newest ? Date.parse(newest.takenAt) : 0;
     this.timer = setInterval(() => this.maybeBackUp(), options.checkEveryMs ?? CHECK_EVERY_MS);
@@ -78,7 +88,13 @@ export class LibraryBackups {
     this.changesAtBackup = this.changeCount();
     this.lastAt = this.now();
     this.running = backupLibrary(this.db, this.dataDir, new Date(this.lastAt))
-      .catch((error: unknown) => this.onTrouble('could not back up the library', error))
+      .then(
+        () => this.onOutcome(null),
+        (error: unknown) => {
+          this.onTrouble('could not back up the library', error);
+          this.onOutcome({ error: error instanceof Error ? error.message : String(error), folder: join(this.dataDir, BACKUP_DIR) });
+        },
+      )
       .finally(() => {
         this.busy = false;
       });

@@ -1,7 +1,7 @@
 // Library backups and recovery from a damaged library.db, on real files: random bytes, a corrupted page, a
 // zero-length file, no backup at all (docs/main-process.md "Recovery of local data").
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
@@ -81,6 +81,26 @@ describe('library backups', () => {
     const copy = openLibraryDatabase(newest[0]!.path);
     expect(sessionCount(copy)).toBe(5);
     copy.close();
+    db.close();
+  });
+
+  it('tells each failure with its reason and folder, and a good backup after it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-recovery-'));
+    const db = openLibraryDatabase(join(dataDir, 'library.db'));
+    // A file where the backups folder goes: no backup can be written (and none is listed: the app still starts).
+    writeFileSync(join(dataDir, 'backups'), 'not a folder');
+    const outcomes: unknown[] = [];
+    let now = Date.parse('2026-11-20T09:00:00Z');
+    const backups = new LibraryBackups(db, dataDir, { intervalMs: 600_000, checkEveryMs: 3_600_000, now: () => now, onOutcome: (failure) => outcomes.push(failure) });
+    await backups.start();
+    expect(outcomes).toEqual([{ error: expect.stringMatching(/EEXIST|ENOTDIR/), folder: join(dataDir, 'backups') }]);
+    rmSync(join(dataDir, 'backups'));
+    addSessions(db, 0, 1);
+    now += 600_000;
+    await backups.maybeBackUp();
+    expect(outcomes.at(-1)).toBeNull();
+    expect(listBackups(dataDir)).toHaveLength(1);
+    await backups.close();
     db.close();
   });
 });

@@ -42,7 +42,7 @@ export function fileStamp(date: Date): string {
 /** The backups in `<dataDir>/backups/`, newest first, with the moment each was taken (ISO 8601). */
 export function listBackups(dataDir: string): Array<{ path: string; takenAt: string }> {
   const dir = join(dataDir, BACKUP_DIR);
-  if (!existsSync(dir)) return [];
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
   return readdirSync(dir)
     .map((name) => ({ name, m: BACKUP_NAME.exec(name) }))
     .filter((e): e is { name: string; m: RegExpExecArray } => e.m !== null)

@@ -53,6 +53,8 @@ export interface IpcEvents {
   'export:progress': ExportProgress;
   /** A batch changed (state, pause, a job's status); `jobId` names the job when one changed. */
   'batch:changed': { batchId: string; jobId?: string };
+  /** The notices `app:notices` answers changed after start (a backup failed, or succeeded after a failure). */
+  'app:notices-changed': Record<string, never>;
 }
 export type IpcEventName = keyof IpcEvents;
 export const IPC_EVENT_NAMES = [
@@ -64,6 +66,7 @@ export const IPC_EVENT_NAMES = [
   'settings:changed',
   'export:progress',
   'batch:changed',
+  'app:notices-changed',
 ] as const satisfies readonly IpcEventName[];
 
 export type ImageKind = 'thumb' | 'full';

@@ -1,9 +1,9 @@
 // What happened to the user's local data at this start (docs/main-process.md "Recovery of local data"):
 // one dismissable banner per notice, worded from its code in the UI language, with the damaged file's path
-// selectable and copyable.
+// (or the backups folder) selectable and copyable, and what a restore could not bring back.
 import type { StartupNotice } from '../../../src-shared/ipc/app.ts';
 import { useFormats, type Formats } from '../../i18n/format.ts';
-import { appText, useText } from '../../i18n/text.ts';
+import { appText, useText, type AppText } from '../../i18n/text.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useDismissNotice, useStartupNotices } from './queries.ts';
 import './notices.css';
@@ -15,24 +15,59 @@ function backupTime(iso: string | undefined, format: Formats): string {
   return Number.isNaN(ms) ? iso : format.dateTime(ms);
 }
 
+/** A count main sent as text; 0 when absent. */
+function countOf(value: string | undefined): number {
+  const n = Number(value ?? 0);
+  return Number.isFinite(n) ? n : 0;
+}
+
+/** The sentences after the main one: what a restore salvaged or not, what became of generations sent meanwhile. */
+function detailLines(notice: StartupNotice, t: AppText): string[] {
+  const { code, params } = notice;
+  const lines: string[] = [];
+  if (code === 'library_restored' && params.salvaged) lines.push(t('notices.salvagedLine', { salvaged: params.salvaged }));
+  if (code.startsWith('library_') && params.notSalvaged) {
+    lines.push(params.notSalvaged === 'all' ? t('notices.notSalvagedAll') : t('notices.notSalvaged', { tables: params.notSalvaged }));
+  }
+  if (code === 'sends_brought_back') {
+    const unknown = countOf(params.unknown);
+    const batches = countOf(params.batchCount);
+    if (unknown > 0) lines.push(t('notices.sendsUnknown', { count: unknown }));
+    if (batches > 0) lines.push(t('notices.sendsBatchPaused', { count: batches, batches: params.batches ?? '' }));
+  }
+  return lines;
+}
+
+/** A path to select and copy: the damaged file kept aside, or the folder backups go to. */
+function PathLine(props: { label: string; path: string }) {
+  return (
+    <div className="startup-notice-where">
+      <span>{props.label}</span>
+      <code className="startup-notice-path" data-testid="startup-notice-path">
+        {props.path}
+      </code>
+      <CopyButton text={props.path} testId="startup-notice-copy" />
+    </div>
+  );
+}
+
 function NoticeBanner(props: { notice: StartupNotice }) {
   const t = useText(appText);
   const format = useFormats();
   const dismiss = useDismissNotice();
   const { code, params } = props.notice;
+  const facts = { ...params, count: countOf(params.count), backupDate: backupTime(params.backupDate, format), accountId: params.accountId ?? '' };
   return (
     <div className="startup-notice" role="status" data-testid="startup-notice" data-code={code}>
       <div className="startup-notice-body">
-        <p>{t(`notices.${code}`, { backupDate: backupTime(params.backupDate, format), accountId: params.accountId ?? '' })}</p>
-        {params.damagedPath ? (
-          <div className="startup-notice-where">
-            <span>{t('notices.keptAt')}</span>
-            <code className="startup-notice-path" data-testid="startup-notice-path">
-              {params.damagedPath}
-            </code>
-            <CopyButton text={params.damagedPath} testId="startup-notice-copy" />
-          </div>
-        ) : null}
+        <p>{t(`notices.${code}`, facts)}</p>
+        {detailLines(props.notice, t).map((line) => (
+          <p key={line} data-testid="startup-notice-detail">
+            {line}
+          </p>
+        ))}
+        {params.damagedPath ? <PathLine label={t('notices.keptAt')} path={params.damagedPath} /> : null}
+        {params.folder ? <PathLine label={t('notices.backupFolder')} path={params.folder} /> : null}
       </div>
       <button
         type="button"

@@ -1,10 +1,13 @@
-// This start's notices from main (a damaged file kept aside, a backup restored) and their dismissal.
+// This start's notices from main (a damaged file kept aside, a backup restored or failing) and their dismissal.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call } from '../../lib/desktop.ts';
+import { useEffect } from 'react';
+import { call, onEvent } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
 export function useStartupNotices() {
-  // Notices are fixed at start; only a dismissal changes them.
+  const client = useQueryClient();
+  // Notices are fixed at start, but a backup that fails (or succeeds again) later changes them.
+  useEffect(() => onEvent('app:notices-changed', () => void client.invalidateQueries({ queryKey: queryKeys.notices() })), [client]);
   return useQuery({ queryKey: queryKeys.notices(), queryFn: () => call('appNotices', {}), staleTime: Infinity });
 }
 
