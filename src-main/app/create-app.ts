@@ -10,7 +10,7 @@ import { Downloader, cacheDirs, createFileHandlers, existingCachePath, type Cach
 import { GenerationRunner, bringBackSentTurns, createGenerationHandlers, reconcileLocalTurns } from '../generation/index.ts';
 import { createInspectorHandlers, type InspectorContext, type InspectorHandlers } from '../inspector/index.ts';
 import { dispatch, mergeHandlerTables } from '../ipc/index.ts';
-import { AppMeta, LibraryBackups, LibraryRepo, SendJournal, createLibraryHandlers, listBackups, openLibraryWithRecovery, type LibraryDatabase } from '../library/index.ts';
+import { AppMeta, LibraryBackups, LibraryRepo, PRIVATE_FOLDER, SendJournal, createLibraryHandlers, listBackups, narrowDataFolder, openLibraryWithRecovery, type LibraryDatabase } from '../library/index.ts';
 import { LocalConsole, createLocalConsoleHandlers } from '../local-console/index.ts';
 import type { Emit } from '../ports/events.ts';
 import type { IpcHandlers } from '../ports/ipc-table.ts';
@@ -42,7 +42,8 @@ interface LocalData {
 /** Opens the local data; damaged files are kept aside and the user is told (docs/main-process.md "Recovery of local data"). */
 async function openLocalData(options: StudioAppOptions): Promise<LocalData> {
   const { dataDir } = options;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: PRIVATE_FOLDER });
+  narrowDataFolder(dataDir);
   const secrets = await openSecretStore({ backend: options.secretStore ?? 'keychain', service: options.keychainService ?? DEFAULT_KEYCHAIN_SERVICE });
   const notices = new StartupNotices();
   const settings = new SettingsStore(dataDir);

@@ -2,7 +2,7 @@
 // data", issue 25): the app against the real local service (child process) and real files. Jobs sent after the
 // backup are known again from the send journal beside library.db: on Local their turns come back from the service
 // with their images; with no service to ask they are `unknown`, never queued.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +128,24 @@ describe('a restored library never resends', () => {
     const notice = (await s.ok<StartupNotice[]>('appNotices', {})).find((n) => n.code === 'sends_brought_back');
     expect(notice?.params).toEqual({ count: String(unknown.length), unknown: String(unknown.length), batches: restored.name, batchCount: '1' });
   }, 120_000);
+});
+
+describe('a data folder an earlier version made (0755, files 0644)', () => {
+  it.runIf(process.platform !== 'win32')('is narrowed to the owner at start, its settings and backups included', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-old-modes-'));
+    mkdirSync(join(dataDir, 'backups'));
+    writeFileSync(join(dataDir, 'settings.json.bak'), '{}', { mode: 0o644 });
+    for (const path of [dataDir, join(dataDir, 'backups')]) chmodSync(path, 0o755);
+    const blocked = join(dataDir, 'no-service');
+    writeFileSync(blocked, 'not a folder');
+    const s = await start(dataDir, blocked);
+    const modeOf = (path: string) => statSync(path).mode & 0o777;
+    expect(modeOf(dataDir)).toBe(0o700);
+    expect(modeOf(join(dataDir, 'backups'))).toBe(0o700);
+    expect(modeOf(join(dataDir, 'settings.json.bak'))).toBe(0o600);
+    await s.until('the start backup', async () => readdirSync(join(dataDir, 'backups')).find((f) => f.endsWith('.db')));
+    for (const file of readdirSync(join(dataDir, 'backups'))) expect(modeOf(join(dataDir, 'backups', file))).toBe(0o600);
+  }, 60_000);
 });
 
 describe('a failed backup', () => {

@@ -6,4 +6,5 @@ export { AppMeta } from './app-meta.ts';
 export { SendJournal, SEND_JOURNAL_FILE, type SentTurn } from './send-journal.ts';
 export { backupLibrary, damagedName, listBackups, openLibraryWithRecovery } from './recovery.ts';
 export { LibraryBackups, BACKUP_INTERVAL_MS } from './backups.ts';
+export { narrowDataFolder, PRIVATE_FOLDER } from './private-files.ts';
 export { createLibraryHandlers, type LibraryMethods } from './handlers.ts';

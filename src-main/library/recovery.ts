@@ -7,6 +7,7 @@ import * as sqlite from 'node:sqlite';
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 import { openLibraryDatabase } from './database.ts';
+import { PRIVATE_FILE, PRIVATE_FOLDER } from './private-files.ts';
 import { salvageInto } from './salvage.ts';
 
 export const LIBRARY_FILE = 'library.db';
@@ -175,13 +176,15 @@ export async function backupLibrary(db: DatabaseSync, dataDir: string, now: Date
   const backup = (sqlite as Partial<typeof sqlite>).backup;
   if (typeof backup !== 'function') throw new Error('library backup needs node:sqlite backup() (Node 22.16 or later)');
   const dir = join(dataDir, BACKUP_DIR);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: PRIVATE_FOLDER });
   // A backup cut off by a crash or a kill left a partial file; it is never a backup.
   for (const name of readdirSync(dir)) if (name.endsWith('.partial')) rmSync(join(dir, name), { force: true });
   const target = join(dir, `library-${fileStamp(now)}.db`);
   if (existsSync(target)) return null;
   const partial = `${target}.partial`;
   try {
+    // Created owner-only before SQLite writes into it (it keeps the file's mode), like library.db itself.
+    closeSync(openSync(partial, 'w', PRIVATE_FILE));
     await backup(db, partial, { rate: options.rate ?? BACKUP_PAGES_PER_STEP });
     const verdict = await quickCheckOffMain(partial);
     // The check's read-only open of a WAL-mode copy leaves -wal/-shm files that belong to no backup.
