@@ -196,6 +196,11 @@ async function planAttempt(row: DeliveryRow, ctx: AttemptContext): Promise<Attem
   return { kind: 'send', url: text.url, pinned: addresses[0] ?? null, secret: fresh.secret };
 }
 
+/** Ends a pending delivery as failed without a new attempt, keeping its attempt count and last status. */
+function endUnsent(repo: WebhooksRepo, row: DeliveryRow, lastError: string, now: number): void {
+  repo.recordAttempt(row.id, { attempts: row.attempts, outcome: 'failed', lastStatus: row.lastStatus, lastError, nextAttemptAt: null, now });
+}
+
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { repo, now, allowLoopback } = options;
   const resolve = options.resolve ?? systemResolve;
@@ -245,8 +250,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     log?.error({ err: error, delivery_id: id }, 'webhook delivery given up: an internal error');
     try {
       const row = repo.getDelivery(id);
-      if (row?.outcome !== 'pending') return;
-      repo.recordAttempt(id, { attempts: row.attempts, outcome: 'failed', lastStatus: row.lastStatus, lastError: INTERNAL_FAILURE, nextAttemptAt: null, now: now() });
+      if (row?.outcome === 'pending') endUnsent(repo, row, INTERNAL_FAILURE, now());
     } catch (recordError) {
       failedToHandle(id, recordError);
     }
@@ -259,7 +263,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     if (row.nextAttemptAt !== null && row.nextAttemptAt > clock.now()) return void schedule(id, row.nextAttemptAt);
     // The third attempt was made (and recorded) but a stop or crash cut it off: nothing is re-sent (spec §6 rule 3).
     if (row.attempts >= MAX_ATTEMPTS) {
-      repo.recordAttempt(id, { attempts: row.attempts, outcome: 'failed', lastStatus: row.lastStatus, lastError: INTERRUPTED, nextAttemptAt: null, now: now() });
+      endUnsent(repo, row, INTERRUPTED, now());
       log?.warn({ delivery_id: id, attempts: row.attempts }, 'webhook delivery given up: its last attempt was interrupted');
       return;
     }
@@ -270,14 +274,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
     let result: AttemptResult;
     if (plan.kind === 'stop') {
-      repo.recordAttempt(id, {
-        attempts: row.attempts,
-        outcome: 'failed',
-        lastStatus: row.lastStatus,
-        lastError: plan.error,
-        nextAttemptAt: null,
-        now: now(),
-      });
+      endUnsent(repo, row, plan.error, now());
       log?.info({ delivery_id: id, reason: plan.error }, 'webhook delivery stopped');
       return;
     }
