@@ -144,11 +144,10 @@ export function smallDisk(megabytes: number): { dir: string; remove(): void } {
   };
 }
 
-/** Writes a file until the disk answers ENOSPC; returns it so it can be removed to free the disk. */
-export function fillDisk(dir: string): string {
-  const file = join(dir, 'filler');
-  const fd = openSync(file, 'w');
-  const chunk = Buffer.alloc(64 * 1024, 1);
+/** Appends `chunkBytes` at a time to `file` until the disk answers ENOSPC. */
+function appendUntilFull(file: string, chunkBytes: number): void {
+  const fd = openSync(file, 'a');
+  const chunk = Buffer.alloc(chunkBytes, 1);
   try {
     for (;;) writeSync(fd, chunk);
   } catch (error) {
@@ -156,15 +155,13 @@ export function fillDisk(dir: string): string {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Writes a file until the disk answers ENOSPC; returns it so it can be removed to free the disk. */
+export function fillDisk(dir: string): string {
+  const file = join(dir, 'filler');
+  appendUntilFull(file, 64 * 1024);
   // Smaller writes take the last partial blocks.
-  const small = Buffer.alloc(512, 1);
-  const tail = openSync(file, 'a');
-  try {
-    for (;;) writeSync(tail, small);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  } finally {
-    closeSync(tail);
-  }
+  appendUntilFull(file, 512);
   return file;
 }
