@@ -158,7 +158,7 @@ export function openLibraryWithRecovery(dataDir: string, now: () => Date = () =>
   const report = salvageInto(db, damagedPath);
   const salvaged = {
     salvaged: Object.entries(report.recovered).map(([table, rows]) => `${table} ${rows}`).join(', '),
-    notSalvaged: report.unreadable.join(', '),
+    notSalvaged: [...report.unreadable, ...Object.entries(report.dropped).map(([table, rows]) => `${table} ${rows}`)].join(', '),
   };
   const params = { damagedPath, reason, ...salvaged };
   if (backupDate) return { db, recovery: { code: 'library_restored', params: { ...params, backupDate } } };

@@ -92,4 +92,64 @@ describe('a damaged library on its first day', () => {
     expect(recovery?.code).toBe('library_salvaged');
     db.close();
   });
+
+  it('with its sessions lost: the sessions are made again from their turns, so no row points nowhere', async () => {
+    const { dataDir, file, rootOf } = await firstDayLibrary({ backup: true });
+    overwritePage(file, rootOf('sessions'));
+    const { db, recovery } = openLibraryWithRecovery(dataDir);
+    expect(counts(db)).toEqual({ sessions: 3, turns: 3, images: 6 });
+    expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    expect(new LibraryRepo(db).sessionSummary('ls_salvage2')).toMatchObject({ turnCount: 1, imageCount: 2 });
+    expect(recovery?.params.notSalvaged).toContain('sessions');
+    db.close();
+  });
+
+  it('with its turns lost: images without their turn are not kept, and the notice counts them', async () => {
+    const { dataDir, file, rootOf } = await firstDayLibrary({ backup: true });
+    overwritePage(file, rootOf('turns'));
+    const { db, recovery } = openLibraryWithRecovery(dataDir);
+    expect(counts(db)).toMatchObject({ turns: 0, images: 0 });
+    expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
+    expect(recovery?.params.notSalvaged.split(', ')).toEqual(expect.arrayContaining(['turns', 'images 6']));
+    db.close();
+  });
+
+  it('keeps the counts the library derives (images per turn, per session) exact, as if written by the app', async () => {
+    const { dataDir, file, rootOf } = await firstDayLibrary({ backup: true });
+    overwritePage(file, rootOf('boards'));
+    const { db } = openLibraryWithRecovery(dataDir);
+    expect(db.prepare('SELECT id, image_count, kept_count FROM turns ORDER BY id').all()).toEqual(
+      [1, 2, 3].map((s) => ({ id: `lt_salvage${s}`, image_count: 2, kept_count: 2 })),
+    );
+    expect(db.prepare('SELECT session_id, images FROM session_stats ORDER BY session_id').all()).toEqual(
+      [1, 2, 3].map((s) => ({ session_id: `ls_salvage${s}`, images: 2 })),
+    );
+    expect(db.prepare('SELECT turn_id, images FROM turn_stats ORDER BY turn_id').all()).toEqual([1, 2, 3].map((s) => ({ turn_id: `lt_salvage${s}`, images: 2 })));
+    db.close();
+  });
+
+  it("gives a salvaged turn a new place in the search when the backup's turns already use its number", async () => {
+    const { dataDir, file, rootOf } = await firstDayLibrary({ backup: false });
+    // The backup comes from another line of the library (an earlier restore): its own turn holds seq 1 too.
+    const theirs = openLibraryDatabase(join(mkdtempSync(join(tmpdir(), 'studio-salvage-other-')), 'library.db'));
+    const repo = new LibraryRepo(theirs);
+    const prompt = 'a glass teapot';
+    transaction(theirs, () => {
+      repo.createSession('ls_other', 'local', 500);
+      repo.createTurn({ id: 'lt_other', sessionId: 'ls_other', environment: 'local', request: { prompt }, estimate: estimateCredits({ model: 'seedream-5-0-pro', prompt, referenceCount: 0, n: 1 }), startedAt: 500, retryOf: null, referenceImageIds: [] });
+    });
+    await backupLibrary(theirs, dataDir, new Date('2026-11-20T09:00:00Z'));
+    theirs.close();
+    overwritePage(file, rootOf('boards'));
+    const { db, recovery } = openLibraryWithRecovery(dataDir);
+    expect(counts(db)).toEqual({ sessions: 4, turns: 4, images: 6 });
+    expect(recovery?.params.notSalvaged).not.toContain('turns');
+    const seqs = db.prepare('SELECT seq FROM turns').all().map((r) => (r as { seq: number }).seq);
+    expect(new Set(seqs).size).toBe(4);
+    // Both lines' prompts are found by search, each at its own turn.
+    const found = (word: string) => db.prepare(`SELECT t.id FROM prompt_words w JOIN turns t ON t.seq = w.rowid WHERE prompt_words MATCH ? ORDER BY t.id`).all(word).map((r) => (r as { id: string }).id);
+    expect(found('kettle')).toEqual(['lt_salvage1', 'lt_salvage2', 'lt_salvage3']);
+    expect(found('teapot')).toEqual(['lt_other']);
+    db.close();
+  });
 });

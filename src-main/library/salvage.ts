@@ -13,15 +13,25 @@ export interface SalvageReport {
   recovered: Record<string, number>;
   /** Tables that could not be read to the end (their readable rows are still copied); 'all' when the file would not open. */
   unreadable: string[];
+  /** Copied rows that were not kept because what they belong to was lost (images of a lost turn), by table. */
+  dropped: Record<string, number>;
 }
 
-/** The tables worth copying: ours, not SQLite's, not the migrations' record, not the search indexes (rebuilt). */
+/** Kept by the triggers on images as salvaged images arrive: copying them too would count every image twice. */
+const DERIVED_TABLES = new Set(['session_stats', 'turn_stats']);
+/** A turn's counts of its images, kept by the same triggers: a salvaged turn starts from none. */
+const DERIVED_TURN_COLUMNS: Record<string, null | 0> = { image_count: 0, kept_count: 0, images_at: null, kept_at: null };
+
+/**
+ * The tables worth copying, parents first (the order they were created in): ours, not SQLite's, not the
+ * migrations' record, not the search indexes (rebuilt), not the counts the triggers keep.
+ */
 function tablesOf(db: DatabaseSync): string[] {
   const rows = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rootpage").all() as Array<{ name: string; sql: string | null }>;
   const virtual = rows.filter((r) => /^CREATE VIRTUAL/i.test(r.sql ?? '')).map((r) => r.name);
   return rows
     .map((r) => r.name)
-    .filter((name) => name !== 'schema_migrations' && !virtual.some((v) => name === v || name.startsWith(`${v}_`)));
+    .filter((name) => name !== 'schema_migrations' && !DERIVED_TABLES.has(name) && !virtual.some((v) => name === v || name.startsWith(`${v}_`)));
 }
 
 function columnsOf(db: DatabaseSync, table: string): string[] {
@@ -30,7 +40,7 @@ function columnsOf(db: DatabaseSync, table: string): string[] {
 
 /** Copies what `damagedPath` still holds into `into` (a sound library of the same schema or a newer one). */
 export function salvageInto(into: DatabaseSync, damagedPath: string): SalvageReport {
-  const report: SalvageReport = { recovered: {}, unreadable: [] };
+  const report: SalvageReport = { recovered: {}, unreadable: [], dropped: {} };
   const work = mkdtempSync(join(tmpdir(), 'studio-salvage-'));
   let from: DatabaseSync;
   try {
@@ -50,6 +60,7 @@ export function salvageInto(into: DatabaseSync, damagedPath: string): SalvageRep
       if (!theirs.has(table)) continue;
       copyTable(from, into, table, report);
     }
+    settleOrphans(into, report);
   } finally {
     into.exec('PRAGMA foreign_keys = ON');
     from.close();
@@ -101,8 +112,10 @@ function copyTable(from: DatabaseSync, into: DatabaseSync, table: string, report
     const list = columns.map((c) => `"${c}"`).join(', ');
     const insert = into.prepare(`INSERT OR IGNORE INTO "${table}" (${list}) VALUES (${columns.map(() => '?').join(', ')})`);
     const index = table === 'turns' ? searchIndexer(into) : null;
+    const fresh = table === 'turns' ? freshTurn(into) : (row: Record<string, unknown>) => row;
     try {
-      for (const row of from.prepare(`SELECT ${list} FROM "${table}"`).iterate() as Iterable<Record<string, unknown>>) {
+      for (const read of from.prepare(`SELECT ${list} FROM "${table}"`).iterate() as Iterable<Record<string, unknown>>) {
+        const row = fresh(read);
         const values = columns.map((c) => row[c] as string | number | bigint | Uint8Array | null);
         if (insert.run(...values).changes === 1) {
           copied++;
@@ -120,6 +133,68 @@ function copyTable(from: DatabaseSync, into: DatabaseSync, table: string, report
     if (!report.unreadable.includes(table)) report.unreadable.push(table);
   }
   if (copied > 0) report.recovered[table] = copied;
+}
+
+/**
+ * A salvaged turn as the library would have it: no images counted yet (the triggers count them as they arrive),
+ * and a search number (`seq`) of its own: when the backup's turns already use its number (the backup comes from
+ * another line of the library, after an earlier restore), it takes the next free one, as LibraryRepo.createTurn.
+ */
+function freshTurn(into: DatabaseSync): (row: Record<string, unknown>) => Record<string, unknown> {
+  const known = into.prepare('SELECT 1 FROM turns WHERE id = ?');
+  const taken = into.prepare('SELECT 1 FROM turns WHERE seq = ?');
+  const next = into.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM turns');
+  return (read) => {
+    const row = { ...read, ...DERIVED_TURN_COLUMNS };
+    if (typeof row.seq === 'number' && !known.get(row.id as string) && taken.get(row.seq)) row.seq = (next.get() as { seq: number }).seq;
+    return row;
+  };
+}
+
+/**
+ * After the copy, no row may point nowhere (`PRAGMA foreign_key_check`): a session lost with its table is made again
+ * from its turns; a row whose parent is gone otherwise is dropped (images of a lost turn: nothing can show them) or,
+ * where the schema says SET NULL (a retry's first turn), unlinked. Dropped rows are counted for the notice.
+ */
+function settleOrphans(into: DatabaseSync, report: SalvageReport): void {
+  into
+    .prepare(
+      `INSERT OR IGNORE INTO sessions (id, environment, created_at, updated_at)
+       SELECT session_id, MIN(environment), MIN(started_at), MAX(started_at) FROM turns WHERE session_id NOT IN (SELECT id FROM sessions) GROUP BY session_id`,
+    )
+    .run();
+  // Dropping a turn orphans its images: a few passes reach every level of the schema.
+  for (let pass = 0; pass < 5; pass++) {
+    const broken = new Set((into.prepare('PRAGMA foreign_key_check').all() as Array<{ table: string }>).map((r) => r.table));
+    if (broken.size === 0) return;
+    for (const table of broken) unlinkOrphans(into, table, report);
+  }
+}
+
+function unlinkOrphans(into: DatabaseSync, table: string, report: SalvageReport): void {
+  const links = into.prepare(`PRAGMA foreign_key_list("${table}")`).all() as Array<{ table: string; from: string; to: string | null; on_delete: string }>;
+  for (const link of links) {
+    const orphan = `"${link.from}" IS NOT NULL AND "${link.from}" NOT IN (SELECT "${link.to ?? 'rowid'}" FROM "${link.table}")`;
+    if (link.on_delete.toUpperCase() === 'SET NULL') {
+      into.prepare(`UPDATE "${table}" SET "${link.from}" = NULL WHERE ${orphan}`).run();
+      continue;
+    }
+    if (table === 'turns') forgetSearch(into, orphan);
+    const gone = Number(into.prepare(`DELETE FROM "${table}" WHERE ${orphan}`).run().changes);
+    if (gone === 0) continue;
+    report.dropped[table] = (report.dropped[table] ?? 0) + gone;
+    const left = (report.recovered[table] ?? 0) - gone;
+    if (left > 0) report.recovered[table] = left;
+    else delete report.recovered[table];
+  }
+}
+
+/** A dropped turn leaves the prompt search with it. */
+function forgetSearch(into: DatabaseSync, orphan: string): void {
+  for (const { seq } of into.prepare(`SELECT seq FROM turns WHERE ${orphan} AND seq IS NOT NULL`).all() as Array<{ seq: number }>) {
+    into.prepare('DELETE FROM prompt_trigrams WHERE rowid = ?').run(seq);
+    into.prepare('DELETE FROM prompt_words WHERE rowid = ?').run(seq);
+  }
 }
 
 /** A salvaged turn goes into the prompt search indexes under its seq, as LibraryRepo.createTurn puts it. */
