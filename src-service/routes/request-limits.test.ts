@@ -147,6 +147,36 @@ describe('refused bodies and unfinished bodies', () => {
     expect(outcomes).toEqual(Array(20).fill('413 payload_too_large'));
   });
 
+  it('answers a 5 MB streamed (chunked) body with the 413 JSON that Node fetch can read, 20 times out of 20', async () => {
+    const { key } = await svc.account({ credits: 500 });
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const outcomes: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      let sent = 0;
+      // No declared length: the service refuses it while reading, once it passes the limit.
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= 5 * 1024 * 1024) return controller.close();
+          sent += chunk.length;
+          controller.enqueue(chunk);
+        },
+      });
+      try {
+        const res = await fetch(`${svc.baseUrl}/api/v1/generate`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body,
+          duplex: 'half',
+        } as RequestInit);
+        const json = (await res.json()) as any;
+        outcomes.push(`${res.status} ${json.error?.code}`);
+      } catch (error) {
+        outcomes.push(`failed: ${String((error as { cause?: unknown }).cause ?? error)}`);
+      }
+    }
+    expect(outcomes).toEqual(Array(20).fill('413 payload_too_large'));
+  });
+
   /**
    * Uploads `total` bytes on a raw socket as fast as the server reads them (declared or chunked), or only `sendOnly`
    * of them and then a byte every 200 ms; resolves once the server closes (or after `limitMs`) with what came back. A half-open
