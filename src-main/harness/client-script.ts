@@ -6,6 +6,7 @@
 // page runs the script, so a page on another origin could not receive the token even if it ran it.
 import { withEarlySettings } from '../../src-shared/ipc/early-settings.ts';
 import { EARLY_SETTINGS_MS, IPC_EVENT_NAMES, IPC_METHODS } from '../../src-shared/ipc/index.ts';
+import { FOLDER_PROMPT_CLIENT, FOLDER_PROMPT_EVENT } from './folder-prompt-client.ts';
 
 /** The script for the harness at `origin` (`http://<host>:<port>`, the Host the page was opened with). */
 export function harnessClientScript(token: string, origin: string): string {
@@ -17,6 +18,7 @@ export function harnessClientScript(token: string, origin: string): string {
   const channels = ${JSON.stringify(channels)};
   const events = ${JSON.stringify(IPC_EVENT_NAMES)};
   const listeners = new Map(events.map((e) => [e, new Set()]));
+${FOLDER_PROMPT_CLIENT}
 
   function failure(code, message) {
     return { ok: false, error: { code, message } };
@@ -47,6 +49,7 @@ export function harnessClientScript(token: string, origin: string): string {
     socket.onmessage = (message) => {
       let data;
       try { data = JSON.parse(message.data); } catch { return; }
+      if (data.event === ${JSON.stringify(FOLDER_PROMPT_EVENT)}) return folderPrompt.show(data.payload);
       const set = listeners.get(data.event);
       if (!set) return;
       for (const listener of [...set]) {

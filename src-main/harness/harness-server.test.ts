@@ -1,7 +1,7 @@
 // The harness's own transport (token, Host/Origin checks, routing, events, image serving) over real HTTP and
 // WebSocket on loopback. The StudioApp behind it is a small in-test stand-in: these tests are about the
 // harness, and the end-to-end runs (e2e/harness.spec.ts) use the real app.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { IpcEventName, IpcEvents, IpcMethodName } from '../../src-shared/ipc/index.ts';
 import type { StudioApp } from '../app/studio-app.ts';
+import { FolderPrompt } from './folder-prompt.ts';
 import { resolveMethodName, startHarnessServer, type HarnessServer } from './harness-server.ts';
+import { HarnessShell } from './harness-shell.ts';
 
 class FakeApp implements StudioApp {
   readonly calls: Array<{ method: IpcMethodName; input: unknown }> = [];
@@ -72,6 +74,7 @@ let app: FakeApp;
 let harness: HarnessServer;
 let focused: boolean | null;
 let answers: unknown[];
+let shell: HarnessShell;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'harness-test-'));
@@ -86,6 +89,9 @@ beforeEach(async () => {
   app = new FakeApp();
   focused = null;
   answers = [];
+  // The folder prompt's roots: the data folder and a stand-in for the user's home.
+  const prompt = new FolderPrompt([join(dir, 'data'), join(dir, 'home')]);
+  shell = new HarnessShell(() => null, prompt);
   harness = await startHarnessServer({
     app,
     rendererDir: join(dir, 'renderer'),
@@ -94,7 +100,11 @@ beforeEach(async () => {
     setWindowFocused: (f) => {
       focused = f;
     },
-    setShellAnswers: (a) => answers.push(a),
+    setShellAnswers: (a) => {
+      answers.push(a);
+      shell.setScriptedAnswers(a);
+    },
+    folderPrompt: prompt,
   });
 });
 
@@ -278,6 +288,81 @@ describe('browser harness transport', () => {
     expect(JSON.parse(ok.body)).toEqual({ chooseFolder: folder });
     await send(harness.port, '/harness/shell-answers', { method: 'POST', headers: tokenHeader(), body: '{"chooseFolder":null}' });
     expect(answers).toEqual([{ chooseFolder: folder }, { chooseFolder: null }]);
+  });
+
+  it('lets a person answer a folder chooser that has no scripted answer, through the prompt the page is told of; a folder outside the data folder and home is refused', async () => {
+    const home = join(dir, 'home');
+    for (const folder of ['Pictures/Shoots 2', 'Pictures/Shoots 10', '.cache', 'outside']) mkdirSync(join(folder === 'outside' ? dir : home, folder), { recursive: true });
+    symlinkSync(join(dir, 'outside'), join(home, 'escape'));
+    symlinkSync(join(dir, 'data', 'thumbs'), join(home, 'thumbs'));
+    const real = (path: string) => realpathSync(path);
+    const get = async (path: string) => {
+      const reply = await send(harness.port, path, { headers: tokenHeader() });
+      return { status: reply.status, body: JSON.parse(reply.body) as Record<string, unknown> };
+    };
+    const answer = async (body: unknown) => {
+      const reply = await send(harness.port, '/harness/folder-prompt/answer', { method: 'POST', headers: tokenHeader(), body: JSON.stringify(body) });
+      return { status: reply.status, body: JSON.parse(reply.body) as Record<string, unknown> };
+    };
+
+    // No page open: nobody can answer, so the chooser is cancelled at once, as before.
+    await expect(shell.chooseFolder({ title: 'Export to' })).resolves.toBeNull();
+
+    const page = await openSocket(`ws://127.0.0.1:${harness.port}/events?token=${harness.token}`);
+    const told: unknown[] = [];
+    page.on('message', (data: Buffer) => told.push(JSON.parse(data.toString('utf8'))));
+    const chosen = shell.chooseFolder({ title: 'Export to', defaultPath: join(home, 'Pictures') });
+    await expect.poll(() => told.length).toBe(1);
+    const prompt = { title: 'Export to', start: real(join(home, 'Pictures')), roots: [real(join(dir, 'data')), real(home)] };
+    expect(told[0]).toMatchObject({ event: 'harness:folder-prompt', payload: prompt });
+    const open = await get('/harness/folder-prompt');
+    expect(open.body.prompt).toMatchObject(prompt);
+    const id = (open.body.prompt as { id: string }).id;
+
+    // Listing: folders only, hidden ones left out, numbers sorted as people read them, links that lead inside the roots.
+    const pictures = await get(`/harness/folder-prompt/folders?path=${encodeURIComponent(join(home, 'Pictures'))}`);
+    expect(pictures).toEqual({ status: 200, body: { path: real(join(home, 'Pictures')), parent: real(home), folders: [{ name: 'Shoots 2', path: real(join(home, 'Pictures', 'Shoots 2')) }, { name: 'Shoots 10', path: real(join(home, 'Pictures', 'Shoots 10')) }] } });
+    const atHome = await get(`/harness/folder-prompt/folders?path=${encodeURIComponent(home)}`);
+    expect(atHome.body).toMatchObject({ parent: null, folders: [{ name: 'Pictures' }, { name: 'thumbs' }] });
+
+    // Outside the roots: refused, also through a link inside home, and the prompt stays open.
+    for (const outside of [join(dir, 'outside'), join(home, 'escape'), join(home, '..'), '/']) {
+      const refused = await get(`/harness/folder-prompt/folders?path=${encodeURIComponent(outside)}`);
+      expect(refused.status, outside).toBe(403);
+      expect(refused.body.error, outside).toMatch(/outside the folders the harness may choose/);
+      expect((await answer({ id, folder: outside })).status, outside).toBe(403);
+    }
+    expect((await get(`/harness/folder-prompt/folders?path=${encodeURIComponent(join(home, 'missing'))}`)).status).toBe(404);
+    expect((await get('/harness/folder-prompt/folders?path=relative')).status).toBe(400);
+    expect((await answer({ id: 'not-the-prompt', folder: home })).status).toBe(409);
+    expect((await answer({ folder: home })).status).toBe(400);
+    expect((await send(harness.port, '/harness/folder-prompt')).status).toBe(401);
+
+    // The person chooses: the chooser answers that folder (its real path) and the page is told the prompt closed.
+    expect(await answer({ id, folder: join(home, 'Pictures', 'Shoots 10') })).toEqual({ status: 200, body: { folder: real(join(home, 'Pictures', 'Shoots 10')) } });
+    await expect(chosen).resolves.toBe(real(join(home, 'Pictures', 'Shoots 10')));
+    await expect.poll(() => told.at(-1)).toEqual({ event: 'harness:folder-prompt', payload: null });
+    expect((await get('/harness/folder-prompt')).body).toEqual({ prompt: null });
+    expect((await answer({ id, folder: home })).status).toBe(409);
+
+    // Cancel answers null; a link into the data folder is chosen by where it leads.
+    const cancelled = shell.chooseFolder({ title: 'Export to' });
+    await expect.poll(() => told.length).toBe(3);
+    const second = (told[2] as { payload: { id: string; start: string } }).payload;
+    expect(second.start).toBe(real(join(dir, 'data')));
+    expect((await answer({ id: second.id, folder: null })).status).toBe(200);
+    await expect(cancelled).resolves.toBeNull();
+    const viaLink = shell.chooseFolder({ title: 'Export to' });
+    await expect.poll(() => told.length).toBe(5);
+    await answer({ id: (told[4] as { payload: { id: string } }).payload.id, folder: join(home, 'thumbs') });
+    await expect(viaLink).resolves.toBe(real(join(dir, 'data', 'thumbs')));
+
+    // A script's answer (POST /harness/shell-answers) takes over: no prompt, the scripted folder.
+    await send(harness.port, '/harness/shell-answers', { method: 'POST', headers: tokenHeader(), body: JSON.stringify({ chooseFolder: join(dir, 'outside') }) });
+    await expect(shell.chooseFolder({ title: 'Export to' })).resolves.toBe(join(dir, 'outside'));
+    expect(told).toHaveLength(6);
+    expect(shell.calls.filter((c) => c.kind === 'chooseFolder')).toHaveLength(5);
+    page.close();
   });
 
   it('unsubscribes from the app when closed', async () => {

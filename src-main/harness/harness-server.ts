@@ -19,6 +19,8 @@ import { rendererAssetPath, rendererAssetType } from '../electron/app-request.ts
 import { CONTENT_SECURITY_POLICY } from '../electron/content-security-policy.ts';
 import { fileInside, imageContentType, parseImageRequest } from '../electron/image-request.ts';
 import { harnessClientScript } from './client-script.ts';
+import { FOLDER_PROMPT_EVENT } from './folder-prompt-client.ts';
+import { FolderPromptRefusal, type FolderPrompt } from './folder-prompt.ts';
 
 export interface HarnessServerOptions {
   app: StudioApp;
@@ -36,7 +38,12 @@ export interface HarnessServerOptions {
   setShellAnswers?: (answers: ShellAnswers) => void;
   /** Sets whether the "window" counts as focused (notifications are for the background only). */
   setWindowFocused?: (focused: boolean) => void;
+  /** The folder chooser a person answers at the page when no script set an answer (/harness/folder-prompt…). */
+  folderPrompt?: FolderPrompt;
 }
+
+/** The body of POST /harness/folder-prompt/answer: the open prompt's id and the folder chosen (null = cancel). */
+const FolderPromptAnswerSchema = z.strictObject({ id: z.string().min(1).max(64), folder: z.string().min(1).max(4096).nullable() });
 
 /** The body of POST /harness/shell-answers: the folder the recording shell's chooseFolder answers (null = cancel). */
 export const ShellAnswersSchema = z.strictObject({
@@ -286,6 +293,33 @@ async function serveWindowFocus(options: HarnessServerOptions, req: IncomingMess
   return sendJson(res, 200, { focused });
 }
 
+/**
+ * The folder prompt's endpoints: GET /harness/folder-prompt (the open prompt or null), GET
+ * /harness/folder-prompt/folders?path= (an allowed folder's sub-folders), POST /harness/folder-prompt/answer.
+ * A refused folder answers its status and {"error": why}.
+ */
+async function serveFolderPrompt(prompt: FolderPrompt | undefined, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  if (!prompt) return sendText(res, 404, 'This harness has no folder prompt.');
+  const route = url.pathname.slice('/harness/folder-prompt'.length);
+  try {
+    if (route === '' && req.method === 'GET') return sendJson(res, 200, { prompt: prompt.current() });
+    if (route === '/folders' && req.method === 'GET') return sendJson(res, 200, await prompt.list(url.searchParams.get('path') ?? ''));
+    if (route !== '/answer') return sendText(res, 404, 'Not found.');
+    if (req.method !== 'POST') return sendText(res, 405, 'POST {"id": "<prompt id>", "folder": "<absolute path>" | null}.');
+    let body: ReturnType<typeof FolderPromptAnswerSchema.safeParse> | null;
+    try {
+      body = FolderPromptAnswerSchema.safeParse(JSON.parse((await readBody(req, 64 * 1024))?.toString('utf8') ?? ''));
+    } catch {
+      body = null;
+    }
+    if (!body?.success) return sendJson(res, 400, { error: 'Body must be {"id": "<prompt id>", "folder": "<absolute path>" | null}.' });
+    return sendJson(res, 200, { folder: await prompt.answer(body.data.id, body.data.folder) });
+  } catch (err) {
+    if (err instanceof FolderPromptRefusal) return sendJson(res, err.status, { error: err.message });
+    throw err;
+  }
+}
+
 /** Routes one HTTP request, after the Host, Origin and token checks. */
 async function handle(front: Front, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://harness.invalid');
@@ -303,6 +337,7 @@ async function handle(front: Front, req: IncomingMessage, res: ServerResponse): 
   }
   if (path === '/harness/shell-answers') return serveShellAnswers(front.options, req, res);
   if (path === '/harness/window-focus') return serveWindowFocus(front.options, req, res);
+  if (path === '/harness/folder-prompt' || path.startsWith('/harness/folder-prompt/')) return serveFolderPrompt(front.options.folderPrompt, req, res, url);
   if (method !== 'GET' && method !== 'HEAD') return sendText(res, 405, 'Method not allowed.');
   if (path === '/' || path === '/index.html') return serveIndex(front, res);
   if (path === '/harness/api.js') return serveClientScript(front, req, res);
@@ -325,10 +360,18 @@ function relayEvents(front: Front, server: Server): { close: () => void } {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
-      ws.on('close', () => sockets.delete(ws));
+      // A connected page can show the folder prompt: it is told of an open one now and of every change.
+      const unwatch = front.options.folderPrompt?.watch((prompt) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event: FOLDER_PROMPT_EVENT, payload: prompt }));
+      });
+      const gone = () => {
+        sockets.delete(ws);
+        unwatch?.();
+      };
+      ws.on('close', gone);
       // The renderer only listens; anything it sends is ignored.
       ws.on('message', () => undefined);
-      ws.on('error', () => sockets.delete(ws));
+      ws.on('error', gone);
     });
   });
   const unsubscribes = IPC_EVENT_NAMES.map((event) =>

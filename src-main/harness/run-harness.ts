@@ -4,11 +4,14 @@
 // it, so its shape is fixed: {"event":"ready","url":…,"data_dir":…,"service_url":…}.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { basename, extname, join, resolve } from 'node:path';
-import { RecordingShell, type SaveDialogRequest } from '../ports/desktop-shell.ts';
+import type { SaveDialogRequest } from '../ports/desktop-shell.ts';
 import type { StudioApp, StudioAppOptions } from '../app/studio-app.ts';
 import type { LocalServiceHost } from '../ports/local-service-host.ts';
 import { buildIfStale } from './build-output.ts';
+import { FolderPrompt } from './folder-prompt.ts';
+import { HarnessShell } from './harness-shell.ts';
 import { startHarnessServer } from './harness-server.ts';
 
 export interface HarnessOptions {
@@ -68,8 +71,9 @@ export async function runHarness(options: HarnessOptions, core: HarnessCore): Pr
   }
 
   mkdirSync(dataDir, { recursive: true });
-  // The harness page runs in a browser: nothing main writes to a clipboard reaches the user.
-  const shell = new RecordingShell(exportPathChooser(join(dataDir, 'exports')), { clipboardReachesUser: false });
+  // A person chooses folders at the page, under the data folder or their home (a script sets answers instead).
+  const folderPrompt = new FolderPrompt([dataDir, homedir()]);
+  const shell = new HarnessShell(exportPathChooser(join(dataDir, 'exports')), folderPrompt);
   const service = observedHost(core.createLocalServiceHost({ dataDir: join(dataDir, 'local-service'), root }));
   // A keychain entry per data folder: a harness run never touches the desktop app's own keys.
   const keychainService = `image-studio-harness-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
@@ -89,12 +93,11 @@ export async function runHarness(options: HarnessOptions, core: HarnessCore): Pr
       imageRoot: dataDir,
       port: options.port,
       shellCalls: () => shell.calls,
-      setShellAnswers: (answers) => {
-        shell.chooseFolderAnswer = answers.chooseFolder;
-      },
+      setShellAnswers: (answers) => shell.setScriptedAnswers(answers),
       setWindowFocused: (focused) => {
         shell.focused = focused;
       },
+      folderPrompt,
     });
   } catch (err) {
     await app.close();
@@ -115,6 +118,7 @@ export async function runHarness(options: HarnessOptions, core: HarnessCore): Pr
   return {
     stop() {
       stopping ??= (async () => {
+        folderPrompt.close();
         await server.close();
         await app.close();
       })();

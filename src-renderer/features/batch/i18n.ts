@@ -310,8 +310,8 @@ export const batchText = defineTextNamespace('batch', {
     importFailed_one: '{{file}} 未导入。',
     importFailed_other: '{{file}} 未导入。',
     importReadFailed: '无法读取该文件：{{message}}',
-    importReadAs: '按 {{encoding}} 读取。',
-    importReadAsTabs: '按 {{encoding}} 读取，以制表符分隔。',
+    importReadAs: '文件编码：{{encoding}}。',
+    importReadAsTabs: '文件编码：{{encoding}}，以制表符分隔。',
     encoding: {
       'utf-8': 'UTF-8',
       'utf-8-bom': 'UTF-8（带 BOM，Excel 的“CSV UTF-8”）',
