@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startHarness, type Harness } from './fixtures/harness.ts';
-import { alive, ipc, until } from './support/ipc.ts';
+import { processRunning as alive } from '../test-support/processes.ts';
+import { ipc, until } from './support/ipc.ts';
 
 interface Turn {
   id: string;

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processRunning as alive } from './test-support.ts';
+import { processRunning as alive } from '../test-support/processes.ts';
 
 const RUNS = 30;
 const survivors: number[] = [];

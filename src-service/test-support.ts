@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read response bodies field by field */
 // Test helpers: a real service on a loopback port with a fresh data folder, and small HTTP helpers.
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
@@ -106,23 +106,6 @@ export async function startServiceWithLimits(adminToken: string, timeouts: Parti
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-limits-'));
   const service = await startService({ port: 0, dataDir, adminToken, logger: createLogger('silent'), timeouts });
   return { service, dataDir };
-}
-
-/**
- * Whether process `pid` still runs. A zombie (exited, not yet reaped by this machine's init) has ended: it holds
- * no memory, lock or port, so it counts as gone.
- */
-export function processRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
 }
 
 /** Whether this machine lets a test mount a small tmpfs (root on Linux); full-disk tests are skipped elsewhere. */

@@ -22,12 +22,3 @@ export async function until<T>(what: string, probe: () => Promise<T | null> | T 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
-
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processRunning as alive } from '../../test-support/processes.ts';
 import type { LocalServiceStatus } from '../ports/local-service-host.ts';
 import { NodeLocalServiceHost } from './node-service-host.ts';
 
@@ -24,20 +25,6 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'svc-host-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // An orphan that exited stays a zombie until init reaps it: it has exited all the same.
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return true;
-  }
 }
 
 /** Kills a pid at the end of the test if it is still there (a failing test must not leave services behind). */
