@@ -115,6 +115,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
   });
 }
 
+/** The body as JSON checked against a schema: the check's result, or null when the body is not JSON (or too large). */
+async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S, limit: number): Promise<ReturnType<S['safeParse']> | null> {
+  const body = await readBody(req, limit);
+  try {
+    return schema.safeParse(JSON.parse(body?.toString('utf8') ?? '')) as ReturnType<S['safeParse']>;
+  } catch {
+    return null;
+  }
+}
+
 /** What every request handler needs to know about this harness. */
 interface Front {
   app: StudioApp;
@@ -263,13 +273,7 @@ async function serveIpc(app: StudioApp, req: IncomingMessage, res: ServerRespons
 /** POST /harness/shell-answers: what the recording shell's chooseFolder answers from now on. */
 async function serveShellAnswers(options: HarnessServerOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   if (req.method !== 'POST') return sendText(res, 405, 'POST {"chooseFolder": "<absolute path>" | null}.');
-  const body = await readBody(req, 64 * 1024);
-  let parsed: ReturnType<typeof ShellAnswersSchema.safeParse> | null;
-  try {
-    parsed = ShellAnswersSchema.safeParse(JSON.parse(body?.toString('utf8') ?? ''));
-  } catch {
-    parsed = null;
-  }
+  const parsed = await readJson(req, ShellAnswersSchema, 64 * 1024);
   if (!parsed?.success) {
     const why = parsed?.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ') ?? 'the body is not JSON';
     return sendText(res, 400, `Body must be {"chooseFolder": "<absolute path>" | null} (${why}).`);
@@ -306,12 +310,7 @@ async function serveFolderPrompt(prompt: FolderPrompt | undefined, req: Incoming
     if (route === '/folders' && req.method === 'GET') return sendJson(res, 200, await prompt.list(url.searchParams.get('path') ?? ''));
     if (route !== '/answer') return sendText(res, 404, 'Not found.');
     if (req.method !== 'POST') return sendText(res, 405, 'POST {"id": "<prompt id>", "folder": "<absolute path>" | null}.');
-    let body: ReturnType<typeof FolderPromptAnswerSchema.safeParse> | null;
-    try {
-      body = FolderPromptAnswerSchema.safeParse(JSON.parse((await readBody(req, 64 * 1024))?.toString('utf8') ?? ''));
-    } catch {
-      body = null;
-    }
+    const body = await readJson(req, FolderPromptAnswerSchema, 64 * 1024);
     if (!body?.success) return sendJson(res, 400, { error: 'Body must be {"id": "<prompt id>", "folder": "<absolute path>" | null}.' });
     return sendJson(res, 200, { folder: await prompt.answer(body.data.id, body.data.folder) });
   } catch (err) {
