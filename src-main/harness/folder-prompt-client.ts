@@ -86,7 +86,16 @@ export const FOLDER_PROMPT_CLIENT = `
       const t = say();
       const node = el('dialog', 'harness-folder-prompt');
       node.setAttribute('aria-labelledby', 'harness-folder-title');
-      Object.assign(node.style, { width: 'min(560px, 90vw)', padding: '16px', background: 'Canvas', color: 'CanvasText', border: '1px solid GrayText', borderRadius: '8px' });
+      // The app's theme variables, so the prompt follows light and dark; system colours where they are missing.
+      Object.assign(node.style, {
+        width: 'min(560px, 90vw)',
+        padding: '16px',
+        background: 'var(--panel, Canvas)',
+        color: 'var(--text-1, CanvasText)',
+        border: '1px solid var(--border, GrayText)',
+        borderRadius: 'var(--radius-lg, 8px)',
+        boxShadow: 'var(--shadow-lg, none)',
+      });
       const title = el('h2', 'harness-folder-title', prompt.title);
       title.id = 'harness-folder-title';
       title.style.margin = '0 0 8px';

@@ -89,7 +89,9 @@ export class FolderPrompt {
   async list(path: string): Promise<FolderListing> {
     const roots = await this.allowedRoots();
     const folder = await this.allowed(path, roots);
-    const entries = await readdir(folder, { withFileTypes: true });
+    const entries = await readdir(folder, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      throw new FolderPromptRefusal(403, `${folder} cannot be read (${error.code ?? error.message}).`);
+    });
     const folders: FolderListing['folders'] = [];
     for (const entry of entries) {
       if (folders.length >= LISTED_MAX) break;
@@ -106,9 +108,13 @@ export class FolderPrompt {
 
   /** The page's answer to the open prompt `id`: an allowed folder, or null (cancel). Answers the folder chosen. */
   async answer(id: string, folder: string | null): Promise<string | null> {
-    if (this.pending?.view.id !== id) throw new FolderPromptRefusal(409, 'This folder prompt is no longer open (it was answered, or a newer one replaced it).');
+    const stillOpen = (): void => {
+      if (this.pending?.view.id !== id) throw new FolderPromptRefusal(409, 'This folder prompt is no longer open (it was answered, or a newer one replaced it).');
+    };
+    stillOpen();
     const chosen = folder === null ? null : await this.allowed(folder, await this.allowedRoots());
-    if (this.pending?.view.id !== id) throw new FolderPromptRefusal(409, 'This folder prompt is no longer open (it was answered, or a newer one replaced it).');
+    // Checked again: another answer may have come while the folder was being checked.
+    stillOpen();
     this.settle(chosen);
     return chosen;
   }
