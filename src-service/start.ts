@@ -10,7 +10,6 @@ import { API_SCOPES } from '../src-shared/api.ts';
 import { isFilename, randomAlphanumeric } from '../src-shared/ids.ts';
 import { createApp } from './app.ts';
 import { createClock } from './clock.ts';
-import { openDatabase } from './db.ts';
 import type { Lifecycle, ServiceDeps, ServiceTestingHooks } from './deps.ts';
 import { createFaultStore } from './faults.ts';
 import { createFileStore } from './files.ts';
@@ -19,6 +18,8 @@ import { createAdminAuth, createApiKeyAuth, createRateLimiter, startUsageFlush }
 import { fail, languageOf } from './http/errors.ts';
 import { answerClientErrors } from './http/transport.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { scheduleServiceBackups } from './recovery/backups.ts';
+import { openServiceDatabase, type ServiceRecovery } from './recovery/index.ts';
 import { createApiKeysRepo } from './repos/api-keys.ts';
 import { createImagesRepo } from './repos/images.ts';
 import { createTurnsRepo } from './repos/turns.ts';
@@ -66,6 +67,8 @@ export {
   type FreeDataFolderResult,
   type LockHolder,
 } from './lock.ts';
+
+export { readServiceRecoveries, type ServiceRecovery } from './recovery/index.ts';
 
 export interface RunningService {
   baseUrl: string;
@@ -116,7 +119,9 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   const host = options.host ?? '127.0.0.1';
   const dataDir = resolve(options.dataDir);
   const logger = options.logger ?? createLogger(options.logLevel ?? 'info');
-  const db = openDatabase(join(dataDir, 'service.db'));
+  // A damaged, emptied or lost service.db is moved aside and rebuilt from what can be read (recovery/).
+  const { db, recovery } = openServiceDatabase(dataDir);
+  if (recovery) logRecovery(logger, recovery);
   const clock = createClock(db);
   const settings = createSettingsStore(db);
   const faults = createFaultStore();
@@ -131,7 +136,8 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   const refunded = createCreditService(db, clock).refundPendingAfterCrash((turnId) =>
     turns.finish(turnId, 'failed', 0, null, clock.now()),
   );
-  if (refunded > 0) {
+  // After a recovery, files whose rows were lost stay: they are the user's images, and a later salvage may need them.
+  if (refunded > 0 && !recovery) {
     // The cut-off runs may have left PNG files that no image row points to.
     const removed = removeOrphanFiles(db, files.dir);
     logger.warn({ refunded, orphan_files_removed: removed }, 'refunded reservations left pending by an earlier crash');
@@ -210,6 +216,8 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   logger.info({ base_url: baseUrl, data_dir: dataDir }, 'local service listening');
   // A restart resumes the deliveries the last run left pending (DESIGN.md §4).
   webhooks.dispatcher.resume();
+  // What a damaged or lost service.db is rebuilt from: a backup now, while it changes, and at the stop.
+  const backups = scheduleServiceBackups(db, dataDir, (error) => logger.warn({ err: error }, 'service.db backup failed; tried again later'));
 
   let closing: Promise<void> | null = null;
   return {
@@ -227,6 +235,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
         await waitForAnswers(answering, 2_000);
         server.closeAllConnections();
         await closed;
+        await backups.close();
         db.close();
         lock.release();
         logger.flush();
@@ -234,6 +243,22 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
       return closing;
     },
   };
+}
+
+/** One line on stderr saying what a recovery of service.db did (the app reads the record in recoveries.jsonl). */
+function logRecovery(logger: Logger, recovery: ServiceRecovery): void {
+  logger.warn(
+    {
+      reason: recovery.reason,
+      damaged_path: recovery.damaged_path,
+      backup_taken_at: recovery.backup_taken_at,
+      salvaged: recovery.salvaged,
+      from_backup: recovery.from_backup,
+      unreadable: recovery.unreadable,
+      accounts: recovery.accounts.length,
+    },
+    'service.db was damaged: kept aside and rebuilt from what could be read',
+  );
 }
 
 /** Resolves when every answer in flight has been written (or after `limitMs`). */
