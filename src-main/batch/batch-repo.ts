@@ -6,6 +6,7 @@ import { preparedOnce } from '../library/index.ts';
 import type { GenerateRequest } from '../../src-shared/api.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
 import type { BatchCounts, BatchJob, BatchPauseReason, BatchState } from '../../src-shared/ipc/batch.ts';
+import type { BatchReruns, JobOrigin } from '../../src-shared/ipc/batch-reruns.ts';
 import type { StoredError } from '../domain/errors.ts';
 import type { StoredNote } from '../domain/messages.ts';
 import type { TurnStatus } from '../../src-shared/ipc/generation.ts';
@@ -50,9 +51,15 @@ export interface JobRow
   retryOf: string | null;
   decided: boolean;
   error: StoredError | null;
+  /** The plan made it, or a person added it (reruns.ts); a retry by hand names the job it stands in for. */
+  origin: JobOrigin;
+  replaces: string | null;
 }
 
-export type NewJob = Omit<JobRow, 'status' | 'turnId' | 'earlierTurnIds' | 'retryOf' | 'decided' | 'error' | 'batchId'>;
+export type NewJob = Omit<JobRow, 'status' | 'turnId' | 'earlierTurnIds' | 'retryOf' | 'decided' | 'error' | 'batchId' | 'origin' | 'replaces'>;
+
+/** A job a person adds after the plan: a retry by hand (linked to the job and turn it retries) or a re-shoot. */
+export type AddedJob = Omit<NewJob, 'position'> & Pick<JobRow, 'origin' | 'replaces' | 'retryOf'>;
 
 /** What a job keeps of its plan: copied from the plan into the queue, and from the queue into what a batch shows. */
 export type PlanFields = Pick<BatchJob, 'productId' | 'sku' | 'productName' | 'shotIndex' | 'shotName' | 'purpose' | 'request' | 'estimate'>;
@@ -73,6 +80,8 @@ export interface JobTurn {
   startedAt: number;
   finishedAt: number | null;
   imageIds: string[];
+  /** A 429: when the service allows the next send. */
+  retryAt: number | null;
 }
 
 /** What the summary needs, from one grouped pass over the jobs and their turns. */
@@ -82,6 +91,8 @@ export interface BatchTally {
   reserved: number;
   /** Estimates of jobs whose outcome is unknown (they may have been charged). */
   unknownEstimates: number;
+  /** Estimates of jobs waiting in the queue (a re-run is priced against what they will take too). */
+  queuedEstimates: number;
   /** Mean ms of the batch's succeeded sends, or null before the first. */
   meanMs: number | null;
 }
@@ -149,7 +160,7 @@ export class BatchRepo {
   }
 
   /** Every job with what the batch shows of its turn, in two statements (not one turn read per job). */
-  jobViews(batchId: string): Array<{ job: JobRow; turn: JobTurn | null }> {
+  jobViews(batchId: string): Array<{ job: JobRow; turn: JobTurn | null; replacedBy: string | null }> {
     const images = new Map<string, string[]>();
     for (const row of this.sql(
       `SELECT i.id AS id, i.turn_id AS turn_id FROM batch_jobs j JOIN images i ON i.turn_id = j.turn_id WHERE j.batch_id = ? ORDER BY j.position, i.position`,
@@ -161,7 +172,8 @@ export class BatchRepo {
     }
     const rows = this.sql(
       `SELECT j.*, t.status AS t_status, t.credits_charged AS t_charged, t.error_json AS t_error, t.request_id AS t_request_id,
-              t.outcome_note AS t_outcome, t.started_at AS t_started_at, t.finished_at AS t_finished_at
+              t.outcome_note AS t_outcome, t.started_at AS t_started_at, t.finished_at AS t_finished_at, t.retry_at AS t_retry_at,
+              (SELECT r.id FROM batch_jobs r WHERE r.replaces = j.id LIMIT 1) AS replaced_by
        FROM batch_jobs j LEFT JOIN turns t ON t.id = j.turn_id WHERE j.batch_id = ? ORDER BY j.position`,
     ).all(batchId) as Row[];
     return rows.map((row) => {
@@ -177,9 +189,10 @@ export class BatchRepo {
               startedAt: Number(row.t_started_at),
               finishedAt: numOrNull(row.t_finished_at),
               imageIds: images.get(job.turnId) ?? [],
+              retryAt: numOrNull(row.t_retry_at),
             }
           : null;
-      return { job, turn };
+      return { job, turn, replacedBy: row.replaced_by === null || row.replaced_by === undefined ? null : str(row.replaced_by) };
     });
   }
 
@@ -233,6 +246,43 @@ export class BatchRepo {
     this.sql("UPDATE batch_jobs SET status = ?, error = ? WHERE id = ? AND status = 'queued'").run(status, error ? JSON.stringify(error) : null, jobId);
   }
 
+  /** A job a person added (reruns.ts), queued after every other job of the batch. */
+  addJob(batchId: string, job: AddedJob): void {
+    this.sql(
+      `INSERT INTO batch_jobs (id, batch_id, position, product_id, sku, product_name, shot_index, shot_name, purpose, session_id, request, estimate, status, retry_of, origin, replaces)
+       SELECT ?, ?, COALESCE(MAX(position), -1) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ? FROM batch_jobs WHERE batch_id = ?`,
+    ).run(
+      job.id, batchId, job.productId, job.sku, job.productName, job.shotIndex, job.shotName, job.purpose, job.sessionId, JSON.stringify(job.request), job.estimate,
+      job.retryOf, job.origin, job.replaces, batchId,
+    );
+  }
+
+  /** Never-sent jobs (over budget, cancelled) back in the queue, as they were planned; answers how many. */
+  requeueUnsent(jobIds: readonly string[]): number {
+    const requeue = this.sql("UPDATE batch_jobs SET status = 'queued', error = NULL WHERE id = ? AND status IN ('over_budget', 'cancelled')");
+    let changed = 0;
+    for (const id of jobIds) changed += Number(requeue.run(id).changes);
+    return changed;
+  }
+
+  overBudgetJobs(batchId: string): JobRow[] {
+    return (this.sql("SELECT * FROM batch_jobs WHERE batch_id = ? AND status = 'over_budget' ORDER BY position").all(batchId) as Row[]).map(toJob);
+  }
+
+  setBudget(id: string, budget: number | null, now: number): void {
+    this.sql('UPDATE batches SET budget = ?, updated_at = ? WHERE id = ?').run(budget, now, id);
+  }
+
+  /** Jobs a person added after the plan, and what they cost. */
+  reruns(batchId: string): BatchReruns {
+    const row = this.sql(
+      `SELECT COUNT(*) AS n, SUM(j.origin = 'retry') AS retried, SUM(j.origin = 'rerun') AS reshot, COALESCE(SUM(j.estimate), 0) AS estimated,
+              COALESCE(SUM(t.credits_charged), 0) AS charged
+       FROM batch_jobs j LEFT JOIN turns t ON t.id = j.turn_id WHERE j.batch_id = ? AND j.origin <> 'plan'`,
+    ).get(batchId) as Row;
+    return { jobs: Number(row.n), retried: Number(row.retried ?? 0), reshot: Number(row.reshot ?? 0), estimated: Number(row.estimated), charged: Number(row.charged) };
+  }
+
   cancelQueued(batchId: string): number {
     return Number(this.sql("UPDATE batch_jobs SET status = 'cancelled' WHERE batch_id = ? AND status = 'queued'").run(batchId).changes);
   }
@@ -248,6 +298,7 @@ export class BatchRepo {
     let spent = 0;
     let reserved = 0;
     let unknownEstimates = 0;
+    let queuedEstimates = 0;
     let meanMs: number | null = null;
     for (const row of rows) {
       const n = Number(row.n);
@@ -256,6 +307,7 @@ export class BatchRepo {
       spent += Number(row.charged ?? 0);
       if (status === 'running') reserved += Number(row.estimate ?? 0);
       if (status === 'unknown') unknownEstimates += Number(row.estimate ?? 0);
+      if (status === 'queued') queuedEstimates += Number(row.estimate ?? 0);
       if (status === 'succeeded' && row.mean_ms !== null) meanMs = Number(row.mean_ms);
     }
     // Earlier sends of requeued jobs are failures the service refunded, except where it charged (kept honest).
@@ -263,7 +315,7 @@ export class BatchRepo {
       `SELECT COALESCE(SUM(t.credits_charged), 0) AS charged FROM batch_jobs j, json_each(j.earlier_turn_ids) e JOIN turns t ON t.id = e.value WHERE j.batch_id = ?`,
     ).get(batchId) as Row;
     spent += Number(earlier.charged ?? 0);
-    return { counts, spent, reserved, unknownEstimates, meanMs };
+    return { counts, spent, reserved, unknownEstimates, queuedEstimates, meanMs };
   }
 }
 
@@ -322,5 +374,7 @@ function toJob(row: Row): JobRow {
     retryOf: row.retry_of === null || row.retry_of === undefined ? null : str(row.retry_of),
     decided: Number(row.decided) === 1,
     error: row.error ? (JSON.parse(str(row.error)) as StoredError) : null,
+    origin: (row.origin === undefined || row.origin === null ? 'plan' : str(row.origin)) as JobOrigin,
+    replaces: row.replaces === null || row.replaces === undefined ? null : str(row.replaces),
   };
 }

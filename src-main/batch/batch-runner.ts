@@ -17,10 +17,11 @@ import type { Language } from '../../src-shared/language.ts';
 import type { GenerationRunner } from '../generation/index.ts';
 import { StudioError, asStudioError, renderError } from '../domain/errors.ts';
 import { mainMessage, renderNote, type MainCode } from '../domain/messages.ts';
-import { DEFAULT_RETRY_POLICY, batchStep, type RetryPolicy } from '../domain/retry-policy.ts';
+import { DEFAULT_RETRY_POLICY, batchStep, jobRetryVerdict, type RetryPolicy } from '../domain/retry-policy.ts';
 import { turnFacts, type StoredTurn } from '../domain/turns.ts';
 import type { LibraryRepo } from '../library/index.ts';
 import { planFields, visibleStatus, type BatchRepo, type BatchRow, type JobRow, type StoredPause } from './batch-repo.ts';
+import { jobFacts, retryOffer } from './reruns.ts';
 
 export interface BatchRunnerDeps {
   repo: LibraryRepo;
@@ -186,6 +187,30 @@ export class BatchRunner {
     return this.require(batchId);
   }
 
+  /** The batch's budget changed (reruns.ts raises it): the queue goes on under the new one. */
+  setBudget(batchId: string, budget: number | null): void {
+    this.require(batchId);
+    this.deps.batches.setBudget(batchId, budget, this.now());
+    this.wrote(batchId);
+    this.deps.changed(batchId);
+  }
+
+  /**
+   * Jobs were added to the queue or queued again by a person (reruns.ts): a batch that had ended runs again to
+   * send them; a running one sends them in turn; a paused one keeps its pause (a wait, credits, the user) and sends
+   * them on Resume.
+   */
+  goOn(batchId: string): void {
+    const batch = this.require(batchId);
+    if (batch.state === 'done' || batch.state === 'cancelled') {
+      this.start(batchId);
+      return;
+    }
+    this.wrote(batchId);
+    this.deps.changed(batchId);
+    void this.pump(batchId);
+  }
+
   /** Waits for every job this process sent to settle and be judged (tests, close). */
   async settle(): Promise<void> {
     while (this.follows.size > 0) await Promise.allSettled([...this.follows]);
@@ -210,7 +235,8 @@ export class BatchRunner {
   detail(batchId: string): BatchDetail {
     const batch = this.require(batchId);
     const language = this.deps.language();
-    const jobs: BatchJob[] = this.deps.batches.jobViews(batchId).map(({ job, turn }) => {
+    const now = this.now();
+    const jobs: BatchJob[] = this.deps.batches.jobViews(batchId).map(({ job, turn, replacedBy }) => {
       const status = visibleStatus(job.status, turn ? turn.status : job.status === 'sent' ? null : job.status);
       const error = turn?.error ?? job.error;
       return {
@@ -228,6 +254,10 @@ export class BatchRunner {
         note: status === 'unknown' && turn?.outcome ? renderNote(turn.outcome, language) : null,
         startedAt: turn?.startedAt ?? null,
         finishedAt: turn?.finishedAt ?? null,
+        origin: job.origin,
+        replaces: job.replaces,
+        replacedBy,
+        retry: retryOffer(jobRetryVerdict(jobFacts({ job, turn, replacedBy }), now), language),
       };
     });
     return { ...this.present(batch), jobs };
@@ -257,6 +287,7 @@ export class BatchRunner {
       spent: tally.spent,
       reserved: tally.reserved,
       etaMs,
+      reruns: this.deps.batches.reruns(batch.id),
     };
   }
 

@@ -23,12 +23,14 @@ import { exportMarketplace, type MarketplaceItem } from './marketplace-export.ts
 import { planBatch, requireProduct, type PlanInput } from './plan.ts';
 import { importProductInput } from './product-import.ts';
 import { batchReport, batchReportCsv } from './report.ts';
+import { Reruns } from './reruns.ts';
 
 type ProductMethods = 'productList' | 'productSave' | 'productDelete' | 'productImport' | 'productExport';
 type ShotListMethods = 'shotListList' | 'shotListSave' | 'shotListDelete' | 'shotListReset';
 type RunMethods = 'batchPlan' | 'batchCreate' | 'batchList' | 'batchGet' | 'batchPause' | 'batchResume' | 'batchCancel' | 'batchSetConcurrency';
 type OutputMethods = 'marketplacePresets' | 'batchExport' | 'batchReport' | 'batchReportCsv';
-export type BatchMethods = ProductMethods | ShotListMethods | RunMethods | OutputMethods;
+type RerunMethods = 'batchRetryJob' | 'batchRerunCell' | 'batchRaiseBudget' | 'batchFinish';
+export type BatchMethods = ProductMethods | ShotListMethods | RunMethods | OutputMethods | RerunMethods;
 
 export interface BatchHandlerDeps {
   db: LibraryDatabase;
@@ -259,6 +261,17 @@ function outputHandlers(deps: BatchHandlerDeps): HandlerTable<OutputMethods> {
   };
 }
 
+/** Re-runs inside a batch (reruns.ts): retry by hand, re-shoot a cell, raise the budget, finish. */
+function rerunHandlers(deps: BatchHandlerDeps): HandlerTable<RerunMethods> {
+  const reruns = new Reruns({ db: deps.db, batches: deps.batches, runner: deps.runner, environment: deps.environment, language: deps.language, ...(deps.now ? { now: deps.now } : {}) });
+  return {
+    batchRetryJob: async (input) => reruns.retryJob(input),
+    batchRerunCell: async (input) => reruns.rerunCell(input),
+    batchRaiseBudget: async (input) => reruns.raiseBudget(input),
+    batchFinish: async (input) => reruns.finish(input),
+  };
+}
+
 export function createBatchHandlers(deps: BatchHandlerDeps): HandlerTable<BatchMethods> {
-  return { ...productHandlers(deps), ...shotListHandlers(deps), ...runHandlers(deps), ...outputHandlers(deps) };
+  return { ...productHandlers(deps), ...shotListHandlers(deps), ...runHandlers(deps), ...outputHandlers(deps), ...rerunHandlers(deps) };
 }

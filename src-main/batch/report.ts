@@ -9,10 +9,11 @@ export function batchReport(detail: BatchDetail): BatchReport {
   for (const job of detail.jobs) {
     let row = rows.get(job.productId);
     if (!row) {
-      row = { productId: job.productId, sku: job.sku, name: job.productName, jobs: 0, succeeded: 0, failed: 0, unknown: 0, notSent: 0, images: 0, estimated: 0, charged: 0, refunded: 0, failures: [] };
+      row = { productId: job.productId, sku: job.sku, name: job.productName, jobs: 0, succeeded: 0, failed: 0, unknown: 0, notSent: 0, images: 0, estimated: 0, charged: 0, refunded: 0, failures: [], reruns: 0 };
       rows.set(job.productId, row);
     }
     row.jobs++;
+    if (job.origin !== 'plan') row.reruns++;
     row.estimated += job.estimate;
     row.charged += job.creditsCharged ?? 0;
     if (job.status === 'succeeded') {
@@ -30,7 +31,7 @@ export function batchReport(detail: BatchDetail): BatchReport {
     }
   }
   const products = [...rows.values()];
-  const sum = (key: 'jobs' | 'succeeded' | 'failed' | 'unknown' | 'notSent' | 'images' | 'estimated' | 'charged' | 'refunded'): number => products.reduce((s, r) => s + r[key], 0);
+  const sum = (key: 'jobs' | 'succeeded' | 'failed' | 'unknown' | 'notSent' | 'images' | 'estimated' | 'charged' | 'refunded' | 'reruns'): number => products.reduce((s, r) => s + r[key], 0);
   return {
     batchId,
     products,
@@ -38,6 +39,7 @@ export function batchReport(detail: BatchDetail): BatchReport {
       jobs: sum('jobs'), succeeded: sum('succeeded'), failed: sum('failed'), unknown: sum('unknown'), notSent: sum('notSent'),
       images: sum('images'), estimated: sum('estimated'), charged: sum('charged'), refunded: sum('refunded'),
       failures: products.reduce((s, r) => s + r.failures.length, 0),
+      reruns: sum('reruns'),
     },
   };
 }

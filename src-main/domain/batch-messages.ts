@@ -18,6 +18,43 @@ function clock(value: unknown, language: 'zh' | 'en'): string {
   return at.toLocaleString(locale, { ...(sameDay ? {} : { month: 'short', day: 'numeric' }), hour: '2-digit', minute: '2-digit' });
 }
 
+/** Why a batch job cannot be retried by hand (retry-policy.ts `jobRetryVerdict`), one sentence per reason. */
+function retryRefusal(p: Params, language: 'zh' | 'en'): string {
+  const zh = language === 'zh';
+  switch (p.reason) {
+    case 'in_progress':
+      return zh ? '该任务还在排队或运行中。' : 'This job is still queued or running.';
+    case 'succeeded':
+      return zh ? '该任务已完成；要换一张，请重拍这个镜头。' : 'This job is done; to get another image, re-shoot the cell.';
+    case 'replaced':
+      return zh ? '该任务已经重试过；请看它的重试任务。' : 'This job was already retried; see its retry.';
+    case 'over_budget':
+      return zh ? '该任务因超出预算没有发送：提高预算后会继续发送。' : 'This job was not sent because of the budget: raise the budget and it is sent.';
+    case 'not_sent':
+      return zh ? '该任务没有发送（批次被取消）：“只补缺失的”会发送它。' : 'This job was never sent (the batch was cancelled): “Only what is missing” sends it.';
+    case 'may_pay_twice':
+      return zh
+        ? '结果未知：服务可能已经生成并扣费，再次发送可能重复付费。本地服务会在启动时核对；远程请先在服务网站的最近记录中查看，没有图片再重拍这个镜头。'
+        : 'Its outcome is unknown: the service may have run and charged it, so sending it again may pay twice. Local checks with the service at start; on Remote, look in the service’s recent conversations first, and re-shoot the cell only if it has no image.';
+    case 'fix_request':
+      return zh ? `服务对同样的请求会给出同样的回答（${s(p.code)}）：请先修改商品或镜头，再重拍。` : `The service gives the same answer to the same request (${s(p.code)}): change the product or the shot, then re-shoot.`;
+    case 'top_up':
+      return zh ? '积分不足（402）：请先充值，然后点“继续”。' : 'Not enough credits (402): top up first, then Resume.';
+    case 'key':
+      return zh ? `密钥或账户被拒绝（${s(p.code)}）：请先在设置中更换密钥。` : `The key or the account was refused (${s(p.code)}): change the key in Settings first.`;
+    case 'free_space':
+      return zh ? '服务已生成并扣费，但磁盘已满：腾出空间后图片会自动取回，无需重发。' : 'The service ran and charged it, but the disk was full: free some space and the images arrive by themselves; no need to send it again.';
+    case 'too_early':
+      return zh ? `服务要求等待（429）：${clock(p.retryAt, 'zh')} 之后才能重试。` : `The service asked us to wait (429): retry after ${clock(p.retryAt, 'en')}.`;
+    case 'limit_reached':
+      return zh
+        ? `这次手动重试也失败了（500）。请带上请求 ID ${s(p.requestId)} 报告问题，或修改提示词重拍。`
+        : `The retry by hand failed too (500). Report it with request id ${s(p.requestId)}, or re-shoot the cell with a tweak.`;
+    default:
+      return zh ? '现在不能重试该任务。' : 'This job cannot be retried now.';
+  }
+}
+
 export const BATCH_MESSAGES = {
   product_not_found: {
     zh: (p) => `商品 ${s(p.productId)} 不存在（可能已被删除）。未做任何更改。`,
@@ -98,6 +135,30 @@ export const BATCH_MESSAGES = {
   batch_other_environment: {
     zh: (p) => `该批次是在“${p.environment === 'local' ? '本地' : '远程'}”环境创建的；请切换回该环境后再继续。`,
     en: (p) => `This batch was made on ${p.environment === 'local' ? 'Local' : 'Remote'}; switch back to it to go on.`,
+  },
+  batch_job_not_found: {
+    zh: (p) => `该批次中没有任务 ${s(p.jobId)}。未做任何更改。`,
+    en: (p) => `This batch has no job ${s(p.jobId)}. Nothing was changed.`,
+  },
+  batch_cell_not_found: {
+    zh: (p) => `该批次中没有这个商品的镜头“${s(p.shot)}”。未做任何更改。`,
+    en: (p) => `This batch has no shot “${s(p.shot)}” for that product. Nothing was changed.`,
+  },
+  batch_cell_busy: {
+    zh: (p) => `${s(p.sku)} 的“${s(p.shot)}”还有任务在排队或运行中；等它结束后再重拍。未做任何更改。`,
+    en: (p) => `${s(p.sku)} · ${s(p.shot)} still has a job queued or running; re-shoot it once that ends. Nothing was changed.`,
+  },
+  batch_over_budget: {
+    zh: (p) => `超出预算：这次需要 ${s(p.price)} 积分，预算只剩 ${s(p.left)}（预算 ${s(p.budget)}）。请先提高预算。未做任何更改。`,
+    en: (p) => `Over budget: this costs ${s(p.price)} credits and the budget has ${s(p.left)} left (budget ${s(p.budget)}). Raise the budget first. Nothing was changed.`,
+  },
+  batch_budget_below_spent: {
+    zh: (p) => `预算不能低于已花费和已占用的 ${s(p.committed)} 积分（已扣 ${s(p.spent)}）。预算未更改。`,
+    en: (p) => `The budget cannot be below the ${s(p.committed)} credits already spent or committed (${s(p.spent)} charged). The budget was not changed.`,
+  },
+  batch_retry_refused: {
+    zh: (p) => retryRefusal(p, 'zh'),
+    en: (p) => retryRefusal(p, 'en'),
   },
   batch_paused_user: { zh: () => '已暂停。正在运行的任务会完成。', en: () => 'Paused. Jobs already running finish.' },
   batch_paused_rate_limited: {

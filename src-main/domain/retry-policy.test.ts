@@ -2,7 +2,19 @@
 // what the user may retry and when. The renderer shows `turnActions`; these rows are the contract.
 import { describe, expect, it } from 'vitest';
 import { GENERATE_400_CODES, SPEC_ERROR_CODES } from '../../src-shared/errors.ts';
-import { DEFAULT_RETRY_POLICY, afterErrorAnswer, afterNetworkEnd, batchStep, rateLimitWaitMs, retryVerdict, turnActions, type TurnFacts } from './retry-policy.ts';
+import {
+  DEFAULT_RETRY_POLICY,
+  afterErrorAnswer,
+  afterNetworkEnd,
+  batchStep,
+  jobRetryVerdict,
+  rateLimitWaitMs,
+  retryVerdict,
+  turnActions,
+  type BatchJobFacts,
+  type JobRetryRefusal,
+  type TurnFacts,
+} from './retry-policy.ts';
 
 const now = 1_000_000;
 const failed = (code: string, extra: Partial<TurnFacts> = {}): TurnFacts => ({
@@ -139,5 +151,56 @@ describe('a batch job gets the verdict a single generation gets, for every spec 
     // The batch resends exactly when the single generation may retry, and waits exactly as long.
     expect(got.batch.kind === 'resend' || got.batch.kind === 'wait' || got.batch.kind === 'wait_for_service').toBe(got.offer !== 'never');
     if (got.batch.kind === 'wait') expect(got.batch.until).toBe(turnActions(facts, now).retry.availableAt);
+  });
+});
+
+describe('what a person may retry by hand in a batch (batch:retry-job), for every spec §7 answer', () => {
+  const job = (code: string | null, extra: Partial<BatchJobFacts> = {}): BatchJobFacts => ({
+    status: 'failed', sent: true, replaced: false, handRetry: false, code, retryAt: null, requestId: 'req_x', ...extra,
+  });
+  const soon = now + 5_000;
+  const refused = (reason: JobRetryRefusal) => reason;
+  const rows: Array<[string, BatchJobFacts, true | JobRetryRefusal]> = [
+    ...GENERATE_400_CODES.map((code): [string, BatchJobFacts, JobRetryRefusal] => [`400 ${code}`, job(code), refused('fix_request')]),
+    ['401 unauthorized', job('unauthorized'), refused('key')],
+    ['401 invalid_api_key', job('invalid_api_key'), refused('key')],
+    ['402 insufficient_credits', job('insufficient_credits'), refused('top_up')],
+    ['403 insufficient_scope', job('insufficient_scope'), refused('key')],
+    ['403 banned', job('banned'), refused('key')],
+    ['404 session_not_found', job('session_not_found'), refused('fix_request')],
+    ['404 not_found', job('not_found'), refused('fix_request')],
+    ['429 rate_limited before its wait', job('rate_limited', { retryAt: soon }), refused('too_early')],
+    ['429 new_user_daily_limit before the next day', job('new_user_daily_limit', { retryAt: soon }), refused('too_early')],
+    ['429 rate_limited after its wait', job('rate_limited', { retryAt: now - 1 }), true],
+    // The queue's own resend was spec §7's one retry; the person may send it once more (both refunded).
+    ['500 internal_error after the automatic resend', job('internal_error'), true],
+    ['500 on a retry made by hand', job('internal_error', { handRetry: true }), refused('limit_reached')],
+    ['503 auth_unavailable after the resends', job('auth_unavailable'), true],
+    ['no answer (service unreachable)', job('service_unreachable'), true],
+    ['a turn the service does not know (judged after a crash)', job('not_on_service'), true],
+    ['charged, but the disk was full', job('disk_full'), refused('free_space')],
+    ['outcome unknown (timeout, crash)', job(null, { status: 'unknown' }), refused('may_pay_twice')],
+    ['refused before sending', job('invalid_ratio', { sent: false }), refused('fix_request')],
+    ['already retried by hand', job('internal_error', { replaced: true }), refused('replaced')],
+    ['over budget', job(null, { status: 'over_budget', sent: false }), refused('over_budget')],
+    ['cancelled before sending', job(null, { status: 'cancelled', sent: false }), refused('not_sent')],
+    ['done', job(null, { status: 'succeeded' }), refused('succeeded')],
+    ['queued', job(null, { status: 'queued', sent: false }), refused('in_progress')],
+    ['running', job(null, { status: 'running' }), refused('in_progress')],
+  ];
+
+  it('covers every code of spec §7', () => {
+    const covered = new Set(rows.map(([, facts]) => facts.code));
+    expect(SPEC_ERROR_CODES.filter((code) => !covered.has(code))).toEqual([]);
+  });
+
+  it.each(rows)('%s', (_name, facts, expected) => {
+    const verdict = jobRetryVerdict(facts, now);
+    expect(verdict.allowed ? true : verdict.reason).toBe(expected);
+  });
+
+  it('a 429 says from when, and a 500 on a retry by hand names its request id', () => {
+    expect(jobRetryVerdict(job('rate_limited', { retryAt: soon }), now)).toMatchObject({ allowed: false, availableAt: soon, params: { retryAt: soon } });
+    expect(jobRetryVerdict(job('internal_error', { handRetry: true }), now)).toMatchObject({ params: { requestId: 'req_x' } });
   });
 });

@@ -185,6 +185,83 @@ export function retryVerdict(turn: TurnFacts, now: number): RetryVerdict {
   }
 }
 
+/** One job of a batch as a person sees it: the facts `jobRetryVerdict` needs. */
+export interface BatchJobFacts {
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'unknown' | 'over_budget' | 'cancelled';
+  /** It went out (it has a turn); a failed job that did not was refused before sending. */
+  sent: boolean;
+  /** A later job of the batch already stands in for it (a retry made by hand). */
+  replaced: boolean;
+  /** It is itself a person's retry of another job. */
+  handRetry: boolean;
+  /** How its last send ended: the code, the time a 429 allows the next send, the request id. */
+  code: string | null;
+  retryAt: number | null;
+  requestId: string | null;
+}
+
+/** Why a person may not retry a batch job now (each has its own sentence in the catalog, `batch_retry_refused`). */
+export type JobRetryRefusal =
+  | 'in_progress'
+  | 'succeeded'
+  | 'replaced'
+  | 'over_budget'
+  | 'not_sent'
+  | 'may_pay_twice'
+  | 'fix_request'
+  | 'top_up'
+  | 'key'
+  | 'free_space'
+  | 'too_early'
+  | 'limit_reached';
+
+export type JobRetryVerdict = { allowed: true } | { allowed: false; reason: JobRetryRefusal; availableAt: number | null; params: Record<string, unknown> };
+
+/**
+ * May a person send a failed batch job again, by hand, as a new job of the batch? The same spec §7 reading as a
+ * single generation (`retryVerdict`), with one difference: the one retry after a 500 (rule 3) was the queue's own
+ * resend, so the person who reads the failure may send it once more (both 500s were refunded); a job that is itself
+ * that retry by hand stops there (report it with its request id; re-shooting the cell stays possible).
+ */
+export function jobRetryVerdict(job: BatchJobFacts, now: number): JobRetryVerdict {
+  const refuse = (reason: JobRetryRefusal, params: Record<string, unknown> = {}, availableAt: number | null = null): JobRetryVerdict => ({
+    allowed: false,
+    reason,
+    availableAt,
+    params: { ...params, reason },
+  });
+  if (job.status === 'queued' || job.status === 'running') return refuse('in_progress');
+  if (job.status === 'succeeded') return refuse('succeeded');
+  if (job.replaced) return refuse('replaced');
+  if (job.status === 'over_budget') return refuse('over_budget');
+  if (job.status === 'cancelled') return refuse('not_sent');
+  // spec §7 rule 5: the run may have produced images and been charged; sending again may pay twice.
+  if (job.status === 'unknown') return refuse('may_pay_twice', { requestId: job.requestId });
+  const code = job.code ?? '';
+  // Refused before sending: the request breaks a rule of spec §4.1, and would be refused again.
+  if (!job.sent) return refuse('fix_request', { code });
+  const facts: TurnFacts = {
+    status: 'failed',
+    error: { code, requestId: job.requestId ?? '' },
+    requestId: job.requestId,
+    retryAt: job.retryAt,
+    retried: false,
+    isRetry: false,
+    retryOfCode: null,
+  };
+  const verdict = retryVerdict(facts, now);
+  if (verdict.allowed) {
+    if (verdict.kind === 'retry_once' && job.handRetry) return refuse('limit_reached', { requestId: job.requestId, code });
+    return { allowed: true };
+  }
+  if (verdict.code === 'retry_too_early') return refuse('too_early', { code, retryAt: verdict.availableAt }, verdict.availableAt);
+  const fix = fixFor(code);
+  if (fix === 'top_up') return refuse('top_up', { code });
+  if (fix === 'keys' || errorSpec(code)?.status === 401 || errorSpec(code)?.status === 403) return refuse('key', { code });
+  if (fix === 'free_space') return refuse('free_space', { code });
+  return refuse('fix_request', { code });
+}
+
 /** The decision as data for the renderer: which actions a turn offers now, and from when. */
 export function turnActions(turn: TurnFacts, now: number): TurnActions {
   const verdict = retryVerdict(turn, now);

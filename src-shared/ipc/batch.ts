@@ -20,6 +20,7 @@ import { IdSchema, method, type IpcError } from './contract.ts';
 import { isAbsolutePath } from './export.ts';
 import { oneLineName } from './text-fields.ts';
 import type { EnvironmentName } from './settings.ts';
+import type { BatchReruns, JobOrigin, JobRetryOffer } from './batch-reruns.ts';
 
 // ---- products ----
 
@@ -215,6 +216,13 @@ export interface BatchJob extends JobShot {
   note: string | null;
   startedAt: number | null;
   finishedAt: number | null;
+  /** `plan`, or added by a person: `retry` (of the job it `replaces`), `rerun` (a re-shoot of the cell). */
+  origin: JobOrigin;
+  replaces: string | null;
+  /** The job a person's retry of this one made, or null. */
+  replacedBy: string | null;
+  /** Whether a person may retry it now (`batch:retry-job`), and why not. */
+  retry: JobRetryOffer;
 }
 
 export interface BatchCounts {
@@ -251,6 +259,8 @@ export interface BatchSummary {
   reserved: number;
   /** Estimated ms until the queue is empty at the current pace; null before the first job ends or when paused. */
   etaMs: number | null;
+  /** Jobs a person added after the plan (retries, re-shoots): `planned` plus their estimates is the batch's whole price. */
+  reruns: BatchReruns;
 }
 
 export interface BatchDetail extends BatchSummary {
@@ -339,6 +349,8 @@ export interface BatchReportRow {
   /** Estimated minus charged of succeeded jobs that produced fewer images than asked (spec §4.1 partial runs). */
   refunded: number;
   failures: Array<{ jobId: string; shotName: string; code: string; requestId: string | null; message: string }>;
+  /** Jobs a person added after the plan (retries by hand, re-shoots), counted in the rows above too. */
+  reruns: number;
 }
 
 export interface BatchReport {

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { appMethods } from './app.ts';
 import { batchMethods } from './batch.ts';
+import { batchRerunMethods } from './batch-reruns.ts';
 import { exportMethods, type ExportProgress } from './export.ts';
 import type { IpcMethod, IpcResult, MethodInput, MethodOutput } from './contract.ts';
 import { generationMethods, type GenerationProgress } from './generation.ts';
@@ -19,6 +20,7 @@ export const IPC_METHODS = {
   ...appMethods,
   ...exportMethods,
   ...batchMethods,
+  ...batchRerunMethods,
 } as const;
 
 export type IpcMethods = typeof IPC_METHODS;
@@ -103,3 +105,4 @@ export * from './inspector.ts';
 export * from './app.ts';
 export * from './export.ts';
 export * from './batch.ts';
+export * from './batch-reruns.ts';

@@ -10,6 +10,7 @@ import { migration as m0300 } from './0300-library-at-scale.ts';
 import { migration as m0400 } from './0400-catalog.ts';
 import { migration as m0500 } from './0500-search-turn-counts.ts';
 import { migration as m0600 } from './0600-turn-stats.ts';
+import { migration as m0710 } from './0710-batch-reruns.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -21,6 +22,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0400,
   m0500,
   m0600,
+  m0710,
 ];
 
 export type { Migration };
