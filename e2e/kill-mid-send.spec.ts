@@ -19,6 +19,7 @@ interface Job {
 }
 interface Batch {
   id: string;
+  name: string;
   state: string;
   jobs: Job[];
 }
@@ -44,7 +45,7 @@ async function batchWaitingForCredits(h: Harness): Promise<Batch> {
   });
 }
 
-test('kill -9 mid-send, then a restore from before the send: Resume never sends that job again', async () => {
+test('kill -9 mid-send, then a restore from before the send: Resume never sends that job again', async ({ page }) => {
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-kill-send-'));
   try {
@@ -76,6 +77,11 @@ test('kill -9 mid-send, then a restore from before the send: Resume never sends 
       await ipc(h3, 'local:set-faults', { generate: { latency_ms: 0 } });
       const notices = await ipc<Array<{ code: string; params: Record<string, string> }>>(h3, 'app:notices');
       expect(notices.map((n) => n.code)).toEqual(expect.arrayContaining(['library_restored', 'sends_brought_back']));
+      // The designer reads it in the UI language (zh by default): one generation recorded again, its batch paused.
+      await page.goto(h3.url);
+      const told = page.locator('[data-testid="startup-notice"][data-code="sends_brought_back"]');
+      await expect(told).toContainText('恢复的图库不知道备份之后发出的 1 次生成');
+      await expect(told.getByTestId('startup-notice-detail')).toHaveText([`批量任务 ${waiting.name} 已暂停。点“继续”只会发送尚未发送的任务，不会重发这些。`]);
       const restored = await batch(h3, waiting.id);
       // Known again from the send journal: sent with the very turn that went out, never queued.
       expect(restored.jobs[0]).toMatchObject({ id: firstJob.id, turnIds: [firstJob.turnId] });

@@ -35,3 +35,20 @@ test('a damaged library.db is kept aside and a dismissable notice says where', a
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('a backup that fails is told with its reason and the backups folder, not only logged', async ({ page }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-e2e-backup-fails-'));
+  // A file where the backups folder goes: every backup fails, and the app still opens.
+  writeFileSync(join(dataDir, 'backups'), 'not a folder');
+  const started = await startHarness({ dataDir });
+  try {
+    await page.goto(started.harness.url);
+    const notice = page.locator('[data-testid="startup-notice"][data-code="library_backup_failed"]');
+    await expect(notice).toContainText('图库备份失败');
+    await expect(notice).toContainText(/EEXIST|ENOTDIR/);
+    await expect(notice.getByTestId('startup-notice-path')).toHaveText(join(dataDir, 'backups'));
+  } finally {
+    await started.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
