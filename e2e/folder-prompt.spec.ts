@@ -35,6 +35,11 @@ test('harness: a person chooses a folder in the in-page prompt (into, up, choose
   await expect(path).toHaveText(join(data, 'picked'));
   await expect(prompt.getByTestId('harness-folder-item')).toHaveText(['Shoots 2', 'Shoots 10']);
   await screenshot(page, 'harness-folder-prompt-light');
+  // The dark theme, as Settings sets it (the modal prompt keeps the page's controls out of reach meanwhile).
+  const theme = (name: string) => page.locator('html').evaluate((html, value) => (html as unknown as { setAttribute(n: string, v: string): void }).setAttribute('data-theme', value), name);
+  await theme('dark');
+  await screenshot(page, 'harness-folder-prompt-dark');
+  await theme('light');
   await prompt.getByTestId('harness-folder-item').filter({ hasText: 'Shoots 10' }).click();
   await expect(path).toHaveText(join(data, 'picked', 'Shoots 10'));
   await prompt.getByTestId('harness-folder-up').click();
