@@ -17,7 +17,7 @@ import type { IpcHandlers } from '../ports/ipc-table.ts';
 import { openSecretStore, type SecretStore } from '../secrets/index.ts';
 import { createAppHandlers } from './app-handlers.ts';
 import { ScreenedEvents } from './screened-events.ts';
-import { StartupNotices, broughtBackParams } from './startup-notices.ts';
+import { StartupNotices, broughtBackParams, serviceRecoveryNotice } from './startup-notices.ts';
 import type { CoreStudioApp, StudioAppOptions } from './studio-app.ts';
 
 export const DEFAULT_KEYCHAIN_SERVICE = 'Image Studio';
@@ -58,6 +58,10 @@ async function openLocalData(options: StudioAppOptions): Promise<LocalData> {
 }
 
 function openEnvironments(options: StudioAppOptions, data: LocalData): Environments {
+  options.localService.onRecovery?.((recovery) => {
+    const notice = serviceRecoveryNotice(recovery);
+    data.notices.add(notice.code, notice.params);
+  });
   return new Environments({
     settings: data.settings,
     secrets: data.secrets,

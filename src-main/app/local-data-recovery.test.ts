@@ -161,4 +161,21 @@ describe('recovery of local data', () => {
     expect(readFileSync(damagedPath)).toEqual(garbage);
     expect(existsSync(join(before.dataDir, 'library.db'))).toBe(true);
   });
+
+  it('an emptied service.db: Local keeps its account, balance and key, its image still works as a reference, and the app says so', async () => {
+    const before = await firstRun();
+    const serviceDb = join(before.dataDir, 'local-service', 'service.db');
+    writeFileSync(serviceDb, '');
+    const s = await start(before.dataDir, before.keychainService);
+    await expectSameAccount(s, before);
+    const [image] = (await s.ok<TurnRecord>('libraryGetTurn', { turnId: before.turnId })).images;
+    const { turnId } = await s.ok<{ turnId: string }>('generateStart', { request: { ref_image_ids: [image!.id], model: 'seedream-5-0-pro', n: 1 } });
+    await s.app.whenGenerationsSettled();
+    expect((await s.ok<TurnRecord>('libraryGetTurn', { turnId })).status).toBe('succeeded');
+    const notices = await s.ok<StartupNotice[]>('appNotices', {});
+    expect(notices.map((n) => n.code)).toEqual(['service_restored']);
+    expect(notices[0]!.params).toMatchObject({ reason: 'empty', kept: expect.stringContaining('accounts 1, api_keys 1') });
+    expect(notices[0]!.params.damagedPath!.startsWith(`${serviceDb}.damaged-`)).toBe(true);
+    expect(readFileSync(notices[0]!.params.damagedPath!)).toHaveLength(0);
+  });
 });

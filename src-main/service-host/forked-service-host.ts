@@ -8,9 +8,10 @@
 // (STUDIO_ADMIN_TOKEN, STUDIO_PARENT_PID: the service exits when the app dies, however it dies); a service left
 // behind on the folder is stopped first; a folder that stays locked is a failure that is not retried.
 import { randomBytes } from 'node:crypto';
-import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder } from '../../src-service/start.ts';
+import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder, type ServiceRecovery } from '../../src-service/start.ts';
 import { ServiceSupervisor, type SupervisorPolicy } from '../domain/supervisor-policy.ts';
 import type { LocalServiceHost, LocalServiceStatus } from '../ports/local-service-host.ts';
+import { RecoveryListeners } from './recoveries.ts';
 
 class DataFolderLockedError extends Error {}
 
@@ -49,6 +50,7 @@ export class ForkedServiceHost implements LocalServiceHost {
   private baseUrl: string | null = null;
   private stopped = false;
   private restartTimer: NodeJS.Timeout | null = null;
+  private readonly recoveries = new RecoveryListeners();
 
   constructor(options: ForkedServiceHostOptions) {
     this.options = { startTimeoutMs: 30_000, ...options };
@@ -57,6 +59,10 @@ export class ForkedServiceHost implements LocalServiceHost {
 
   onStatus(listener: (status: LocalServiceStatus) => void): void {
     this.listeners.add(listener);
+  }
+
+  onRecovery(listener: (recovery: ServiceRecovery) => void): void {
+    this.recoveries.add(listener);
   }
 
   private emit(status: LocalServiceStatus): void {
@@ -81,6 +87,7 @@ export class ForkedServiceHost implements LocalServiceHost {
 
   private spawnOnce(): Promise<{ baseUrl: string; adminToken: string }> {
     const args = ['--host', '127.0.0.1', '--port', String(this.port), '--data', this.options.dataDir];
+    const spawnedAt = Date.now();
     const child = this.options.fork(this.options.entry, args, {
       serviceName: 'Image Studio local service',
       stdio: 'pipe',
@@ -105,6 +112,7 @@ export class ForkedServiceHost implements LocalServiceHost {
           clearTimeout(timer);
           this.baseUrl = m.base_url;
           this.port = Number(new URL(m.base_url).port) || this.port;
+          this.recoveries.tell(this.options.dataDir, spawnedAt);
           this.emit({ status: 'running', baseUrl: m.base_url, error: null });
           resolve({ baseUrl: m.base_url, adminToken: this.adminToken });
         } else if (m?.event === 'error' && !ready) {

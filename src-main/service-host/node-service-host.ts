@@ -11,9 +11,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { randomAlphanumeric } from '../../src-shared/ids.ts';
 import { ServiceReadyLineSchema } from '../../src-shared/api.ts';
-import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder } from '../../src-service/start.ts';
+import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder, type ServiceRecovery } from '../../src-service/start.ts';
 import { ServiceSupervisor } from '../domain/supervisor-policy.ts';
 import type { LocalServiceHost, LocalServiceStatus } from '../ports/local-service-host.ts';
+import { RecoveryListeners } from './recoveries.ts';
 
 /** The service refused to start because another service holds its data folder. */
 export class DataFolderLockedError extends Error {
@@ -49,6 +50,7 @@ export class NodeLocalServiceHost implements LocalServiceHost {
   private port = 0;
   private baseUrl: string | null = null;
   private stderrTail: string[] = [];
+  private readonly recoveries = new RecoveryListeners();
 
   constructor(options: NodeServiceHostOptions) {
     const { maxRestarts, restartDelayMs, now, ...rest } = options;
@@ -61,6 +63,10 @@ export class NodeLocalServiceHost implements LocalServiceHost {
 
   onStatus(listener: (status: LocalServiceStatus) => void): void {
     this.listeners.push(listener);
+  }
+
+  onRecovery(listener: (recovery: ServiceRecovery) => void): void {
+    this.recoveries.add(listener);
   }
 
   private status(status: LocalServiceStatus): void {
@@ -91,6 +97,7 @@ export class NodeLocalServiceHost implements LocalServiceHost {
   private spawnOnce(): Promise<string> {
     const { nodePath, cliPath, dataDir, adminToken } = this.options;
     const args = [cliPath, '--host', '127.0.0.1', '--port', String(this.port), '--data', dataDir];
+    const spawnedAt = Date.now();
     // stdin stays an open pipe that is never written: its end tells the service this process died.
     const child = spawn(nodePath, args, {
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -111,6 +118,7 @@ export class NodeLocalServiceHost implements LocalServiceHost {
         ready = true;
         this.baseUrl = parsed.data.base_url;
         this.port = Number(new URL(parsed.data.base_url).port);
+        this.recoveries.tell(dataDir, spawnedAt);
         resolve(parsed.data.base_url);
       });
       child.on('error', (error) => {

@@ -15,6 +15,10 @@ export const STARTUP_NOTICE_CODES = [
   'sends_brought_back',
   /** The latest library backup failed (replaced by the next failure, removed by the next success). */
   'library_backup_failed',
+  /** The local service found service.db damaged or lost and rebuilt it: from what it still held, from its backup, or nothing. */
+  'service_salvaged',
+  'service_restored',
+  'service_reset',
 ] as const;
 export type StartupNoticeCode = (typeof STARTUP_NOTICE_CODES)[number];
 

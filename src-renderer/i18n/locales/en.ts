@@ -28,6 +28,9 @@ export const en = {
     sendsBatchPaused_other: 'Batches {{batches}} are paused. Resume goes on with the jobs not yet sent; it never resends these.',
     library_backup_failed: 'The library could not be backed up: {{error}}. Your work is not affected; the app tries again after the next change. Free some space or check the backups folder.',
     backupFolder: 'Backups folder:',
+    service_salvaged: 'The local service’s database was damaged. It was rebuilt from what the damaged file still held ({{kept}}): Local keeps its account, API key, credits and images.',
+    service_restored: 'The local service’s database was damaged or lost. It was rebuilt from what could still be read and its backup of {{backupDate}} ({{kept}}): Local keeps its account and API key; credits and images after that backup may be missing.',
+    service_reset: 'The local service’s database was damaged or lost and nothing could be read from it, so Local starts with a new account. Images made before are not in it.',
   },
   nav: { studio: 'Studio', webhooks: 'Webhooks', local: 'Local service', settings: 'Settings', label: 'Sections' },
   common: {

@@ -29,6 +29,9 @@ export const zhCN: Resources = {
     sendsBatchPaused_other: '批量任务 {{batches}} 已暂停。点“继续”只会发送尚未发送的任务，不会重发这些。',
     library_backup_failed: '图库备份失败：{{error}}。当前工作不受影响；图库再次变化后应用会重试。请释放磁盘空间或检查备份文件夹。',
     backupFolder: '备份文件夹：',
+    service_salvaged: '本地服务的数据库已损坏，已根据损坏文件中仍可读取的内容重建（{{kept}}）：本地环境的账户、API 密钥、余额和图片都保持不变。',
+    service_restored: '本地服务的数据库已损坏或丢失，已根据仍可读取的内容和 {{backupDate}} 的备份重建（{{kept}}）：本地环境的账户和 API 密钥保持不变；该备份之后的余额变化和图片可能缺失。',
+    service_reset: '本地服务的数据库已损坏或丢失，且无法读取任何内容，因此本地环境改用新账户。之前生成的图片不在新账户中。',
   },
   nav: { studio: '工作台', webhooks: 'Webhooks', local: '本地服务', settings: '设置', label: '页面' },
   common: {
