@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { GenerateRequest } from '../../src-shared/api.ts';
 import { estimateCredits } from '../../src-shared/pricing.ts';
+import type { StoredError } from '../domain/errors.ts';
 import type { GenerationRunner } from '../generation/index.ts';
 import { LibraryRepo, openLibraryDatabase, transaction, type TurnPatch } from '../library/index.ts';
 import { BatchRepo, type BatchRow } from './batch-repo.ts';
@@ -105,15 +106,20 @@ describe('BatchRunner reads', () => {
   });
 });
 
+/** Job 0 was sent and its turn ended with `error` while the batch was paused; nobody judged it yet. */
+function endedUnjudged({ repo, batches, db }: ReturnType<typeof setUp>, error: StoredError): void {
+  transaction(db, () => {
+    repo.createTurn({ id: 'lt_old', sessionId: 'ls_1', environment: 'local', request, estimate, startedAt: 0, retryOf: null, referenceImageIds: [] });
+    batches.markSent('j_0', 'lt_old');
+  });
+  repo.updateTurn('lt_old', { status: 'failed', error, finishedAt: 1 });
+}
+
 describe('BatchRunner resume', () => {
   it("keeps a pause its own judging decides: a job that ended refused for its key holds the batch instead of sending the next", async () => {
-    const { batchRunner, batches, sends, repo, db } = setUp(3, 1_000);
-    // Job 0 was sent and its turn ended (401 invalid_api_key) while the batch was paused; nobody judged it yet.
-    transaction(db, () => {
-      repo.createTurn({ id: 'lt_old', sessionId: 'ls_1', environment: 'local', request, estimate, startedAt: 0, retryOf: null, referenceImageIds: [] });
-      batches.markSent('j_0', 'lt_old');
-    });
-    repo.updateTurn('lt_old', { status: 'failed', error: { code: 'invalid_api_key', status: 401 }, finishedAt: 1 });
+    const set = setUp(3, 1_000);
+    const { batchRunner, batches, sends } = set;
+    endedUnjudged(set, { code: 'invalid_api_key', status: 401 });
 
     const resumed = batchRunner.resume('b_1');
     expect(resumed.state).toBe('paused');
@@ -125,12 +131,9 @@ describe('BatchRunner resume', () => {
   });
 
   it('lifts a pause for credits its judging decides: Resume is the top-up answer, and the balance is read afresh', async () => {
-    const { batchRunner, batches, sends, repo, db } = setUp(2, 1_000);
-    transaction(db, () => {
-      repo.createTurn({ id: 'lt_old', sessionId: 'ls_1', environment: 'local', request, estimate, startedAt: 0, retryOf: null, referenceImageIds: [] });
-      batches.markSent('j_0', 'lt_old');
-    });
-    repo.updateTurn('lt_old', { status: 'failed', error: { code: 'insufficient_credits', status: 402 }, finishedAt: 1 });
+    const set = setUp(2, 1_000);
+    const { batchRunner, batches, sends } = set;
+    endedUnjudged(set, { code: 'insufficient_credits', status: 402 });
 
     expect(batchRunner.resume('b_1').state).toBe('running');
     await until('the batch to finish', () => batches.peek('b_1')?.state === 'done');

@@ -60,11 +60,16 @@ function counts(db: DatabaseSync): { sessions: number; turns: number; images: nu
   return { sessions: n('sessions'), turns: n('turns'), images: n('images') };
 }
 
+/** A first-day library whose page of `table` was overwritten, opened (and so recovered) again. */
+async function recoveredWithout(table: string, options: { backup: boolean } = { backup: true }): Promise<ReturnType<typeof openLibraryWithRecovery>> {
+  const { dataDir, file, rootOf } = await firstDayLibrary(options);
+  overwritePage(file, rootOf(table));
+  return openLibraryWithRecovery(dataDir);
+}
+
 describe('a damaged library on its first day', () => {
   it('with a page of one table overwritten: the other tables come back whole over the empty backup, the lost one is named', async () => {
-    const { dataDir, file, rootOf } = await firstDayLibrary({ backup: true });
-    overwritePage(file, rootOf('boards'));
-    const { db, recovery } = openLibraryWithRecovery(dataDir);
+    const { db, recovery } = await recoveredWithout('boards');
     expect(counts(db)).toEqual({ sessions: 3, turns: 3, images: 6 });
     expect(new LibraryRepo(db).getTurn('lt_salvage2')?.images).toHaveLength(2);
     expect(recovery?.code).toBe('library_restored');
@@ -85,18 +90,14 @@ describe('a damaged library on its first day', () => {
   });
 
   it('with no backup at all: what the file holds is salvaged, and the notice says salvaged, not reset', async () => {
-    const { dataDir, file, rootOf } = await firstDayLibrary({ backup: false });
-    overwritePage(file, rootOf('boards'));
-    const { db, recovery } = openLibraryWithRecovery(dataDir);
+    const { db, recovery } = await recoveredWithout('boards', { backup: false });
     expect(counts(db)).toEqual({ sessions: 3, turns: 3, images: 6 });
     expect(recovery?.code).toBe('library_salvaged');
     db.close();
   });
 
   it('with its sessions lost: the sessions are made again from their turns, so no row points nowhere', async () => {
-    const { dataDir, file, rootOf } = await firstDayLibrary({ backup: true });
-    overwritePage(file, rootOf('sessions'));
-    const { db, recovery } = openLibraryWithRecovery(dataDir);
+    const { db, recovery } = await recoveredWithout('sessions');
     expect(counts(db)).toEqual({ sessions: 3, turns: 3, images: 6 });
     expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
     expect(new LibraryRepo(db).sessionSummary('ls_salvage2')).toMatchObject({ turnCount: 1, imageCount: 2 });
@@ -105,9 +106,7 @@ describe('a damaged library on its first day', () => {
   });
 
   it('with its turns lost: images without their turn are not kept, and the notice counts them', async () => {
-    const { dataDir, file, rootOf } = await firstDayLibrary({ backup: true });
-    overwritePage(file, rootOf('turns'));
-    const { db, recovery } = openLibraryWithRecovery(dataDir);
+    const { db, recovery } = await recoveredWithout('turns');
     expect(counts(db)).toMatchObject({ turns: 0, images: 0 });
     expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([]);
     expect(recovery?.params.notSalvaged.split(', ')).toEqual(expect.arrayContaining(['turns', 'images 6']));
@@ -115,9 +114,7 @@ describe('a damaged library on its first day', () => {
   });
 
   it('keeps the counts the library derives (images per turn, per session) exact, as if written by the app', async () => {
-    const { dataDir, file, rootOf } = await firstDayLibrary({ backup: true });
-    overwritePage(file, rootOf('boards'));
-    const { db } = openLibraryWithRecovery(dataDir);
+    const { db } = await recoveredWithout('boards');
     expect(db.prepare('SELECT id, image_count, kept_count FROM turns ORDER BY id').all()).toEqual(
       [1, 2, 3].map((s) => ({ id: `lt_salvage${s}`, image_count: 2, kept_count: 2 })),
     );
