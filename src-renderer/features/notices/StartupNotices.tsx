@@ -26,7 +26,8 @@ function detailLines(notice: StartupNotice, t: AppText): string[] {
   const { code, params } = notice;
   const lines: string[] = [];
   if (code === 'library_restored' && params.salvaged) lines.push(t('notices.salvagedLine', { salvaged: params.salvaged }));
-  if (code.startsWith('library_') && params.notSalvaged) {
+  // Every rebuilt database (library or local service) names what could not be saved the same way.
+  if (params.notSalvaged) {
     lines.push(params.notSalvaged === 'all' ? t('notices.notSalvagedAll') : t('notices.notSalvaged', { tables: params.notSalvaged }));
   }
   if (code === 'sends_brought_back') {

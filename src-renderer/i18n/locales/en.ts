@@ -18,7 +18,7 @@ export const en = {
     settings_reset: 'The settings file was damaged and there was no good copy, so the settings are back to their defaults.',
     local_account_recovered: 'The Local environment kept its account {{accountId}}: its credits and images are as before.',
     salvagedLine: 'Recovered from the damaged file: {{salvaged}}.',
-    notSalvaged: 'Not recovered from the damaged file (unreadable, or rows whose turn or session was lost): {{tables}}.',
+    notSalvaged: 'Not recovered from the damaged file (unreadable, or rows whose owner was lost): {{tables}}.',
     notSalvagedAll: 'Nothing could be read from the damaged file itself.',
     sends_brought_back_one: 'The restored library did not know {{count}} generation sent after its backup. It was recorded again from the send journal, so it will never be sent a second time.',
     sends_brought_back_other: 'The restored library did not know {{count}} generations sent after its backup. They were recorded again from the send journal, so none will be sent a second time.',

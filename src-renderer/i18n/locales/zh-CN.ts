@@ -19,7 +19,7 @@ export const zhCN: Resources = {
     settings_reset: '设置文件已损坏，且没有完好的副本，设置已恢复为默认值。',
     local_account_recovered: '本地环境沿用了原来的账户 {{accountId}}，余额和图片都和之前一样。',
     salvagedLine: '已从损坏的文件中找回：{{salvaged}}。',
-    notSalvaged: '损坏的文件中未能找回的内容（无法读取，或所属的生成记录、会话已丢失）：{{tables}}。',
+    notSalvaged: '损坏的文件中未能找回的内容（无法读取，或所属的记录已丢失）：{{tables}}。',
     notSalvagedAll: '损坏的文件本身无法读取任何内容。',
     sends_brought_back_one: '恢复的图库不知道备份之后发出的 {{count}} 次生成。已根据发送记录重新记下，不会再次发送。',
     sends_brought_back_other: '恢复的图库不知道备份之后发出的 {{count}} 次生成。已根据发送记录重新记下，不会再次发送。',
