@@ -12,6 +12,7 @@ import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useGalleryStore } from '../gallery/store.ts';
 import { batchText } from './i18n.ts';
 import { JobStatusBadge } from './parts.tsx';
+import { CellRerun, JobRetry } from './Reruns.tsx';
 
 const ROW_ESTIMATE = 64;
 
@@ -23,7 +24,7 @@ function modelOf(job: BatchJob): string {
   return choice.ok ? `auto → ${choice.model}` : 'auto';
 }
 
-const JobRow = memo(function JobRow({ job }: { job: BatchJob }) {
+const JobRow = memo(function JobRow({ job, batchId }: { job: BatchJob; batchId: string }) {
   const t = useText(batchText);
   const openViewer = useGalleryStore((s) => s.openViewer);
   const model = modelOf(job);
@@ -34,6 +35,11 @@ const JobRow = memo(function JobRow({ job }: { job: BatchJob }) {
         <span className="mono batch-job-sku">{job.sku}</span>
         <span className="batch-job-shot">{job.shotName}</span>
         <span className="muted small batch-job-model">{model}</span>
+        {job.origin !== 'plan' ? (
+          <span className="batch-job-origin small" data-testid="batch-job-origin" data-origin={job.origin}>
+            {t(job.origin === 'retry' ? 'originRetry' : 'originRerun')}
+          </span>
+        ) : null}
       </span>
       {job.imageIds.length > 0 ? (
         <ul className="batch-job-thumbs">
@@ -71,11 +77,17 @@ const JobRow = memo(function JobRow({ job }: { job: BatchJob }) {
           ) : null}
         </div>
       ) : null}
+      {job.status !== 'queued' && job.status !== 'running' ? (
+        <div className="batch-job-detail batch-job-actions small">
+          <JobRetry batchId={batchId} job={job} />
+          <CellRerun batchId={batchId} job={job} />
+        </div>
+      ) : null}
     </div>
   );
 });
 
-export function JobList({ jobs, label }: { jobs: BatchJob[]; label: string }) {
+export function JobList({ jobs, label, batchId }: { jobs: BatchJob[]; label: string; batchId: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   // The virtualizer hands out fresh functions each render; the compiler skips this component, as in GalleryList.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -108,7 +120,7 @@ export function JobList({ jobs, label }: { jobs: BatchJob[]; label: string }) {
               aria-posinset={item.index + 1}
               style={{ transform: `translateY(${item.start}px)` }}
             >
-              <JobRow job={job} />
+              <JobRow job={job} batchId={batchId} />
             </li>
           );
         })}

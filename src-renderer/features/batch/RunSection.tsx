@@ -10,6 +10,7 @@ import { useNow } from '../../ui/useNow.ts';
 import { BatchCard } from './parts.tsx';
 import { batchText } from './i18n.ts';
 import { JobList } from './JobList.tsx';
+import { RerunBar } from './Reruns.tsx';
 import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useBatchControls } from './queries.ts';
@@ -199,6 +200,7 @@ export function RunSection({ batches, batch, error, exportButton }: { batches: B
           <Progress batch={batch} />
           <PauseNotice batch={batch} />
           <Controls batch={batch} />
+          <RerunBar batch={batch} />
           <div className="row-gap batch-jobs-head">
             <h3 className="batch-subtitle">{t('jobs')}</h3>
             <span className="spacer" />
@@ -210,7 +212,7 @@ export function RunSection({ batches, batch, error, exportButton }: { batches: B
               <option value="problems">{t('filterProblems')}</option>
             </select>
           </div>
-          {jobs.length === 0 ? <p className="muted small">{t('jobsEmpty')}</p> : <JobList jobs={jobs} label={t('jobsList', { count: jobs.length })} />}
+          {jobs.length === 0 ? <p className="muted small">{t('jobsEmpty')}</p> : <JobList jobs={jobs} label={t('jobsList', { count: jobs.length })} batchId={batch.id} />}
         </>
       )}
     </BatchCard>

@@ -1,0 +1,168 @@
+// Re-runs inside a batch through the harness against a real local service (docs/catalog.md "Re-runs"): on the
+// Catalog's job list, Retry a job failed after a 500 twice (the old job then shows why it cannot be retried again),
+// raise the budget to finish an over-budget job, re-shoot a done cell with a prompt tweak (the price shown before
+// it is sent), and "only what is missing" finds nothing left; the plan total plus re-runs is what was charged and
+// what left the balance. Screenshots of the re-shoot dialog in both themes and languages. Then kill -9 of the app
+// while a re-shoot is on the service, and a restart on the same data folder: nothing is sent twice.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import type { BatchDetail, FinishAnswer, Product, RerunAnswer, ShotList } from '../src-shared/ipc/index.ts';
+import { expect, test, type Harness } from './fixtures/harness.ts';
+import { startHarness } from './fixtures/harness.ts';
+import { ipc, until } from './support/ipc.ts';
+import { chooseLook, LANGUAGES, openStudio, screenshot, THEMES } from './support/studio.ts';
+
+const shot = (name: string) => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: name });
+const sends = (b: BatchDetail): number => b.jobs.reduce((s, j) => s + j.turnIds.length, 0);
+const charges = (b: BatchDetail): number => b.jobs.reduce((s, j) => s + (j.creditsCharged ?? 0), 0);
+
+async function account(h: Harness): Promise<{ credits: number; reserved: number }> {
+  return (await ipc<{ account: { credits: number; reserved: number } }>(h, 'local:status')).account;
+}
+
+async function settledCredits(h: Harness): Promise<number> {
+  return (await until('reservations settled', async () => {
+    const a = await account(h);
+    return a.reserved === 0 ? a : null;
+  }, 60_000)).credits;
+}
+
+async function batchDone(h: Harness, batchId: string): Promise<BatchDetail> {
+  return until(`batch ${batchId} done`, async () => {
+    const b = await ipc<BatchDetail>(h, 'batch:get', { batchId });
+    return b.state === 'done' && b.counts.running === 0 && b.counts.queued === 0 ? b : null;
+  }, 90_000);
+}
+
+async function makeBatch(h: Harness, prefix: string, shots: string[], extra: Record<string, unknown> = {}): Promise<BatchDetail> {
+  const products: Product[] = [];
+  for (let i = 1; i <= 2; i++) products.push(await ipc<Product>(h, 'product:save', { sku: `${prefix}-${i}`, name: `${prefix} product ${i}`, prompt: `a stoneware bowl ${i}` }));
+  const list = await ipc<ShotList>(h, 'shotlist:save', { name: `${prefix} list`, shots: shots.map(shot) });
+  return ipc<BatchDetail>(h, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 1, ...extra });
+}
+
+function jobRow(page: Page, jobId: string) {
+  return page.locator(`[data-testid="batch-job"][data-job-id="${jobId}"]`);
+}
+
+test('retry, raise the budget, re-shoot with a tweak and finish in the same batch: the books balance', async ({ page, harness }) => {
+  test.setTimeout(180_000);
+  const before = await settledCredits(harness);
+  // 2 products × 2 shots, a budget of 12: the first job gets a 500 twice (failed, refunded), two succeed, the last is over budget.
+  await ipc(harness, 'local:set-faults', { generate: { fail: 2 } });
+  const created = await makeBatch(harness, 'RR', ['main', 'detail'], { budget: 12 });
+  const done = await batchDone(harness, created.id);
+  expect(done.jobs.map((j) => j.status)).toEqual(['failed', 'succeeded', 'succeeded', 'over_budget']);
+
+  await openStudio(page, harness.url);
+  await chooseLook(page, 'en', 'light');
+  await page.getByTestId('open-batch').click();
+  await expect(page.getByTestId('batch-progress')).toHaveAttribute('data-done', '2');
+
+  // Raise the budget: the over-budget job is sent in the same batch.
+  await page.getByTestId('budget-raise-input').fill('30');
+  await page.getByTestId('budget-raise').click();
+  await expect(page.getByTestId('batch-progress')).toHaveAttribute('data-done', '3', { timeout: 30_000 });
+
+  // Retry the failed job: a new job of the batch; the old one keeps its record and says why it cannot go again.
+  const failed = done.jobs[0]!;
+  await expect(jobRow(page, failed.id).getByTestId('job-retry')).toBeEnabled();
+  await jobRow(page, failed.id).getByTestId('job-retry').click();
+  await expect(page.getByTestId('batch-progress')).toHaveAttribute('data-done', '4', { timeout: 30_000 });
+  await expect(jobRow(page, failed.id).getByTestId('job-retry')).toBeDisabled();
+  await expect(jobRow(page, failed.id).getByTestId('job-retry-reason')).toHaveText(/already retried/);
+
+  // Re-shoot a done cell with a tweak: the price is shown before anything is sent.
+  const hero = done.jobs[1]!;
+  await jobRow(page, hero.id).getByTestId('cell-rerun').click();
+  await expect(page.getByTestId('cell-rerun-price')).toHaveAttribute('data-price', String(hero.estimate));
+  await expect(page.getByTestId('cell-rerun-price')).toContainText(String(hero.estimate));
+  await page.getByTestId('cell-rerun-tweak').fill('softer light');
+  for (const language of LANGUAGES) {
+    for (const theme of THEMES) {
+      await chooseLook(page, language, theme);
+      await page.getByTestId('open-batch').click();
+      if (!(await page.getByTestId('cell-rerun-dialog').isVisible())) {
+        await jobRow(page, hero.id).getByTestId('cell-rerun').click();
+        await page.getByTestId('cell-rerun-tweak').fill('softer light');
+      }
+      await expect(page.getByTestId('cell-rerun-price')).toHaveAttribute('data-price', String(hero.estimate));
+      await page.getByTestId('cell-rerun-send').scrollIntoViewIfNeeded();
+      await screenshot(page, `catalog-rerun-${language}-${theme}`);
+    }
+  }
+  await chooseLook(page, 'en', 'light');
+  await page.getByTestId('open-batch').click();
+  if (!(await page.getByTestId('cell-rerun-dialog').isVisible())) await jobRow(page, hero.id).getByTestId('cell-rerun').click();
+  await page.getByTestId('cell-rerun-tweak').fill('softer light');
+  await page.getByTestId('cell-rerun-send').click();
+  await expect(page.getByTestId('cell-rerun-done')).toBeVisible();
+  await expect(page.getByTestId('batch-progress')).toHaveAttribute('data-done', '5', { timeout: 30_000 });
+
+  // Only what is missing: nothing is, so nothing is asked or sent.
+  await page.getByTestId('batch-finish').click();
+  await expect(page.getByTestId('batch-finish-answer')).toHaveAttribute('data-jobs', '0');
+
+  const after = await batchDone(harness, created.id);
+  expect(after.jobs).toHaveLength(6);
+  const reshoot = after.jobs.find((j) => j.origin === 'rerun')!;
+  expect(reshoot.request.prompt).toBe(`${hero.request.prompt}\nsofter light`);
+  expect(reshoot.sessionId).toBe(hero.sessionId);
+  expect(after.reruns).toMatchObject({ jobs: 2, retried: 1, reshot: 1 });
+  // Plan total + re-shoots = charges = the balance delta (the failed job's retry took its place in the plan).
+  expect(after.planned + reshoot.estimate).toBe(charges(after));
+  expect(after.spent).toBe(charges(after));
+  expect(before - (await settledCredits(harness))).toBe(charges(after));
+});
+
+test('kill -9 mid re-shoot, restart: nothing is sent twice and the books balance', async () => {
+  test.setTimeout(240_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-rerun-crash-'));
+  try {
+    const first = await startHarness({ dataDir });
+    const h1 = first.harness;
+    await ipc(h1, 'settings:set-language', { language: 'en' });
+    const before = await settledCredits(h1);
+    const created = await makeBatch(h1, 'KR', ['main']);
+    const done = await batchDone(h1, created.id);
+    expect(done.counts.succeeded).toBe(2);
+    await ipc(h1, 'local:set-faults', { generate: { latency_ms: 4000 } });
+    const answer = await ipc<RerunAnswer>(h1, 'batch:rerun-cell', { batchId: created.id, productId: done.jobs[0]!.productId, shotName: 'main', promptTweak: 'closer crop' });
+    // Kill once the re-shoot is in the service's hands.
+    const atKill = await until('the re-shoot in flight on the service', async () => {
+      const [b, a] = await Promise.all([ipc<BatchDetail>(h1, 'batch:get', { batchId: created.id }), account(h1)]);
+      return b.jobs.find((j) => j.id === answer.jobId)?.status === 'running' && a.reserved > 0 ? b : null;
+    }, 60_000);
+    first.child.kill('SIGKILL');
+    const sentAtKill = sends(atKill);
+    expect(sentAtKill).toBe(3);
+
+    const second = await startHarness({ dataDir });
+    try {
+      const h = second.harness;
+      const restarted = await ipc<BatchDetail>(h, 'batch:get', { batchId: created.id });
+      const reshoot = restarted.jobs.find((j) => j.id === answer.jobId)!;
+      expect(['succeeded', 'failed', 'unknown']).toContain(reshoot.status);
+      expect(reshoot.turnIds).toHaveLength(1);
+      expect(sends(restarted)).toBe(sentAtKill);
+      await ipc(h, 'local:set-faults', { generate: { latency_ms: 0 } });
+      // Resume and "only what is missing" send nothing: every cell has a result, the re-shoot is never resent.
+      if (restarted.state === 'paused') await ipc(h, 'batch:resume', { batchId: created.id });
+      const finish = await ipc<FinishAnswer>(h, 'batch:finish', { batchId: created.id });
+      expect(finish.jobs).toBe(0);
+      await new Promise((r) => setTimeout(r, 2000));
+      const after = await batchDone(h, created.id);
+      expect(sends(after)).toBe(sentAtKill);
+      expect(after.jobs).toHaveLength(3);
+      // The books: what left the balance is what the batch's jobs were charged (the re-shoot's run, reconciled, included).
+      const credits = await settledCredits(h);
+      expect(before - credits).toBe(charges(await ipc<BatchDetail>(h, 'batch:get', { batchId: created.id })));
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,232 @@
+// Re-runs inside a batch (src-shared/ipc/batch-reruns.ts), as main decides them: a failed job's Retry (disabled
+// with the reason main gives when spec §7 does not allow it), a cell's Re-shoot with a prompt tweak priced before
+// it is sent, the budget raised, and "only what is missing" (its count and price asked first, then confirmed).
+// Main owns every rule; these only show its answers. `JobRetry` and `CellRerun` take a job of the cell, so the
+// product × shot board can host them as the job list does.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { BatchJob, BatchSummary } from '../../../src-shared/ipc/batch.ts';
+import type { FinishAnswer } from '../../../src-shared/ipc/batch-reruns.ts';
+import { call } from '../../lib/desktop.ts';
+import type { MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
+import { queryKeys } from '../../lib/query-keys.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
+import { useText } from '../../i18n/text.ts';
+import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { batchText } from './i18n.ts';
+import { batchKeys } from './queries.ts';
+
+type RerunMethod = 'batchRetryJob' | 'batchRerunCell' | 'batchRaiseBudget' | 'batchFinish';
+
+/** One re-run call; on success the batch (detail, list, report) and the balance are read again. */
+function useRerun<K extends RerunMethod>(name: K) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: MethodInputOf<K>) => call(name, input) as Promise<MethodOutputOf<K>>,
+    onSuccess: (_value, input) => {
+      void client.invalidateQueries({ queryKey: batchKeys.detail(input.batchId) });
+      void client.invalidateQueries({ queryKey: batchKeys.report(input.batchId) });
+      void client.invalidateQueries({ queryKey: batchKeys.batches() });
+      void client.invalidateQueries({ queryKey: queryKeys.localStatus() });
+    },
+  });
+}
+
+/** Retry by hand of a failed or unknown job: a new job of the batch; when not allowed, disabled with main's reason. */
+export function JobRetry({ batchId, job }: { batchId: string; job: BatchJob }) {
+  const t = useText(batchText);
+  const retry = useRerun('batchRetryJob');
+  if (job.status !== 'failed' && job.status !== 'unknown') return null;
+  const reason = job.retry.allowed ? null : job.retry.message;
+  return (
+    <span className="batch-rerun-inline">
+      <button
+        type="button"
+        className="btn btn-xs"
+        data-testid="job-retry"
+        data-allowed={job.retry.allowed}
+        data-reason={job.retry.reason ?? undefined}
+        aria-label={t('retryJobLabel', { sku: job.sku, shot: job.shotName })}
+        title={reason ? t('retryNotAllowed', { reason }) : undefined}
+        disabled={!job.retry.allowed || retry.isPending}
+        onClick={() => retry.mutate({ batchId, jobId: job.id })}
+      >
+        {t('retryJob')}
+      </button>
+      {reason ? (
+        <span className="batch-rerun-reason" data-testid="job-retry-reason">
+          {reason}
+        </span>
+      ) : null}
+      <ErrorLine error={retry.error} testId="job-retry-error" showCode />
+    </span>
+  );
+}
+
+/** What a re-shoot would cost and what the budget leaves, asked of main (nothing is added). */
+function useRerunPrice(input: MethodInputOf<'batchRerunCell'> | null) {
+  const language = useLanguage();
+  return useQuery({
+    queryKey: ['batch', 'rerun-price', input, language],
+    queryFn: () => call('batchRerunCell', { ...(input as MethodInputOf<'batchRerunCell'>), dryRun: true }),
+    enabled: input !== null,
+    staleTime: 0,
+    retry: false,
+  });
+}
+
+function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob; onClose: () => void }) {
+  const t = useText(batchText);
+  const id = useId();
+  const [tweak, setTweak] = useState('');
+  const rerun = useRerun('batchRerunCell');
+  const cell = { batchId, productId: job.productId, shotName: job.shotName };
+  // The price does not depend on the words of the tweak; it is asked once when the dialog opens.
+  const price = useRerunPrice(cell);
+  const priced = price.data;
+  const done = rerun.data;
+  return (
+    <div className="batch-rerun-dialog" role="dialog" aria-label={t('rerunTitle', { sku: job.sku, shot: job.shotName })} data-testid="cell-rerun-dialog">
+      <p className="batch-rerun-title">{t('rerunTitle', { sku: job.sku, shot: job.shotName })}</p>
+      <label className="field-label" htmlFor={`${id}-tweak`}>
+        {t('rerunTweak')}
+      </label>
+      <input id={`${id}-tweak`} type="text" data-testid="cell-rerun-tweak" value={tweak} placeholder={t('rerunTweakPlaceholder')} maxLength={500} onChange={(e) => setTweak(e.target.value)} />
+      <p className="small" data-testid="cell-rerun-price" data-price={priced?.estimate} data-left={priced?.left ?? undefined}>
+        {priced ? (priced.left === null ? t('rerunPrice', { price: priced.estimate }) : t('rerunPriceLeft', { price: priced.estimate, left: priced.left })) : price.isPending ? t('rerunPricing') : null}
+      </p>
+      <ErrorLine error={price.error ?? rerun.error} testId="cell-rerun-error" showCode />
+      {done ? (
+        <p className="small" role="status" data-testid="cell-rerun-done">
+          {done.batch.state === 'paused' ? t('rerunPaused') : t('rerunQueued')}
+        </p>
+      ) : null}
+      <div className="row-gap">
+        <button
+          type="button"
+          className="btn btn-sm btn-primary"
+          data-testid="cell-rerun-send"
+          disabled={!priced || rerun.isPending || done !== undefined}
+          onClick={() => rerun.mutate({ ...cell, ...(tweak.trim() !== '' ? { promptTweak: tweak } : {}) })}
+        >
+          {t('rerunSend')}
+        </button>
+        <button type="button" className="btn btn-sm" onClick={onClose}>
+          {t('rerunClose')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Re-shoot of the job's cell (its product × shot) as a new job of the batch; a dialog asks for a tweak and shows the price. */
+export function CellRerun({ batchId, job }: { batchId: string; job: BatchJob }) {
+  const t = useText(batchText);
+  const [open, setOpen] = useState(false);
+  if (job.status === 'queued' || job.status === 'running' || job.replacedBy !== null) return null;
+  return (
+    <span className="batch-rerun-inline">
+      <button type="button" className="btn btn-xs" data-testid="cell-rerun" aria-expanded={open} aria-label={t('rerunCellLabel', { sku: job.sku, shot: job.shotName })} onClick={() => setOpen(!open)}>
+        {t('rerunCell')}
+      </button>
+      {open ? <RerunDialog batchId={batchId} job={job} onClose={() => setOpen(false)} /> : null}
+    </span>
+  );
+}
+
+function BudgetRaise({ batch }: { batch: BatchSummary }) {
+  const t = useText(batchText);
+  const id = useId();
+  const raise = useRerun('batchRaiseBudget');
+  const [text, setText] = useState(String(batch.budget ?? ''));
+  const value = Number(text);
+  const readable = text.trim() !== '' && Number.isInteger(value) && value >= 1;
+  return (
+    <div className="row-gap wrap batch-budget-raise">
+      <label className="field-label" htmlFor={`${id}-budget`} title={t('budgetRaiseLabel')}>
+        {t('budgetLabel')}
+      </label>
+      <input id={`${id}-budget`} type="number" min={1} step={1} className="batch-budget-input" data-testid="budget-raise-input" value={text} onChange={(e) => setText(e.target.value)} />
+      <button type="button" className="btn btn-sm" data-testid="budget-raise" disabled={!readable || raise.isPending || value === batch.budget} onClick={() => raise.mutate({ batchId: batch.id, budget: value })}>
+        {t('budgetRaise')}
+      </button>
+      <span className="muted small">{t('budgetNow', { budget: batch.budget ?? '', committed: batch.spent + batch.reserved })}</span>
+      <ErrorLine error={raise.error} testId="budget-raise-error" showCode />
+    </div>
+  );
+}
+
+function FinishQuestion({ answer, busy, onConfirm, onKeep }: { answer: FinishAnswer; busy: boolean; onConfirm: () => void; onKeep: () => void }) {
+  const t = useText(batchText);
+  const skipped = answer.skipped.length > 0 ? (
+    <div className="small" data-testid="batch-finish-skipped">
+      <p>{t('finishSkipped')}</p>
+      <ul className="batch-finish-skipped">
+        {answer.skipped.map((s) => (
+          <li key={s.jobId}>{t('finishSkippedLine', { sku: s.sku, shot: s.shotName, message: s.message })}</li>
+        ))}
+      </ul>
+    </div>
+  ) : null;
+  if (answer.jobs === 0) {
+    return (
+      <div className="stack" data-testid="batch-finish-answer" data-jobs={0} data-total={0}>
+        <p className="small" role="status">
+          {t('finishNothing')}
+        </p>
+        {skipped}
+      </div>
+    );
+  }
+  const question = `${t('finishAsk', { count: answer.jobs, total: answer.total })}${answer.left !== null ? ` ${t('finishFits', { fits: answer.withinBudget, left: answer.left })}` : ''}`;
+  return (
+    <div className="stack" data-testid="batch-finish-answer" data-jobs={answer.jobs} data-total={answer.total}>
+      <ConfirmBox label={t('finish')} question={question} confirmLabel={t('finishYes')} keepLabel={t('finishNo')} confirmTestId="batch-finish-confirm" busy={busy} onConfirm={onConfirm} onKeep={onKeep} />
+      {skipped}
+    </div>
+  );
+}
+
+/** "Only what is missing": main answers how many jobs and their price first; they are sent once confirmed. */
+function BatchFinish({ batch }: { batch: BatchSummary }) {
+  const t = useText(batchText);
+  const ask = useRerun('batchFinish');
+  const send = useRerun('batchFinish');
+  const answer = ask.data && !send.isSuccess ? ask.data : null;
+  return (
+    <div className="stack">
+      <div className="row-gap">
+        <button
+          type="button"
+          className="btn btn-sm"
+          data-testid="batch-finish"
+          disabled={ask.isPending || send.isPending}
+          onClick={() => {
+            send.reset();
+            ask.mutate({ batchId: batch.id, dryRun: true });
+          }}
+        >
+          {t('finish')}
+        </button>
+      </div>
+      {answer ? <FinishQuestion answer={answer} busy={send.isPending} onConfirm={() => send.mutate({ batchId: batch.id })} onKeep={() => ask.reset()} /> : null}
+      <ErrorLine error={ask.error ?? send.error} testId="batch-finish-error" showCode />
+    </div>
+  );
+}
+
+/** Under the run controls: the budget (when the batch has one), "only what is missing", and what re-runs cost so far. */
+export function RerunBar({ batch }: { batch: BatchSummary }) {
+  const t = useText(batchText);
+  return (
+    <div className="stack batch-rerun-bar" data-testid="batch-reruns" data-jobs={batch.reruns.jobs} data-estimated={batch.reruns.estimated} data-charged={batch.reruns.charged}>
+      <div className="row-gap wrap">
+        {batch.budget !== null ? <BudgetRaise key={`${batch.id}-${batch.budget}`} batch={batch} /> : null}
+        <span className="spacer" />
+        <BatchFinish key={batch.id} batch={batch} />
+      </div>
+      {batch.reruns.jobs > 0 ? <p className="muted small">{t('rerunsLine', { ...batch.reruns, count: batch.reruns.jobs })}</p> : null}
+    </div>
+  );
+}
