@@ -291,10 +291,11 @@ export class BatchRepo {
   tally(batchId: string): BatchTally {
     const rows = this.sql(
       `SELECT j.status AS js, t.status AS ts, COUNT(*) AS n, SUM(j.estimate) AS estimate, SUM(COALESCE(t.credits_charged, 0)) AS charged,
-              AVG(CASE WHEN t.status = 'succeeded' THEN t.finished_at - t.started_at END) AS mean_ms, SUM(t.status = 'succeeded') AS ok
-       FROM batch_jobs j LEFT JOIN turns t ON t.id = j.turn_id WHERE j.batch_id = ? GROUP BY js, ts`,
+              AVG(CASE WHEN t.status = 'succeeded' THEN t.finished_at - t.started_at END) AS mean_ms, SUM(t.status = 'succeeded') AS ok,
+              EXISTS (SELECT 1 FROM batch_jobs r WHERE r.replaces = j.id) AS replaced
+       FROM batch_jobs j LEFT JOIN turns t ON t.id = j.turn_id WHERE j.batch_id = ? GROUP BY js, ts, replaced`,
     ).all(batchId) as Row[];
-    const counts: BatchCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, unknown: 0, overBudget: 0, cancelled: 0 };
+    const counts: BatchCounts = { queued: 0, running: 0, succeeded: 0, failed: 0, unknown: 0, overBudget: 0, cancelled: 0, replaced: 0 };
     let spent = 0;
     let reserved = 0;
     let unknownEstimates = 0;
@@ -303,8 +304,13 @@ export class BatchRepo {
     for (const row of rows) {
       const n = Number(row.n);
       const status = visibleStatus(str(row.js) as JobRowStatus, row.ts === null || row.ts === undefined ? null : str(row.ts));
-      counts[status === 'over_budget' ? 'overBudget' : status] += n;
       spent += Number(row.charged ?? 0);
+      // A failure a person's retry stands in for is no longer a failure of the batch (the retry is counted instead).
+      if (Number(row.replaced) === 1) {
+        counts.replaced += n;
+        continue;
+      }
+      counts[status === 'over_budget' ? 'overBudget' : status] += n;
       if (status === 'running') reserved += Number(row.estimate ?? 0);
       if (status === 'unknown') unknownEstimates += Number(row.estimate ?? 0);
       if (status === 'queued') queuedEstimates += Number(row.estimate ?? 0);

@@ -279,7 +279,7 @@ export class BatchRunner {
       budget: batch.budget,
       concurrency: batch.concurrency,
       planned: batch.planned,
-      jobCount: Object.values(counts).reduce((a, b) => a + b, 0),
+      jobCount: Object.values(counts).reduce((a, b) => a + b, 0) - counts.replaced,
       counts,
       done: counts.succeeded,
       failed: counts.failed + counts.unknown,

@@ -44,6 +44,9 @@ describe('re-runs inside a batch, against the real local service', () => {
     const again = await c.call('batchRetryJob', { batchId: created.id, jobId: failed.id });
     expect(again.ok ? null : again.error).toMatchObject({ code: 'batch_retry_refused', details: { reason: 'replaced' } });
     expect((await c.batch(created.id)).jobs).toHaveLength(3);
+    // The progress counts the retry, not the failure it stands in for: 2 done of 2, nothing failed.
+    expect(after.counts).toMatchObject({ succeeded: 2, failed: 0, replaced: 1 });
+    expect([after.jobCount, after.done, after.failed, after.remaining]).toEqual([2, 2, 0, 0]);
     // The totals include it: the plan's price is what was charged (the failed job cost nothing, its retry its price).
     expect(after.reruns).toEqual({ jobs: 1, retried: 1, reshot: 0, estimated: retry.estimate, charged: retry.estimate });
     expect(after.spent).toBe(charges(after));

@@ -233,6 +233,8 @@ export interface BatchCounts {
   unknown: number;
   overBudget: number;
   cancelled: number;
+  /** Failed jobs a person's retry stands in for (batch:retry-job): counted here, not as failed, nor in `jobCount`. */
+  replaced: number;
 }
 
 export interface BatchSummary {
