@@ -31,3 +31,14 @@ export function parseServiceArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     logLevel: values['log-level'],
   };
 }
+
+/**
+ * A start failure as the one line a host shows the user (`local service: failed to start: …`), written last on stderr;
+ * the stack before it is for the log (docs/local-service.md "Exit codes").
+ */
+export function reportStartFailure(error: unknown, write: (text: string) => void): string {
+  const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+  if (error instanceof Error && error.stack) write(`${error.stack}\n`);
+  write(`local service: failed to start: ${message}\n`);
+  return message;
+}

@@ -2,7 +2,7 @@
 // (DESIGN.md §4): one ready line of JSON on stdout, logs on stderr, clean stop on SIGTERM/SIGINT.
 // Environment (docs/local-service.md): STUDIO_ADMIN_TOKEN instead of --admin-token; STUDIO_PARENT_PID makes it
 // stop when that process dies. Exit codes: 0 clean stop, 1 failure, 2 bad flags, 3 data folder in use.
-import { ADMIN_TOKEN_ENV, parseServiceArgs } from './cli-options.ts';
+import { ADMIN_TOKEN_ENV, parseServiceArgs, reportStartFailure } from './cli-options.ts';
 import { exitSoon, parentPidFromEnv, watchParent } from './parent-watch.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, readyLine, startService, type RunningService } from './start.ts';
 
@@ -67,6 +67,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`local service: failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  reportStartFailure(error, (text) => process.stderr.write(text));
   process.exit(1);
 });

@@ -2,7 +2,7 @@
 // Options come from argv (the CLI's flags); the ready object goes to the parent over parentPort when there
 // is one, else to stdout like the CLI. `electron` may not be imported here, so parentPort is typed locally.
 // The admin token comes from STUDIO_ADMIN_TOKEN and the app's pid from STUDIO_PARENT_PID (docs/local-service.md).
-import { ADMIN_TOKEN_ENV, parseServiceArgs } from './cli-options.ts';
+import { ADMIN_TOKEN_ENV, parseServiceArgs, reportStartFailure } from './cli-options.ts';
 import { exitSoon, parentPidFromEnv, watchParent } from './parent-watch.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, readyLine, startService, type RunningService } from './start.ts';
 
@@ -62,8 +62,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  // The host shows the message as one sentence; the stack goes to stderr (the log) only.
+  const message = reportStartFailure(error, (text) => process.stderr.write(text));
   if (parentPort) parentPort.postMessage({ event: 'error', message });
-  process.stderr.write(`local service: failed to start: ${message}\n`);
   process.exit(1);
 });

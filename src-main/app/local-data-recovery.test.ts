@@ -2,11 +2,11 @@
 // process), real files, the real keychain (under dbus-run-session + gnome-keyring in `npm test`). A damaged
 // settings.json or library.db never costs the user the local account, its balance or the library.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { IpcMethodName, LocalConsoleState, StartupNotice, TurnRecord } from '../../src-shared/ipc/index.ts';
+import type { IpcMethodName, LocalConsoleState, SettingsState, StartupNotice, TurnRecord } from '../../src-shared/ipc/index.ts';
 import { RecordingShell } from '../ports/desktop-shell.ts';
 import { keychainSkipReason, keychainTestName } from '../secrets/keychain-for-tests.ts';
 import { openSecretStore } from '../secrets/secret-store.ts';
@@ -177,5 +177,26 @@ describe('recovery of local data', () => {
     expect(notices[0]!.params).toMatchObject({ reason: 'empty', kept: expect.stringContaining('accounts 1, api_keys 1') });
     expect(notices[0]!.params.damagedPath!.startsWith(`${serviceDb}.damaged-`)).toBe(true);
     expect(readFileSync(notices[0]!.params.damagedPath!)).toHaveLength(0);
+  });
+
+  it('a local service that cannot start: the app says why in one sentence, and Local works once the cause is gone, without a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'studio-recover-'));
+    // A folder where service.db belongs: the service cannot open it (the user's disk, not damage it may repair).
+    mkdirSync(join(dataDir, 'local-service', 'service.db'), { recursive: true });
+    const s = await start(dataDir, `image-studio-test-${randomUUID()}`);
+    const local = (await s.ok<SettingsState>('settingsGet', {})).environments.local;
+    expect(local.serviceStatus).not.toBe('running');
+    expect(local.serviceError).toMatch(/^The local service stopped \(code 1\): failed to start: EISDIR[^\n]*\.( Local tries again in \d+ s\.)?$/);
+    rmSync(join(dataDir, 'local-service', 'service.db'), { recursive: true });
+    let state: LocalConsoleState | null = null;
+    for (let i = 0; i < 150 && !state; i++) {
+      const answer = await s.app.invoke('localStatus', {});
+      if (answer.ok) state = answer.value as LocalConsoleState;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(state?.account.credits).toBe(10_000);
+    const { turnId } = await s.ok<{ turnId: string }>('generateStart', { request: { prompt: 'red kettle', model: 'seedream-5-0-pro', n: 1 } });
+    await s.app.whenGenerationsSettled();
+    expect((await s.ok<TurnRecord>('libraryGetTurn', { turnId })).status).toBe('succeeded');
   });
 });

@@ -17,7 +17,7 @@ describe('ServiceSupervisor', () => {
       advance(1_000);
     }
     expect(steps.slice(0, 5)).toEqual([500, 1_000, 2_000, 4_000, 8_000].map((afterMs, i) => ({ kind: 'restart', afterMs, deathsInWindow: i + 1 })));
-    expect(steps[5]).toEqual({ kind: 'give_up', why: 'too_many_deaths', deathsInWindow: 6 });
+    expect(steps[5]).toEqual({ kind: 'give_up', why: 'too_many_deaths', deathsInWindow: 6, retryAfterMs: DEFAULT_SUPERVISOR_POLICY.coolDownMs });
   });
 
   it('a service that lived a minute between deaths is always restarted, with the first wait', () => {
@@ -40,7 +40,17 @@ describe('ServiceSupervisor', () => {
 
   it('never restarts against a data folder another service holds', () => {
     const { s } = supervisor();
-    expect(s.died({ folderLocked: true })).toEqual({ kind: 'give_up', why: 'data_folder_locked', deathsInWindow: 1 });
+    expect(s.died({ folderLocked: true })).toEqual({ kind: 'give_up', why: 'data_folder_locked', deathsInWindow: 1, retryAfterMs: DEFAULT_SUPERVISOR_POLICY.coolDownMs });
+  });
+
+  it('is never failed for good: after a give-up and its cool-down, the deaths before no longer count', () => {
+    const { s, advance } = supervisor({ maxDeaths: 1 });
+    s.died();
+    const gaveUp = s.died();
+    expect(gaveUp).toMatchObject({ kind: 'give_up', retryAfterMs: DEFAULT_SUPERVISOR_POLICY.coolDownMs });
+    expect(DEFAULT_SUPERVISOR_POLICY.coolDownMs).toBeGreaterThan(DEFAULT_SUPERVISOR_POLICY.windowMs);
+    advance(gaveUp.kind === 'give_up' ? gaveUp.retryAfterMs : 0);
+    expect(s.died()).toEqual({ kind: 'restart', afterMs: DEFAULT_SUPERVISOR_POLICY.firstDelayMs, deathsInWindow: 1 });
   });
 
   it('caps a wait at maxDelayMs', () => {

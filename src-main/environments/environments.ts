@@ -55,6 +55,8 @@ export class Environments {
       this.local = { status: s.status, baseUrl: s.baseUrl ?? this.local.baseUrl, error: s.error };
       if (s.baseUrl && this.adminToken) this.admin = new AdminClient(s.baseUrl, this.adminToken);
       this.tellStatus();
+      // The host brought the service up by itself after a start that failed (its cool-down): finish that start.
+      if (s.status === 'running' && this.ready === null) void this.startLocal().catch(() => undefined);
     });
   }
 

@@ -42,12 +42,12 @@ function nodeForkOf(children: ChildProcess[]): ForkService {
   };
 }
 
-function startHost(maxDeaths: number) {
+function startHost(maxDeaths: number, coolDownMs?: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'forked-host-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const children: ChildProcess[] = [];
   // The clock stands still: every death falls inside the policy's window.
-  const host = new ForkedServiceHost({ entry: ENTRY, dataDir, fork: nodeForkOf(children), policy: { maxDeaths, firstDelayMs: 10 }, now: () => 0 });
+  const host = new ForkedServiceHost({ entry: ENTRY, dataDir, fork: nodeForkOf(children), policy: { maxDeaths, firstDelayMs: 10, ...(coolDownMs ? { coolDownMs } : {}) }, now: () => 0 });
   const statuses: LocalServiceStatus[] = [];
   host.onStatus((s) => statuses.push(s));
   cleanups.push(() => host.stop());
@@ -79,6 +79,18 @@ describe('ForkedServiceHost (the Electron host without Electron)', () => {
     await until('the end', () => statuses.some((s) => s.status === 'failed'));
     expect(statuses.map((s) => s.status)).toEqual(['starting', 'running', 'restarting', 'running', 'failed']);
     expect(statuses[4]!.error).toContain('stopped 2 times within a minute');
+    expect(children).toHaveLength(2);
+  });
+
+  it('is never failed for good: after giving up it starts the service again once its cool-down has passed', async () => {
+    const { host, statuses, children } = startHost(0, 300);
+    const { baseUrl } = await host.start();
+    children[0]!.kill('SIGKILL');
+    await until('the give-up', () => statuses.some((s) => s.status === 'failed'));
+    expect(statuses.find((s) => s.status === 'failed')!.error).toBe('The local service stopped (exit code -1). Local tries again in 1 s.');
+    await until('the start after the cool-down', () => statuses.filter((s) => s.status === 'running').length === 2);
+    expect(statuses.map((s) => s.status)).toEqual(['starting', 'running', 'failed', 'running']);
+    expect(statuses[3]!.baseUrl).toBe(baseUrl);
     expect(children).toHaveLength(2);
   });
 });

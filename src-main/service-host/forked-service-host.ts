@@ -9,7 +9,7 @@
 // behind on the folder is stopped first; a folder that stays locked is a failure that is not retried.
 import { randomBytes } from 'node:crypto';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder, type ServiceRecovery } from '../../src-service/start.ts';
-import { ServiceSupervisor, type SupervisorPolicy } from '../domain/supervisor-policy.ts';
+import { ServiceSupervisor, triesAgainIn, type SupervisorPolicy } from '../domain/supervisor-policy.ts';
 import type { LocalServiceHost, LocalServiceStatus } from '../ports/local-service-host.ts';
 import { RecoveryListeners } from './recoveries.ts';
 
@@ -50,6 +50,8 @@ export class ForkedServiceHost implements LocalServiceHost {
   private baseUrl: string | null = null;
   private stopped = false;
   private restartTimer: NodeJS.Timeout | null = null;
+  /** Whether the child now running has said it is ready. */
+  private up = false;
   private readonly recoveries = new RecoveryListeners();
 
   constructor(options: ForkedServiceHostOptions) {
@@ -71,16 +73,20 @@ export class ForkedServiceHost implements LocalServiceHost {
 
   async start(): Promise<{ baseUrl: string; adminToken: string }> {
     this.stopped = false;
+    // It came back by itself after a start that failed: the caller finishes its start with the running one.
+    if (this.child && this.up && this.baseUrl) return { baseUrl: this.baseUrl, adminToken: this.adminToken };
     this.emit({ status: 'starting', baseUrl: null, error: null });
     const freed = await freeDataFolder(this.options.dataDir);
     if (!freed.ok) {
-      this.emit({ status: 'failed', baseUrl: null, error: freed.message });
+      this.restartAfterDeath(-1, new DataFolderLockedError(freed.message));
       throw new Error(freed.message);
     }
     try {
       return await this.spawnOnce();
     } catch (error) {
-      if (error instanceof DataFolderLockedError) this.emit({ status: 'failed', baseUrl: null, error: error.message });
+      // A start that failed is tried again as the policy says, so Local is never failed for good.
+      this.port = 0;
+      this.restartAfterDeath(-1, error instanceof DataFolderLockedError && probeDataFolder(this.options.dataDir).locked ? error : null, error);
       throw error;
     }
   }
@@ -109,6 +115,7 @@ export class ForkedServiceHost implements LocalServiceHost {
         const m = message as { event?: string; base_url?: unknown; message?: string; code?: string } | null;
         if (m?.event === 'ready' && typeof m.base_url === 'string') {
           ready = true;
+          this.up = true;
           clearTimeout(timer);
           this.baseUrl = m.base_url;
           this.port = Number(new URL(m.base_url).port) || this.port;
@@ -124,7 +131,10 @@ export class ForkedServiceHost implements LocalServiceHost {
 
       child.on('exit', (code) => {
         clearTimeout(timer);
-        if (this.child === child) this.child = null;
+        if (this.child === child) {
+          this.child = null;
+          this.up = false;
+        }
         if (!ready) {
           // Exit code 3 is the lock refusal (docs/local-service.md), even if its message was lost: never retried.
           if (code === DATA_FOLDER_IN_USE_EXIT_CODE) reject(new DataFolderLockedError(`the data folder ${this.options.dataDir} is in use by another local service`));
@@ -136,18 +146,20 @@ export class ForkedServiceHost implements LocalServiceHost {
     });
   }
 
-  /** After a death (or a failed restart, code -1): the supervisor policy says when to start again, or why not. */
-  private restartAfterDeath(code: number, locked: DataFolderLockedError | null = null): void {
+  /**
+   * After a death (or a failed start or restart, code -1, with its error): the supervisor policy says when to start
+   * again; after a give-up that is the cool-down, and the status says so (failed, with why and when Local tries again).
+   */
+  private restartAfterDeath(code: number, locked: DataFolderLockedError | null = null, failure: unknown = null): void {
     const step = this.supervisor.died({ folderLocked: locked !== null });
+    const why = failure instanceof Error ? failure.message : `The local service stopped (exit code ${code}).`;
     if (step.kind === 'give_up') {
-      this.emit({
-        status: 'failed',
-        baseUrl: null,
-        error: locked ? locked.message : `The local service stopped ${step.deathsInWindow} times within a minute (last exit code ${code}).`,
-      });
-      return;
+      const often = `The local service stopped ${step.deathsInWindow} times within a minute (last exit code ${code}).${failure instanceof Error ? ` ${why}` : ''}`;
+      const reason = locked ? locked.message : step.deathsInWindow > 1 ? often : why;
+      this.emit({ status: 'failed', baseUrl: null, error: `${reason} ${triesAgainIn(step.retryAfterMs)}` });
+    } else {
+      this.emit({ status: 'restarting', baseUrl: this.baseUrl, error: `${why} Restarting.` });
     }
-    this.emit({ status: 'restarting', baseUrl: this.baseUrl, error: `The local service stopped (exit code ${code}); restarting.` });
     this.restartTimer = setTimeout(() => {
       this.restartTimer = null;
       if (this.stopped) return;
@@ -157,9 +169,11 @@ export class ForkedServiceHost implements LocalServiceHost {
         // Its port may have been taken meanwhile: the next attempt picks a free one.
         this.port = 0;
         if (!held) process.stderr.write(`local service: restart failed: ${err instanceof Error ? err.message : String(err)}\n`);
-        this.restartAfterDeath(-1, held);
+        this.restartAfterDeath(-1, held, err);
       });
-    }, step.afterMs);
+    }, step.kind === 'give_up' ? step.retryAfterMs : step.afterMs);
+    // A host waiting out its cool-down does not keep the process alive.
+    this.restartTimer.unref();
   }
 
   async stop(): Promise<void> {

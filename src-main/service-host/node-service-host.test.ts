@@ -3,7 +3,7 @@
 // signals: the service dies with the app however the app dies, the admin token stays off the command line,
 // a service left behind on the folder is stopped first, and a folder that stays locked fails without retries.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -206,5 +206,24 @@ describe('NodeLocalServiceHost supervision', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(statuses).toHaveLength(2);
     expect(host.pid).toBeNull();
+  });
+
+  it('a start that fails says why in one plain sentence, and the host tries again after its cool-down until the service is up', async () => {
+    const dataDir = tempDir();
+    // A folder where service.db belongs: SQLite cannot open it (a storage failure, not damage: nothing is moved aside).
+    mkdirSync(join(dataDir, 'service.db'));
+    const host = new NodeLocalServiceHost({ dataDir, adminToken: TOKEN, restartDelayMs: 50, maxRestarts: 1, coolDownMs: 400 });
+    const statuses: LocalServiceStatus[] = [];
+    host.onStatus((s) => statuses.push(s));
+    cleanups.push(() => host.stop());
+    await expect(host.start()).rejects.toThrow(/^The local service stopped \(code 1\): failed to start: EISDIR[^\n]*\.$/);
+    for (let i = 0; i < 200 && !statuses.some((s) => s.status === 'failed'); i++) await new Promise((r) => setTimeout(r, 50));
+    const failed = statuses.find((s) => s.status === 'failed');
+    expect(failed?.error).toMatch(/^The local service stopped \(code 1\): failed to start: EISDIR[^\n]*\. Local tries again in 1 s\.$/);
+    rmSync(join(dataDir, 'service.db'), { recursive: true });
+    for (let i = 0; i < 200 && statuses.at(-1)?.status !== 'running'; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(statuses.at(-1)).toMatchObject({ status: 'running', error: null });
+    expect(await host.start()).toEqual({ baseUrl: statuses.at(-1)!.baseUrl, adminToken: TOKEN });
+    expect(await admin(statuses.at(-1)!.baseUrl!, 'GET', '/admin/settings')).toMatchObject({ allow_loopback_webhooks: true });
   });
 });

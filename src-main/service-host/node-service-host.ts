@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { randomAlphanumeric } from '../../src-shared/ids.ts';
 import { ServiceReadyLineSchema } from '../../src-shared/api.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder, type ServiceRecovery } from '../../src-service/start.ts';
-import { ServiceSupervisor } from '../domain/supervisor-policy.ts';
+import { ServiceSupervisor, triesAgainIn } from '../domain/supervisor-policy.ts';
 import type { LocalServiceHost, LocalServiceStatus } from '../ports/local-service-host.ts';
 import { RecoveryListeners } from './recoveries.ts';
 
@@ -35,6 +35,8 @@ export interface NodeServiceHostOptions {
   maxRestarts?: number;
   /** The wait before the first restart (the supervisor policy's `firstDelayMs`). */
   restartDelayMs?: number;
+  /** After giving up, the wait before trying again (the supervisor policy's `coolDownMs`). */
+  coolDownMs?: number;
   /** The clock the restart policy counts deaths with. */
   now?: () => number;
 }
@@ -42,7 +44,7 @@ export interface NodeServiceHostOptions {
 const DEFAULT_CLI = fileURLToPath(new URL('../../src-service/cli.ts', import.meta.url));
 
 export class NodeLocalServiceHost implements LocalServiceHost {
-  private readonly options: Required<Omit<NodeServiceHostOptions, 'maxRestarts' | 'restartDelayMs' | 'now'>>;
+  private readonly options: Required<Omit<NodeServiceHostOptions, 'maxRestarts' | 'restartDelayMs' | 'coolDownMs' | 'now'>>;
   private readonly supervisor: ServiceSupervisor;
   private child: ChildProcess | null = null;
   private listeners: Array<(s: LocalServiceStatus) => void> = [];
@@ -50,14 +52,18 @@ export class NodeLocalServiceHost implements LocalServiceHost {
   private port = 0;
   private baseUrl: string | null = null;
   private stderrTail: string[] = [];
+  /** Whether the child now running has printed its ready line. */
+  private up = false;
+  private retryTimer: NodeJS.Timeout | null = null;
   private readonly recoveries = new RecoveryListeners();
 
   constructor(options: NodeServiceHostOptions) {
-    const { maxRestarts, restartDelayMs, now, ...rest } = options;
+    const { maxRestarts, restartDelayMs, coolDownMs, now, ...rest } = options;
     this.options = { nodePath: process.execPath, cliPath: DEFAULT_CLI, adminToken: `adm_${randomAlphanumeric(32)}`, ...rest };
     this.supervisor = new ServiceSupervisor(now ?? Date.now, {
       ...(maxRestarts !== undefined ? { maxDeaths: maxRestarts } : {}),
       ...(restartDelayMs !== undefined ? { firstDelayMs: restartDelayMs } : {}),
+      ...(coolDownMs !== undefined ? { coolDownMs } : {}),
     });
   }
 
@@ -80,16 +86,21 @@ export class NodeLocalServiceHost implements LocalServiceHost {
 
   async start(): Promise<{ baseUrl: string; adminToken: string }> {
     this.stopping = false;
+    // It came back by itself after a start that failed: the caller finishes its start with the running one.
+    if (this.child && this.up && this.baseUrl) return { baseUrl: this.baseUrl, adminToken: this.options.adminToken };
     const freed = await freeDataFolder(this.options.dataDir);
     if (!freed.ok) {
-      this.status({ status: 'failed', baseUrl: null, error: freed.message });
+      void this.restart(freed.message, true);
       throw new DataFolderLockedError(freed.message);
     }
     try {
       const baseUrl = await this.spawnOnce();
       return { baseUrl, adminToken: this.options.adminToken };
     } catch (error) {
-      if (error instanceof DataFolderLockedError) this.status({ status: 'failed', baseUrl: null, error: error.message });
+      // A start that failed is tried again as the policy says, so Local is never failed for good.
+      const locked = error instanceof DataFolderLockedError && probeDataFolder(this.options.dataDir).locked;
+      this.port = 0;
+      void this.restart(error instanceof Error ? error.message : String(error), locked);
       throw error;
     }
   }
@@ -116,6 +127,7 @@ export class NodeLocalServiceHost implements LocalServiceHost {
         const parsed = ServiceReadyLineSchema.safeParse(JSON.parse(line));
         if (!parsed.success) return;
         ready = true;
+        this.up = true;
         this.baseUrl = parsed.data.base_url;
         this.port = Number(new URL(parsed.data.base_url).port);
         this.recoveries.tell(dataDir, spawnedAt);
@@ -125,8 +137,11 @@ export class NodeLocalServiceHost implements LocalServiceHost {
         if (!ready) reject(error);
       });
       child.on('exit', (code, signal) => {
-        if (this.child === child) this.child = null;
-        const why = `the local service exited (${signal ?? `code ${code}`})${this.stderrTail.length ? `: ${this.stderrTail.slice(-3).join(' | ')}` : ''}`;
+        if (this.child === child) {
+          this.child = null;
+          this.up = false;
+        }
+        const why = exitReason(code, signal, this.stderrTail);
         if (!ready) {
           if (code === DATA_FOLDER_IN_USE_EXIT_CODE) {
             const refusal = this.stderrTail.find((line) => line.includes('is in use by another local service'));
@@ -139,15 +154,19 @@ export class NodeLocalServiceHost implements LocalServiceHost {
     });
   }
 
-  /** After a death (or a failed restart): the supervisor policy says when to start again, or why not. */
+  /**
+   * After a death (or a failed start): the supervisor policy says when to start again; after a give-up that is the
+   * cool-down, and the status says so (failed, with the reason and when Local tries again).
+   */
   private async restart(why: string, folderLocked = false): Promise<void> {
     const step = this.supervisor.died({ folderLocked });
-    if (step.kind === 'give_up') {
-      this.status({ status: 'failed', baseUrl: null, error: why });
-      return;
-    }
-    this.status({ status: 'restarting', baseUrl: this.baseUrl, error: why });
-    await new Promise((r) => setTimeout(r, step.afterMs));
+    if (step.kind === 'give_up') this.status({ status: 'failed', baseUrl: null, error: `${why} ${triesAgainIn(step.retryAfterMs)}` });
+    else this.status({ status: 'restarting', baseUrl: this.baseUrl, error: why });
+    await new Promise((r) => {
+      this.retryTimer = setTimeout(r, step.kind === 'give_up' ? step.retryAfterMs : step.afterMs);
+      // A host waiting out its cool-down does not keep the process alive.
+      this.retryTimer.unref();
+    });
     if (this.stopping) return;
     try {
       const baseUrl = await this.spawnOnce();
@@ -163,6 +182,7 @@ export class NodeLocalServiceHost implements LocalServiceHost {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     const child = this.child;
     if (!child || child.exitCode !== null) {
       this.status({ status: 'stopped', baseUrl: null, error: null });
@@ -178,4 +198,14 @@ export class NodeLocalServiceHost implements LocalServiceHost {
     });
     this.status({ status: 'stopped', baseUrl: null, error: null });
   }
+}
+
+/**
+ * Why the service stopped, as one plain sentence: its own `local service: …` line when it wrote one (the CLI ends
+ * every failure with one; the stack frames before it are for the log), else the exit code.
+ */
+function exitReason(code: number | null, signal: NodeJS.Signals | null, stderrTail: readonly string[]): string {
+  const said = stderrTail.findLast((line) => line.startsWith('local service: '));
+  const how = signal ?? `code ${code}`;
+  return said ? `The local service stopped (${how}): ${said.slice('local service: '.length)}.` : `The local service stopped (${how}).`;
 }
