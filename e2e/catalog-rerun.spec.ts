@@ -79,6 +79,13 @@ test('retry, raise the budget, re-shoot with a tweak and finish in the same batc
   await jobRow(page, hero.id).getByTestId('cell-rerun').click();
   await expect(page.getByTestId('cell-rerun-price')).toHaveAttribute('data-price', String(hero.estimate));
   await expect(page.getByTestId('cell-rerun-price')).toContainText(String(hero.estimate));
+  // Another setting has its own price, asked of main before anything is sent: two images do not fit what is left.
+  await page.getByTestId('cell-rerun-n').selectOption('2');
+  await expect(page.getByTestId('cell-rerun-error')).toHaveAttribute('data-code', 'batch_over_budget');
+  await expect(page.getByTestId('cell-rerun-error')).toContainText(`costs ${2 * hero.estimate} credits and the budget has ${hero.estimate} left`);
+  await expect(page.getByTestId('cell-rerun-send')).toBeDisabled();
+  await page.getByTestId('cell-rerun-n').selectOption('0');
+  await expect(page.getByTestId('cell-rerun-price')).toHaveAttribute('data-price', String(hero.estimate));
   await page.getByTestId('cell-rerun-tweak').fill('softer light');
   for (const language of LANGUAGES) {
     for (const theme of THEMES) {

@@ -5,6 +5,7 @@
 // product × shot board can host them as the job list does.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import { IMAGE_COUNTS, MODEL_IDS, type ImageCount, type ModelId } from '../../../src-shared/catalog.ts';
 import type { BatchJob, BatchSummary } from '../../../src-shared/ipc/batch.ts';
 import type { FinishAnswer } from '../../../src-shared/ipc/batch-reruns.ts';
 import { call } from '../../lib/desktop.ts';
@@ -80,9 +81,11 @@ function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob
   const t = useText(batchText);
   const id = useId();
   const [tweak, setTweak] = useState('');
+  const [model, setModel] = useState<ModelId | ''>('');
+  const [n, setN] = useState<ImageCount | 0>(0);
   const rerun = useRerun('batchRerunCell');
-  const cell = { batchId, productId: job.productId, shotName: job.shotName };
-  // The price does not depend on the words of the tweak; it is asked once when the dialog opens.
+  const cell = { batchId, productId: job.productId, shotName: job.shotName, ...(model !== '' ? { model } : {}), ...(n !== 0 ? { settings: { n } } : {}) };
+  // The price depends on the model and the count, not on the words of the tweak: asked again when those change.
   const price = useRerunPrice(cell);
   const priced = price.data;
   const done = rerun.data;
@@ -93,6 +96,30 @@ function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob
         {t('rerunTweak')}
       </label>
       <input id={`${id}-tweak`} type="text" data-testid="cell-rerun-tweak" value={tweak} placeholder={t('rerunTweakPlaceholder')} maxLength={500} onChange={(e) => setTweak(e.target.value)} />
+      <div className="row-gap wrap">
+        <label className="field-label" htmlFor={`${id}-model`}>
+          {t('rerunModel')}
+        </label>
+        <select id={`${id}-model`} data-testid="cell-rerun-model" value={model} onChange={(e) => setModel(e.target.value as ModelId | '')}>
+          <option value="">{t('rerunSame', { value: job.request.model ?? 'auto' })}</option>
+          {MODEL_IDS.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+        <label className="field-label" htmlFor={`${id}-n`}>
+          {t('rerunCount')}
+        </label>
+        <select id={`${id}-n`} data-testid="cell-rerun-n" value={n} onChange={(e) => setN(Number(e.target.value) as ImageCount | 0)}>
+          <option value={0}>{t('rerunSame', { value: job.request.n ?? 1 })}</option>
+          {IMAGE_COUNTS.map((count) => (
+            <option key={count} value={count}>
+              {count}
+            </option>
+          ))}
+        </select>
+      </div>
       <p className="small" data-testid="cell-rerun-price" data-price={priced?.estimate} data-left={priced?.left ?? undefined}>
         {priced ? (priced.left === null ? t('rerunPrice', { price: priced.estimate }) : t('rerunPriceLeft', { price: priced.estimate, left: priced.left })) : price.isPending ? t('rerunPricing') : null}
       </p>
