@@ -3,7 +3,7 @@
 // deleted), a fresh database is made, and what the damaged file still holds, then the newest good backup, is copied
 // into it; accounts keep their ids and API keys, so the app's stored key and its references still work. What happened
 // is appended to `<data>/recoveries.jsonl`, which the app reads after the service is ready.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { newId } from '../../src-shared/ids.ts';
@@ -45,6 +45,8 @@ export interface OpenedServiceDb {
 /** Opens `<dataDir>/service.db`, recovering it first when it is damaged, emptied or lost. */
 export function openServiceDatabase(dataDir: string, now: () => Date = () => new Date()): OpenedServiceDb {
   const file = join(dataDir, SERVICE_DB);
+  // Private copies a salvage cut off by a kill left behind.
+  for (const name of readdirSync(dataDir)) if (name.startsWith('.salvage-')) rmSync(join(dataDir, name), { recursive: true, force: true });
   let reason = diagnoseServiceDb(dataDir);
   if (reason === null) {
     try {

@@ -77,7 +77,15 @@ function overwrite(file: string, offset: number, bytes: Buffer): void {
 
 const db = (dataDir: string): string => join(dataDir, 'service.db');
 
+/** A file SQLite reads but a migration fails on: 0003 recorded as not applied, so its ALTER TABLE runs again. */
+function failingMigration(dataDir: string): void {
+  const file = new DatabaseSync(db(dataDir));
+  file.exec('DELETE FROM schema_migrations WHERE version = 3');
+  file.close();
+}
+
 const damages: Array<[string, (dataDir: string) => void]> = [
+  ['a schema a migration fails on', failingMigration],
   ['a garbage header', (d) => overwrite(db(d), 0, randomBytes(100))],
   ['a file cut to 60 %', (d) => truncateSync(db(d), Math.floor(statSync(db(d)).size * 0.6))],
   ['random bytes in the middle', (d) => overwrite(db(d), Math.floor(statSync(db(d)).size * 0.45), randomBytes(Math.floor(statSync(db(d)).size * 0.1)))],
@@ -133,7 +141,7 @@ describe('a damaged service.db is kept aside and rebuilt with the same account',
     const s = await start(before.dataDir);
     await expectSameAccount(s, before);
     expect(damagedFiles(before.dataDir)).toHaveLength(1);
-    expect(readServiceRecoveries(before.dataDir, since)).toMatchObject([{ accounts: [before.accountId] }]);
+    expect(readServiceRecoveries(before.dataDir, since)).toMatchObject([{ reason: 'accounts_missing', accounts: [before.accountId] }]);
   });
 
   it('rows newer than the backup come from the damaged file: the balance is the latest one', async () => {
