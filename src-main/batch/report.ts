@@ -46,18 +46,18 @@ export function batchReport(detail: BatchDetail): BatchReport {
 
 type CsvRow = Array<string | number | null>;
 
-/** The report as CSV: one row per job, then one per product, then the total. */
+/** The report as CSV: one row per job (with its origin: plan, retry or rerun, and the job a retry replaces), then one per product, then the total. */
 export function batchReportCsv(detail: BatchDetail): string {
   const theReport = batchReport(detail);
   const rows: CsvRow[] = detail.jobs.map((job) => [
     'job', job.sku, job.productName, job.shotName, job.status, job.estimate, job.creditsCharged,
     job.status === 'succeeded' ? refunded(job) : null,
-    job.imageIds.length, job.error?.code ?? (job.status === 'unknown' ? 'outcome_unknown' : null), job.requestId, job.turnId,
+    job.imageIds.length, job.error?.code ?? (job.status === 'unknown' ? 'outcome_unknown' : null), job.requestId, job.turnId, job.origin, job.replaces,
   ]);
-  for (const p of theReport.products) rows.push(['product', p.sku, p.name, null, null, p.estimated, p.charged, p.refunded, p.images, p.failures.length > 0 ? `${p.failures.length} failed` : null, null, null]);
+  for (const p of theReport.products) rows.push(['product', p.sku, p.name, null, null, p.estimated, p.charged, p.refunded, p.images, p.failures.length > 0 ? `${p.failures.length} failed` : null, null, null, null, null]);
   const t = theReport.total;
-  rows.push(['total', null, null, null, null, t.estimated, t.charged, t.refunded, t.images, t.failures > 0 ? `${t.failures} failed` : null, null, null]);
-  return csvDocument(['row', 'sku', 'product', 'shot', 'status', 'estimated', 'charged', 'refunded', 'images', 'error', 'request_id', 'turn_id'], rows, new Set([1, 2, 3]));
+  rows.push(['total', null, null, null, null, t.estimated, t.charged, t.refunded, t.images, t.failures > 0 ? `${t.failures} failed` : null, null, null, null, null]);
+  return csvDocument(['row', 'sku', 'product', 'shot', 'status', 'estimated', 'charged', 'refunded', 'images', 'error', 'request_id', 'turn_id', 'origin', 'replaces'], rows, new Set([1, 2, 3]));
 }
 
 /** spec §4.1: a partial run is billed for what it produced; the rest of a succeeded job's reservation came back. */

@@ -3,12 +3,13 @@
 // finished by raising the budget, "only what is missing" never sending a done shot, and bad inputs refused with
 // nothing changed. Each re-run is a new job with its own price, request id and turn; the books balance.
 // (kill -9 mid re-run is e2e/catalog-rerun.spec.ts: it needs the app as a process.)
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BatchDetail, BatchReport, BatchSummary, FinishAnswer, RerunAnswer } from '../../src-shared/ipc/index.ts';
 import { cheap, useEnglishApp } from './batch-app.test-support.ts';
 
 describe('re-runs inside a batch, against the real local service', () => {
-  const { c } = useEnglishApp('studio-reruns-');
+  const { c, dataDir } = useEnglishApp('studio-reruns-');
   const charges = (b: BatchDetail) => b.jobs.reduce((s, j) => s + (j.creditsCharged ?? 0), 0);
   const settledBalance = () => c.until('reservations settled', async () => {
     const a = await c.account();
@@ -54,6 +55,12 @@ describe('re-runs inside a batch, against the real local service', () => {
     expect(before - (await settledBalance()).credits).toBe(after.spent);
     const report = await c.ok<BatchReport>('batchReport', { batchId: created.id });
     expect(report.total).toMatchObject({ jobs: 3, succeeded: 2, failed: 1, reruns: 1, charged: after.spent });
+    // The CSV names each job's origin and the job a retry replaces.
+    const { file } = await c.ok<{ file: string }>('batchReportCsv', { batchId: created.id, folder: dataDir() });
+    const lines = readFileSync(file, 'utf8').replace(/^\uFEFF/, '').trim().split(/\r?\n/);
+    expect(lines[0]).toMatch(/,turn_id,origin,replaces$/);
+    expect(lines.filter((line) => line.endsWith(`,retry,${failed.id}`))).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith('job,') && line.endsWith(',plan,'))).toHaveLength(2);
   });
 
   it('a cell is re-shot with a prompt tweak, priced first: a new job in the product session; plan total + re-runs = charges', async () => {
