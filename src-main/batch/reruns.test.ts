@@ -157,6 +157,19 @@ describe('re-runs inside a batch, against the real local service', () => {
     expect(before - (await settledBalance()).credits).toBe(18);
   });
 
+  it('a batch cancelled before it sent anything: "only what is missing" sends its jobs in the same batch', async () => {
+    const [p] = await c.products(1, 'CANCEL');
+    const l = await c.list('cancel', [cheap('a'), cheap('b')]);
+    const created = await c.ok<BatchDetail>('batchCreate', { productIds: [p!.id], shotListId: l.id, concurrency: 1, start: false });
+    const cancelled = await c.ok<BatchSummary>('batchCancel', { batchId: created.id });
+    expect([cancelled.state, cancelled.counts.cancelled]).toEqual(['cancelled', 2]);
+    const finished = await c.ok<FinishAnswer>('batchFinish', { batchId: created.id });
+    expect(finished).toMatchObject({ jobs: 2, requeued: 2, retried: 0, total: 12 });
+    const after = await c.settled(created.id, 'done');
+    expect(after.jobs.map((j) => [j.id, j.status, j.turnIds.length])).toEqual(created.jobs.map((j) => [j.id, 'succeeded', 1]));
+    expect(after.spent).toBe(after.planned);
+  });
+
   it('bad inputs are refused with a specific error and change nothing', async () => {
     const [p] = await c.products(1, 'BAD');
     const l = await c.list('bad', [cheap('a')]);
