@@ -1,6 +1,6 @@
 // Whether service.db can be used as it is, or why not (docs/local-service.md "A damaged service.db"). Read-only: the
 // file and its WAL stay exactly as found until the caller decides to move them aside.
-import { closeSync, existsSync, openSync, readSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { isFilename } from '../../src-shared/ids.ts';
@@ -20,8 +20,6 @@ export type DamageReason =
   /** It reads, but accounts the newest backup holds are gone (a WAL from another database, say). */
   | 'accounts_missing';
 
-const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
-
 /** A folder that held a service before: a backup of service.db, or a generated image, is there. */
 export function heldAService(dataDir: string): boolean {
   if (listServiceBackups(dataDir).length > 0) return true;
@@ -35,23 +33,11 @@ export function isDamage(error: unknown): boolean {
   return typeof code === 'number' && !isStorageFailure(error) && [1, 11, 26].includes(code & 0xff);
 }
 
-function startsWithMagic(file: string): boolean {
-  const head = Buffer.alloc(MAGIC.length);
-  const fd = openSync(file, 'r');
-  try {
-    readSync(fd, head, 0, head.length, 0);
-  } finally {
-    closeSync(fd);
-  }
-  return head.equals(MAGIC);
-}
-
 /** Why `<dataDir>/service.db` cannot be used as it is, or null. A storage failure (busy, disk) is thrown, not damage. */
 export function diagnoseServiceDb(dataDir: string): DamageReason | null {
   const file = join(dataDir, 'service.db');
   if (!existsSync(file)) return heldAService(dataDir) ? 'missing' : null;
   if (statSync(file).size === 0) return heldAService(dataDir) ? 'empty' : null;
-  if (!startsWithMagic(file)) return 'not_sqlite';
   let db: DatabaseSync | null = null;
   try {
     db = new DatabaseSync(file, { readOnly: true });
@@ -59,7 +45,8 @@ export function diagnoseServiceDb(dataDir: string): DamageReason | null {
     if (rows.length !== 1 || rows[0]?.quick_check !== 'ok') return 'quick_check_failed';
     return lostAccounts(db, dataDir) ? 'accounts_missing' : null;
   } catch (error) {
-    if (isDamage(error)) return 'unreadable';
+    // SQLITE_NOTADB: the header is not SQLite's.
+    if (isDamage(error)) return ((error as { errcode: number }).errcode & 0xff) === 26 ? 'not_sqlite' : 'unreadable';
     throw error;
   } finally {
     db?.close();

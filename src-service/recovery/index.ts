@@ -16,24 +16,21 @@ import { settleOrphans } from './settle.ts';
 export const SERVICE_DB = 'service.db';
 export const RECOVERIES_FILE = 'recoveries.jsonl';
 
-/** One recovery, as recorded in recoveries.jsonl (one JSON object a line). */
+/**
+ * One recovery, as recorded in recoveries.jsonl (one JSON object a line): when (ISO 8601) and why; where the damaged
+ * file was kept with its -wal/-shm (null: there was no file); when the backup that filled in was taken (null: none);
+ * rows by table copied from the damaged file, added by the backup, and dropped because what they belonged to was
+ * lost; the tables of the damaged file not read to the end ('all': nothing could be read); the accounts kept.
+ */
 export interface ServiceRecovery {
-  /** ISO 8601. */
   at: string;
   reason: DamageReason;
-  /** Where the damaged file was kept (with its -wal/-shm); null when there was no file to keep. */
   damaged_path: string | null;
-  /** When the backup that filled in was taken (ISO 8601); null when none was used. */
   backup_taken_at: string | null;
-  /** Rows copied from the damaged file, by table. */
   salvaged: Record<string, number>;
-  /** Rows the backup added, by table. */
   from_backup: Record<string, number>;
-  /** Tables of the damaged file that could not be read to the end ('all' when nothing could be read). */
   unreadable: string[];
-  /** Rows dropped because what they belonged to was lost, by table. */
   dropped: Record<string, number>;
-  /** The accounts the new database holds. */
   accounts: string[];
 }
 
@@ -47,18 +44,22 @@ export function openServiceDatabase(dataDir: string, now: () => Date = () => new
   const file = join(dataDir, SERVICE_DB);
   // Private copies a salvage cut off by a kill left behind.
   for (const name of readdirSync(dataDir)) if (name.startsWith('.salvage-')) rmSync(join(dataDir, name), { recursive: true, force: true });
-  let reason = diagnoseServiceDb(dataDir);
-  if (reason === null) {
-    try {
-      return { db: openDatabase(file), recovery: null };
-    } catch (error) {
-      if (!isDamage(error)) throw error;
-      reason = 'open_failed';
-    }
-  }
-  const recovery = recoverServiceDb(dataDir, reason, now());
+  const diagnosed = diagnoseServiceDb(dataDir);
+  const opened = diagnosed ?? openUnlessDamaged(file);
+  if (typeof opened !== 'string') return { db: opened, recovery: null };
+  const recovery = recoverServiceDb(dataDir, opened, now());
   appendFileSync(join(dataDir, RECOVERIES_FILE), `${JSON.stringify(recovery.record)}\n`, { mode: 0o600 });
   return { db: recovery.db, recovery: recovery.record };
+}
+
+/** The database opened and migrated, or 'open_failed' when SQLite or a migration fails on it; a storage failure throws. */
+function openUnlessDamaged(file: string): DatabaseSync | 'open_failed' {
+  try {
+    return openDatabase(file);
+  } catch (error) {
+    if (isDamage(error)) return 'open_failed';
+    throw error;
+  }
 }
 
 /** The recoveries recorded at or after `sinceMs` (a host reads those of the start it made). */

@@ -84,15 +84,15 @@ function failingMigration(dataDir: string): void {
   file.close();
 }
 
-const damages: Array<[string, (dataDir: string) => void]> = [
-  ['a schema a migration fails on', failingMigration],
-  ['a garbage header', (d) => overwrite(db(d), 0, randomBytes(100))],
-  ['a file cut to 60 %', (d) => truncateSync(db(d), Math.floor(statSync(db(d)).size * 0.6))],
-  ['random bytes in the middle', (d) => overwrite(db(d), Math.floor(statSync(db(d)).size * 0.45), randomBytes(Math.floor(statSync(db(d)).size * 0.1)))],
+const damages: Array<[string, string, (dataDir: string) => void]> = [
+  ['a schema a migration fails on', 'open_failed', failingMigration],
+  ['a garbage header', 'not_sqlite', (d) => overwrite(db(d), 0, randomBytes(100))],
+  ['a file cut to 60 %', 'unreadable', (d) => truncateSync(db(d), Math.floor(statSync(db(d)).size * 0.6))],
+  ['random bytes in the middle', 'quick_check_failed', (d) => overwrite(db(d), Math.floor(statSync(db(d)).size * 0.45), randomBytes(Math.floor(statSync(db(d)).size * 0.1)))],
 ];
 
 describe('a damaged service.db is kept aside and rebuilt with the same account', () => {
-  it.each(damages)('%s: salvaged from the damaged file itself (no backup)', async (_kind, damage) => {
+  it.each(damages)('%s: salvaged from the damaged file itself (no backup), reason %s', async (_kind, reason, damage) => {
     const before = await firstRun();
     const original = readFileSync(db(before.dataDir));
     damage(before.dataDir);
@@ -105,7 +105,7 @@ describe('a damaged service.db is kept aside and rebuilt with the same account',
     const [kept] = damagedFiles(before.dataDir);
     expect(readFileSync(join(before.dataDir, kept!)).equals(damagedBytes)).toBe(true);
     const [recovery] = readServiceRecoveries(before.dataDir, since);
-    expect(recovery).toMatchObject({ damaged_path: join(before.dataDir, kept!), backup_taken_at: null, accounts: [before.accountId] });
+    expect(recovery).toMatchObject({ reason, damaged_path: join(before.dataDir, kept!), backup_taken_at: null, accounts: [before.accountId] });
     expect(recovery!.salvaged).toMatchObject({ accounts: 1, api_keys: 1, images: 1 });
   });
 
