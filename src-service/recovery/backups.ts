@@ -84,8 +84,8 @@ export function scheduleServiceBackups(
   const changes = (): number => Number((db.prepare('SELECT total_changes() AS n').get() as { n: number }).n);
   const take = (): Promise<void> => {
     running = running.then(async () => {
-      const before = changes();
       try {
+        const before = changes();
         await backupServiceDb(db, dataDir);
         changesAtBackup = before;
       } catch (error) {
@@ -97,14 +97,22 @@ export function scheduleServiceBackups(
   const changed = (): boolean => changesAtBackup === null || changes() !== changesAtBackup;
   void take();
   const timer = setInterval(() => {
-    if (changed()) void take();
+    try {
+      if (changed()) void take();
+    } catch (error) {
+      log(error);
+    }
   }, intervalMs);
   timer.unref();
   return {
     async close() {
       clearInterval(timer);
       await running;
-      if (changed()) await take();
+      try {
+        if (changed()) await take();
+      } catch (error) {
+        log(error);
+      }
     },
   };
 }

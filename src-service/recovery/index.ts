@@ -94,23 +94,39 @@ function damagedName(file: string, at: Date): string {
 function moveAside(file: string, at: Date): string | null {
   if (!['', '-wal'].some((s) => existsSync(`${file}${s}`))) return null;
   const target = damagedName(file, at);
-  for (const suffix of ['', '-wal', '-shm', '-journal']) {
+  for (const suffix of COMPANIONS) {
     if (existsSync(`${file}${suffix}`)) renameSync(`${file}${suffix}`, `${target}${suffix}`);
   }
   return target;
 }
 
+const COMPANIONS = ['', '-wal', '-shm', '-journal'];
+
+/**
+ * The fresh database is built beside the damaged file and takes its place only once full, so a recovery cut short
+ * (a kill, a full disk) leaves service.db as it was and the next start does it again from the same sources.
+ */
 function recoverServiceDb(dataDir: string, reason: DamageReason, at: Date): { db: DatabaseSync; record: ServiceRecovery } {
   const file = join(dataDir, SERVICE_DB);
-  const damagedPath = moveAside(file, at);
-  const db = openDatabase(file);
+  const staging = `${file}.rebuilding`;
+  for (const suffix of COMPANIONS) rmSync(`${staging}${suffix}`, { force: true });
+  const fresh = openDatabase(staging);
+  let filled: ReturnType<typeof fillFresh>;
   // Rows arrive table by table and source by source: links are made whole at the end (settle.ts).
-  db.exec('PRAGMA foreign_keys = OFF');
+  fresh.exec('PRAGMA foreign_keys = OFF');
   try {
-    return { db, record: { at: at.toISOString(), reason, damaged_path: damagedPath, ...fillFresh(db, dataDir, damagedPath, reason) } };
+    filled = fillFresh(fresh, dataDir, existsSync(file) || existsSync(`${file}-wal`) ? file : null, reason);
+    fresh.exec('PRAGMA foreign_keys = ON');
+    // Everything into the main file, so renaming it alone moves the whole database.
+    fresh.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   } finally {
-    db.exec('PRAGMA foreign_keys = ON');
+    fresh.close();
   }
+  const damagedPath = moveAside(file, at);
+  // A checkpointed, closed database has no -wal or -shm left that matter.
+  for (const suffix of COMPANIONS.slice(1)) rmSync(`${staging}${suffix}`, { force: true });
+  renameSync(staging, file);
+  return { db: openDatabase(file), record: { at: at.toISOString(), reason, damaged_path: damagedPath, ...filled } };
 }
 
 /** Fills the fresh database from the newest source first; INSERT OR IGNORE keeps the first copy of a row. */

@@ -166,4 +166,20 @@ describe('a damaged service.db is kept aside and rebuilt with the same account',
     expect(readServiceRecoveries(dataDir, 0)).toEqual([]);
     expect(existsSync(join(dataDir, 'recoveries.jsonl'))).toBe(false);
   });
+
+  it('backs service.db up when it listens and at a clean stop, keeping the newest 3, each a plain file SQLite reads alone', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-recover-'));
+    for (let i = 0; i < 3; i++) {
+      const s = await start(dataDir);
+      await s.account({ credits: 100 + i });
+      await stop(s);
+    }
+    const names = readdirSync(join(dataDir, 'backups'));
+    expect(names).toHaveLength(3);
+    expect(names.every((n) => /^service-[0-9T-]+Z\.db$/.test(n))).toBe(true);
+    const newest = new DatabaseSync(join(dataDir, 'backups', names.sort().at(-1)!), { readOnly: true });
+    expect(newest.prepare('SELECT credits FROM accounts ORDER BY credits').all()).toEqual([{ credits: 100 }, { credits: 101 }, { credits: 102 }]);
+    newest.close();
+    expect(readdirSync(join(dataDir, 'backups'))).toHaveLength(3);
+  });
 });
