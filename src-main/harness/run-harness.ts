@@ -56,6 +56,7 @@ function observedHost(host: LocalServiceHost): { host: LocalServiceHost; baseUrl
       },
       stop: () => host.stop(),
       onStatus: (listener) => host.onStatus(listener),
+      onRecovery: (listener) => host.onRecovery?.(listener),
     },
   };
 }
