@@ -163,7 +163,8 @@ function salvageDamaged(db: DatabaseSync, dataDir: string, damagedPath: string, 
     const views: string[] = [];
     if (existsSync(`${damagedPath}-wal`) && reason !== 'accounts_missing') views.push(openableCopy(damagedPath, work, true));
     views.push(openableCopy(damagedPath, work, false));
-    const ordered = [...views.filter(passesQuickCheck), ...views.filter((v) => !passesQuickCheck(v))];
+    const sound = new Set(views.filter(passesQuickCheck));
+    const ordered = [...views.filter((v) => sound.has(v)), ...views.filter((v) => !sound.has(v))];
     const yields = ordered.map((view) => readView(db, view));
     for (const y of yields) for (const [table, rows] of Object.entries(y.kept)) into.kept[table] = (into.kept[table] ?? 0) + rows;
     // A table counts as unreadable only when no view could read it to the end.
