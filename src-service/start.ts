@@ -136,8 +136,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   const refunded = createCreditService(db, clock).refundPendingAfterCrash((turnId) =>
     turns.finish(turnId, 'failed', 0, null, clock.now()),
   );
-  // After a recovery, files whose rows were lost stay: they are the user's images, and a later salvage may need them.
-  if (refunded > 0 && !recovery) {
+  if (refunded > 0) {
     // The cut-off runs may have left PNG files that no image row points to.
     const removed = removeOrphanFiles(db, files.dir);
     logger.warn({ refunded, orphan_files_removed: removed }, 'refunded reservations left pending by an earlier crash');

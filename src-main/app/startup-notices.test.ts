@@ -14,6 +14,8 @@ const recovery: ServiceRecovery = {
   unreadable: ['sessions'],
   dropped: { key_usage: 2 },
   accounts: ['acc_0000000001'],
+  files_set_aside: 0,
+  files_folder: null,
 };
 
 describe('serviceRecoveryNotice', () => {

@@ -3,10 +3,11 @@
 // deleted), a fresh database is made, and what the damaged file still holds, then the newest good backup, is copied
 // into it; accounts keep their ids and API keys, so the app's stored key and its references still work. What happened
 // is appended to `<data>/recoveries.jsonl`, which the app reads after the service is ready.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { newId } from '../../src-shared/ids.ts';
+import { isFilename, newId } from '../../src-shared/ids.ts';
+import { createImagesRepo } from '../repos/images.ts';
 import { openDatabase } from '../db.ts';
 import { fileStamp, listServiceBackups } from './backups.ts';
 import { diagnoseServiceDb, isDamage, type DamageReason } from './diagnose.ts';
@@ -20,7 +21,8 @@ export const RECOVERIES_FILE = 'recoveries.jsonl';
  * One recovery, as recorded in recoveries.jsonl (one JSON object a line): when (ISO 8601) and why; where the damaged
  * file was kept with its -wal/-shm (null: there was no file); when the backup that filled in was taken (null: none);
  * rows by table copied from the damaged file, added by the backup, and dropped because what they belonged to was
- * lost; the tables of the damaged file not read to the end ('all': nothing could be read); the accounts kept.
+ * lost; the tables of the damaged file not read to the end ('all': nothing could be read); the accounts kept; the
+ * generated images no row names any more, moved out of files/ into `files_folder` (null: none).
  */
 export interface ServiceRecovery {
   at: string;
@@ -32,6 +34,8 @@ export interface ServiceRecovery {
   unreadable: string[];
   dropped: Record<string, number>;
   accounts: string[];
+  files_set_aside: number;
+  files_folder: string | null;
 }
 
 export interface OpenedServiceDb {
@@ -126,11 +130,29 @@ function recoverServiceDb(dataDir: string, reason: DamageReason, at: Date): { db
   // A checkpointed, closed database has no -wal or -shm left that matter.
   for (const suffix of COMPANIONS.slice(1)) rmSync(`${staging}${suffix}`, { force: true });
   renameSync(staging, file);
-  return { db: openDatabase(file), record: { at: at.toISOString(), reason, damaged_path: damagedPath, ...filled } };
+  const db = openDatabase(file);
+  const aside = setAsideUnnamedFiles(db, dataDir, at);
+  return { db, record: { at: at.toISOString(), reason, damaged_path: damagedPath, ...filled, ...aside } };
+}
+
+/**
+ * Images whose rows were lost leave files/ for `files.unnamed-<stamp>/`: kept for the user, and out of the way of the
+ * crash clean-up, which deletes the files no row names (they would be taken for cut-off runs).
+ */
+function setAsideUnnamedFiles(db: DatabaseSync, dataDir: string, at: Date): { files_set_aside: number; files_folder: string | null } {
+  const dir = join(dataDir, 'files');
+  if (!existsSync(dir)) return { files_set_aside: 0, files_folder: null };
+  const named = createImagesRepo(db).allFilenames();
+  const unnamed = readdirSync(dir).filter((name) => isFilename(name) && !named.has(name));
+  if (unnamed.length === 0) return { files_set_aside: 0, files_folder: null };
+  const folder = join(dataDir, `files.unnamed-${fileStamp(at)}`);
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  for (const name of unnamed) renameSync(join(dir, name), join(folder, name));
+  return { files_set_aside: unnamed.length, files_folder: folder };
 }
 
 /** Fills the fresh database from the newest source first; INSERT OR IGNORE keeps the first copy of a row. */
-function fillFresh(db: DatabaseSync, dataDir: string, damagedPath: string | null, reason: DamageReason): Omit<ServiceRecovery, 'at' | 'reason' | 'damaged_path'> {
+function fillFresh(db: DatabaseSync, dataDir: string, damagedPath: string | null, reason: DamageReason): Omit<ServiceRecovery, 'at' | 'reason' | 'damaged_path' | 'files_set_aside' | 'files_folder'> {
   const salvaged: SourceYield = { kept: {}, unreadable: [] };
   const fromBackup: SourceYield = { kept: {}, unreadable: [] };
   if (damagedPath) salvageDamaged(db, dataDir, damagedPath, reason, salvaged);

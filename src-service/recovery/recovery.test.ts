@@ -77,6 +77,18 @@ function overwrite(file: string, offset: number, bytes: Buffer): void {
 
 const db = (dataDir: string): string => join(dataDir, 'service.db');
 
+/**
+ * The page of session rows nearest the middle of the file (what lies there depends on the schema's layout, so it is
+ * looked up): the other data after the account, which a damage there costs, while the account's pages stay readable.
+ */
+function middleSessionsPage(file: string): number {
+  const reader = new DatabaseSync(file, { readOnly: true });
+  const pages = Math.ceil(statSync(file).size / 4096);
+  const found = reader.prepare("SELECT pageno FROM dbstat WHERE name = 'sessions' AND pagetype = 'leaf' ORDER BY abs(pageno - ?) LIMIT 1").get(pages / 2) as { pageno: number };
+  reader.close();
+  return found.pageno;
+}
+
 /** A file SQLite reads but a migration fails on: 0003 recorded as not applied, so its ALTER TABLE runs again. */
 function failingMigration(dataDir: string): void {
   const file = new DatabaseSync(db(dataDir));
@@ -88,7 +100,8 @@ const damages: Array<[string, string, (dataDir: string) => void]> = [
   ['a schema a migration fails on', 'open_failed', failingMigration],
   ['a garbage header', 'not_sqlite', (d) => overwrite(db(d), 0, randomBytes(100))],
   ['a file cut to 60 %', 'unreadable', (d) => truncateSync(db(d), Math.floor(statSync(db(d)).size * 0.6))],
-  ['random bytes in the middle', 'quick_check_failed', (d) => overwrite(db(d), Math.floor(statSync(db(d)).size * 0.45), randomBytes(Math.floor(statSync(db(d)).size * 0.1)))],
+  // quick_check reports the ruined page, or fails on it itself, as the bytes fall.
+  ['random bytes in the middle', 'quick_check_failed|unreadable', (d) => overwrite(db(d), (middleSessionsPage(db(d)) - 1) * 4096, randomBytes(4096))],
 ];
 
 describe('a damaged service.db is kept aside and rebuilt with the same account', () => {
@@ -105,7 +118,7 @@ describe('a damaged service.db is kept aside and rebuilt with the same account',
     const [kept] = damagedFiles(before.dataDir);
     expect(readFileSync(join(before.dataDir, kept!)).equals(damagedBytes)).toBe(true);
     const [recovery] = readServiceRecoveries(before.dataDir, since);
-    expect(recovery).toMatchObject({ reason, damaged_path: join(before.dataDir, kept!), backup_taken_at: null, accounts: [before.accountId] });
+    expect(recovery).toMatchObject({ reason: expect.stringMatching(new RegExp(`^(${reason})$`)), damaged_path: join(before.dataDir, kept!), backup_taken_at: null, accounts: [before.accountId] });
     expect(recovery!.salvaged).toMatchObject({ accounts: 1, api_keys: 1, images: 1 });
   });
 
@@ -128,6 +141,20 @@ describe('a damaged service.db is kept aside and rebuilt with the same account',
     const s = await start(before.dataDir);
     await expectSameAccount(s, before);
     expect(readServiceRecoveries(before.dataDir, since)).toMatchObject([{ reason: 'missing', damaged_path: null, accounts: [before.accountId] }]);
+  });
+
+  it('a missing service.db with no backup, beside its images: said to be lost (a record, reason missing), not taken for a first start', async () => {
+    const before = await firstRun();
+    rmSync(db(before.dataDir));
+    rmSync(join(before.dataDir, 'backups'), { recursive: true });
+    const since = Date.now();
+    const s = await start(before.dataDir);
+    expect((await s.admin('GET', `/admin/accounts/${before.accountId}`)).status).toBe(404);
+    const [recovery] = readServiceRecoveries(before.dataDir, since);
+    expect(recovery).toMatchObject({ reason: 'missing', damaged_path: null, accounts: [], salvaged: {}, from_backup: {}, files_set_aside: 1 });
+    // The image stays on disk for the user, out of the way of the crash clean-up (files no row names).
+    expect(readdirSync(join(before.dataDir, 'files'))).toEqual([]);
+    expect(readdirSync(recovery!.files_folder!)).toHaveLength(1);
   });
 
   it('a WAL from another service.db: its pages are not taken for ours', async () => {
