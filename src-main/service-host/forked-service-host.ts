@@ -53,6 +53,8 @@ export class ForkedServiceHost implements LocalServiceHost {
   /** Whether the child now running has said it is ready. */
   private up = false;
   private readonly recoveries = new RecoveryListeners();
+  /** Each recovery of service.db a start of ours made (recoveries.ts). */
+  readonly onRecovery = (listener: (recovery: ServiceRecovery) => void): void => this.recoveries.add(listener);
 
   constructor(options: ForkedServiceHostOptions) {
     this.options = { startTimeoutMs: 30_000, ...options };
@@ -61,10 +63,6 @@ export class ForkedServiceHost implements LocalServiceHost {
 
   onStatus(listener: (status: LocalServiceStatus) => void): void {
     this.listeners.add(listener);
-  }
-
-  onRecovery(listener: (recovery: ServiceRecovery) => void): void {
-    this.recoveries.add(listener);
   }
 
   private emit(status: LocalServiceStatus): void {

@@ -56,6 +56,8 @@ export class NodeLocalServiceHost implements LocalServiceHost {
   private up = false;
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly recoveries = new RecoveryListeners();
+  /** Each recovery of service.db a start of ours made (recoveries.ts). */
+  readonly onRecovery = (listener: (recovery: ServiceRecovery) => void): void => this.recoveries.add(listener);
 
   constructor(options: NodeServiceHostOptions) {
     const { maxRestarts, restartDelayMs, coolDownMs, now, ...rest } = options;
@@ -69,10 +71,6 @@ export class NodeLocalServiceHost implements LocalServiceHost {
 
   onStatus(listener: (status: LocalServiceStatus) => void): void {
     this.listeners.push(listener);
-  }
-
-  onRecovery(listener: (recovery: ServiceRecovery) => void): void {
-    this.recoveries.add(listener);
   }
 
   private status(status: LocalServiceStatus): void {

@@ -14,9 +14,6 @@ import { diagnoseServiceDb, isDamage, type DamageReason } from './diagnose.ts';
 import { copyReadableRows, openableCopy, passesQuickCheck, type SourceYield } from './salvage.ts';
 import { settleOrphans } from './settle.ts';
 
-export const SERVICE_DB = 'service.db';
-export const RECOVERIES_FILE = 'recoveries.jsonl';
-
 /**
  * One recovery, as recorded in recoveries.jsonl (one JSON object a line): when (ISO 8601) and why; where the damaged
  * file was kept with its -wal/-shm (null: there was no file); when the backup that filled in was taken (null: none);
@@ -42,6 +39,9 @@ export interface OpenedServiceDb {
   db: DatabaseSync;
   recovery: ServiceRecovery | null;
 }
+
+const SERVICE_DB = 'service.db';
+const RECOVERIES_FILE = 'recoveries.jsonl';
 
 /** Opens `<dataDir>/service.db`, recovering it first when it is damaged, emptied or lost. */
 export function openServiceDatabase(dataDir: string, now: () => Date = () => new Date()): OpenedServiceDb {
