@@ -2,7 +2,7 @@
 // The CLI as a child process (DESIGN.md §4): the ready line, --seed, logs without secrets, clean SIGTERM,
 // and crash safety: kill -9 during a slow generation, restart on the same data, the reservation is refunded.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -252,5 +252,21 @@ describe('npm run service', () => {
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     expect(await exited(child)).toBe(2);
     expect(err).toMatch(/--prot/);
+  });
+
+  it('on a damaged service.db keeps the ready line as it is, says what happened in one stderr line, and keeps the account', async () => {
+    const dir = tempDir();
+    const first = await startCli(['--port', '0', '--data', dir, '--seed', '--log-level', 'info']);
+    first.child.kill('SIGTERM');
+    expect(await exited(first.child)).toBe(0);
+    // The header is no longer SQLite's.
+    const file = join(dir, 'service.db');
+    writeFileSync(file, Buffer.concat([Buffer.from('not a database at all, really'), readFileSync(file).subarray(29)]));
+    const second = await startCli(['--port', '0', '--data', dir]);
+    expect(Object.keys(second.ready).sort()).toEqual(['admin_token', 'base_url', 'event']);
+    const said = second.stderr().split('\n').filter((line) => line.includes('service.db was damaged'));
+    expect(said).toHaveLength(1);
+    expect(JSON.parse(said[0]!)).toMatchObject({ reason: 'not_sqlite', damaged_path: expect.stringContaining(`${file}.damaged-`), accounts: 1 });
+    expect(await admin(second.ready, 'GET', `/admin/accounts/${first.ready.account_id}`)).toMatchObject({ id: first.ready.account_id, credits: 10_000 });
   });
 });
