@@ -48,12 +48,24 @@ export function openServiceDatabase(dataDir: string, now: () => Date = () => new
   const file = join(dataDir, SERVICE_DB);
   // Private copies a salvage cut off by a kill left behind.
   for (const name of readdirSync(dataDir)) if (name.startsWith('.salvage-')) rmSync(join(dataDir, name), { recursive: true, force: true });
+  finishCutOffRecovery(file);
   const diagnosed = diagnoseServiceDb(dataDir);
   const opened = diagnosed ?? openUnlessDamaged(file);
   if (typeof opened !== 'string') return { db: opened, recovery: null };
   const recovery = recoverServiceDb(dataDir, opened, now());
   appendFileSync(join(dataDir, RECOVERIES_FILE), `${JSON.stringify(recovery.record)}\n`, { mode: 0o600 });
   return { db: recovery.db, recovery: recovery.record };
+}
+
+/**
+ * A recovery killed after it moved the damaged file aside and before it put the rebuilt one in its place left a full
+ * `service.db.rebuilding` and no service.db: it takes its place now (otherwise only the backup would be read).
+ */
+function finishCutOffRecovery(file: string): void {
+  const staging = `${file}.rebuilding`;
+  if (existsSync(file) || !existsSync(staging) || !passesQuickCheck(staging)) return;
+  for (const suffix of COMPANIONS.slice(1)) rmSync(`${staging}${suffix}`, { force: true });
+  renameSync(staging, file);
 }
 
 /** The database opened and migrated, or 'open_failed' when SQLite or a migration fails on it; a storage failure throws. */

@@ -1,7 +1,7 @@
 // A damaged service.db never leaves the service unable to start and never becomes a new account (docs/local-service.md
 // "A damaged service.db"): real files damaged in every way the reliability run found, a real service started on them.
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, truncateSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -155,6 +155,19 @@ describe('a damaged service.db is kept aside and rebuilt with the same account',
     // The image stays on disk for the user, out of the way of the crash clean-up (files no row names).
     expect(readdirSync(join(before.dataDir, 'files'))).toEqual([]);
     expect(readdirSync(recovery!.files_folder!)).toHaveLength(1);
+  });
+
+  it('a recovery killed between moving the damaged file aside and putting the rebuilt one in place is finished at the next start', async () => {
+    const before = await firstRun();
+    // What such a kill leaves: the damaged file kept aside, the rebuilt database beside it, no service.db.
+    renameSync(db(before.dataDir), `${db(before.dataDir)}.rebuilding`);
+    writeFileSync(`${db(before.dataDir)}.damaged-2026-11-26T220000000Z`, randomBytes(4096));
+    rmSync(join(before.dataDir, 'backups'), { recursive: true });
+    const since = Date.now();
+    const s = await start(before.dataDir);
+    await expectSameAccount(s, before);
+    expect(readServiceRecoveries(before.dataDir, since)).toEqual([]);
+    expect(existsSync(`${db(before.dataDir)}.rebuilding`)).toBe(false);
   });
 
   it('a WAL from another service.db: its pages are not taken for ours', async () => {
