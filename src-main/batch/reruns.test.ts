@@ -4,6 +4,7 @@
 // nothing changed. Each re-run is a new job with its own price, request id and turn; the books balance.
 // (kill -9 mid re-run is e2e/catalog-rerun.spec.ts: it needs the app as a process.)
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BatchDetail, BatchReport, BatchSummary, FinishAnswer, RerunAnswer } from '../../src-shared/ipc/index.ts';
 import { cheap, useEnglishApp } from './batch-app.test-support.ts';
@@ -89,6 +90,9 @@ describe('re-runs inside a batch, against the real local service', () => {
     expect(shot.requestId).not.toBe(main.requestId);
     // The first result stays: a re-shoot adds a candidate, it replaces nothing.
     expect(after.jobs.find((j) => j.id === main.id)).toMatchObject({ status: 'succeeded', imageIds: main.imageIds, replacedBy: null });
+    // Journaled before it went out, like every job (the send journal brings it back after a restore: never sent twice).
+    const journal = readFileSync(join(dataDir(), 'sends.jsonl'), 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as { batchJobId: string | null; turnId: string; request: { prompt?: string } });
+    expect(journal.filter((e) => e.batchJobId === shot.id)).toEqual([expect.objectContaining({ turnId: shot.turnId, request: expect.objectContaining({ prompt: shot.request.prompt }) })]);
     expect(after.reruns).toEqual({ jobs: 1, retried: 0, reshot: 1, estimated: main.estimate, charged: main.estimate });
     expect(after.planned + after.reruns.estimated).toBe(charges(after));
     expect(after.spent).toBe(charges(after));
