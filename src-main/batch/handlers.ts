@@ -1,7 +1,8 @@
 // IPC handlers of catalog production (src-shared/ipc/batch.ts): products, shot lists, the plan, batch runs,
 // marketplace export and the report. Rules live in src-shared (CSV, shot checks, the plan) and in the runner.
 import { join } from 'node:path';
-import type { BatchDetail, PlanJob, Product } from '../../src-shared/ipc/batch.ts';
+import type { BatchDetail, ExportSelection, PlanJob, Product } from '../../src-shared/ipc/batch.ts';
+import type { CatalogBoard } from '../../src-shared/ipc/batch-board.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
 import { productsCsv } from '../../src-shared/product-csv.ts';
 import { checkShotList, presetById } from '../../src-shared/shot-lists.ts';
@@ -19,18 +20,20 @@ import type { HandlerTable } from '../ports/ipc-table.ts';
 import { planFields, type BatchRepo, type NewJob } from './batch-repo.ts';
 import type { BatchRunner } from './batch-runner.ts';
 import type { CatalogRepo } from './catalog-repo.ts';
-import { exportMarketplace, type MarketplaceItem } from './marketplace-export.ts';
+import { exportMarketplace, type MarketplaceItem, type MissingPick } from './marketplace-export.ts';
 import { planBatch, requireProduct, type PlanInput } from './plan.ts';
 import { importProductInput } from './product-import.ts';
 import { batchReport, batchReportCsv } from './report.ts';
 import { Reruns } from './reruns.ts';
+import { Board, boardCellKey } from './board.ts';
 
 type ProductMethods = 'productList' | 'productSave' | 'productDelete' | 'productImport' | 'productExport';
 type ShotListMethods = 'shotListList' | 'shotListSave' | 'shotListDelete' | 'shotListReset';
 type RunMethods = 'batchPlan' | 'batchCreate' | 'batchList' | 'batchGet' | 'batchPause' | 'batchResume' | 'batchCancel' | 'batchSetConcurrency';
 type OutputMethods = 'marketplacePresets' | 'batchExport' | 'batchReport' | 'batchReportCsv';
 type RerunMethods = 'batchRetryJob' | 'batchRerunCell' | 'batchRaiseBudget' | 'batchFinish';
-export type BatchMethods = ProductMethods | ShotListMethods | RunMethods | OutputMethods | RerunMethods;
+type BoardMethods = 'catalogGetBoard' | 'catalogSetPick';
+export type BatchMethods = ProductMethods | ShotListMethods | RunMethods | OutputMethods | RerunMethods | BoardMethods;
 
 export interface BatchHandlerDeps {
   db: LibraryDatabase;
@@ -200,8 +203,8 @@ function runHandlers(deps: BatchHandlerDeps): HandlerTable<RunMethods> {
 }
 
 /** The images of a batch's succeeded jobs, numbered per product and shot, each with its share of the credits. */
-function marketplaceItems(detail: BatchDetail, repo: Pick<LibraryRepo, 'getTurn'>): MarketplaceItem[] {
-  const items: MarketplaceItem[] = [];
+function marketplaceItems(detail: BatchDetail, repo: Pick<LibraryRepo, 'getTurn'>, picks: Map<string, string>): Array<MarketplaceItem & { rejected: boolean; starred: boolean }> {
+  const items: Array<MarketplaceItem & { rejected: boolean; starred: boolean }> = [];
   const perShot = new Map<string, number>();
   for (const job of detail.jobs) {
     if (job.status !== 'succeeded' || !job.turnId) continue;
@@ -209,7 +212,7 @@ function marketplaceItems(detail: BatchDetail, repo: Pick<LibraryRepo, 'getTurn'
     if (!turn) continue;
     const share = turn.images.length > 0 ? (turn.creditsCharged ?? 0) / turn.images.length : 0;
     for (const image of turn.images) {
-      const key = `${job.productId}\u0000${job.shotName}`;
+      const key = boardCellKey(job.productId, job.shotName);
       const index = (perShot.get(key) ?? 0) + 1;
       perShot.set(key, index);
       items.push({
@@ -226,13 +229,35 @@ function marketplaceItems(detail: BatchDetail, repo: Pick<LibraryRepo, 'getTurn'
         width: image.width,
         height: image.height,
         downloaded: image.download === 'done',
+        picked: picks.get(key) === image.id,
+        rejected: image.rejected,
+        starred: image.starred,
       });
     }
   }
   return items;
 }
 
-function outputHandlers(deps: BatchHandlerDeps): HandlerTable<OutputMethods> {
+/** What a mode writes: the picks, the starred, or every result; never a rejected image. */
+function chosenItems(items: ReturnType<typeof marketplaceItems>, mode: ExportSelection): MarketplaceItem[] {
+  return items.filter((item) => !item.rejected && (mode === 'picks' ? item.picked : mode === 'starred' ? item.starred : true));
+}
+
+/** `picks` mode: every product × shot of the board with no pick to write, and why (listed, never skipped silently). */
+function missingPicks(board: CatalogBoard): MissingPick[] {
+  const names = new Map(board.products.map((p) => [p.productId, p.name]));
+  const purposes = new Map(board.shots.map((s) => [s.name, s.kind]));
+  const missing: MissingPick[] = [];
+  for (const cell of board.cells) {
+    const picked = cell.pick === null ? null : cell.candidates.find((c) => c.imageId === cell.pick);
+    if (picked && !picked.rejected) continue;
+    const reason = picked ? 'pick_rejected' : cell.candidates.some((c) => !c.rejected) ? 'no_pick' : 'no_result';
+    missing.push({ sku: cell.sku, productName: names.get(cell.productId) ?? '', shotName: cell.shotName, purpose: purposes.get(cell.shotName) ?? 'free', reason });
+  }
+  return missing;
+}
+
+function outputHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<OutputMethods> {
   const now = deps.now ?? Date.now;
   return {
     marketplacePresets: async () => presetInfo(deps.language()),
@@ -240,13 +265,15 @@ function outputHandlers(deps: BatchHandlerDeps): HandlerTable<OutputMethods> {
       const preset = marketplacePreset(input.presetId);
       if (!preset) throw new StudioError('export_preset_unknown', { presetId: input.presetId, allowed: MARKETPLACE_PRESETS.map((p) => p.id) });
       const detail = deps.runner.detail(input.batchId);
-      const items = marketplaceItems(detail, deps.repo);
-      if (items.length === 0) throw new StudioError('export_nothing_ready', { count: 0 });
+      const mode = input.mode;
+      const items = chosenItems(marketplaceItems(detail, deps.repo, board.pickedImages(input.batchId)), mode);
+      const missing = mode === 'picks' ? missingPicks(board.board(input.batchId)) : [];
+      if (items.length === 0) throw new StudioError('export_nothing_ready', { count: 0 }, { details: { mode, missingPicks: missing.length } });
       const folder = await askFolder(deps, input.folder);
-      if (folder === null) return { folder: null, presetId: preset.id, written: [], flagged: [], manifestFile: null, bytes: 0 };
+      if (folder === null) return { folder: null, presetId: preset.id, written: [], flagged: [], manifestFile: null, bytes: 0, mode, missingPicks: missing.map(({ purpose: _, ...m }) => m) };
       return exportMarketplace(
         items,
-        { folder, preset, template: input.template ?? DEFAULT_MARKETPLACE_TEMPLATE, includeFailedChecks: input.includeFailedChecks, now: now() },
+        { folder, preset, template: input.template ?? DEFAULT_MARKETPLACE_TEMPLATE, includeFailedChecks: input.includeFailedChecks, now: now(), mode, missingPicks: missing },
         { imagePath: (imageId) => existingCachePath(deps.dirs, 'full', imageId) },
       );
     },
@@ -272,6 +299,19 @@ function rerunHandlers(deps: BatchHandlerDeps): HandlerTable<RerunMethods> {
   };
 }
 
+/** The product × shot board and its picks (board.ts); a pick sends `batch:changed` so every board re-reads. */
+function boardHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<BoardMethods> {
+  return {
+    catalogGetBoard: async ({ batchId }) => board.board(batchId),
+    catalogSetPick: async (input) => {
+      const cell = board.setPick(input);
+      deps.changed(input.batchId);
+      return cell;
+    },
+  };
+}
+
 export function createBatchHandlers(deps: BatchHandlerDeps): HandlerTable<BatchMethods> {
-  return { ...productHandlers(deps), ...shotListHandlers(deps), ...runHandlers(deps), ...outputHandlers(deps), ...rerunHandlers(deps) };
+  const board = new Board({ db: deps.db, batches: deps.batches, product: (id) => deps.catalog.getProduct(id), ...(deps.now ? { now: deps.now } : {}) });
+  return { ...productHandlers(deps), ...shotListHandlers(deps), ...runHandlers(deps), ...outputHandlers(deps, board), ...rerunHandlers(deps), ...boardHandlers(deps, board) };
 }

@@ -67,6 +67,7 @@ function item(imageId: string, over: Partial<MarketplaceItem> = {}): Marketplace
     width: 1200,
     height: 900,
     downloaded: true,
+    picked: false,
     ...over,
   };
 }
@@ -199,8 +200,34 @@ describe('exportMarketplace', () => {
         white_check: it.purpose === 'main_white' ? 'passed' : 'n/a',
         white_share: it.purpose === 'main_white' ? '1' : '',
         status: 'written',
+        selection: 'not_rejected',
+        picked: '',
       });
     }
+  });
+
+  it('in picks mode names the picked candidate and lists every product × shot without a pick in the manifest and the answer', async () => {
+    const picked = [item('img_MugHero1', { picked: true }), item('img_TeeLife1', { sku: 'TEE/02', productName: 'T恤 白色', shotName: 'lifestyle', purpose: 'free', index: 2, picked: true })];
+    const missing = [
+      { sku: 'MUG-001', productName: 'Ceramic mug', shotName: 'lifestyle', purpose: 'buyer_show' as const, reason: 'no_pick' as const },
+      { sku: 'TEE/02', productName: 'T恤 白色', shotName: 'hero', purpose: 'main_white' as const, reason: 'no_result' as const },
+    ];
+    const summary = await exportMarketplace(picked, options('picks', { mode: 'picks', missingPicks: missing }), { imagePath });
+    const out = join(root, 'picks');
+    expect(tree(out)).toEqual(['MUG-001/MUG-001_hero_1.jpg', 'TEE_02/TEE_02_lifestyle_2.jpg', 'manifest.csv']);
+    expect(summary.mode).toBe('picks');
+    expect(summary.missingPicks).toEqual(missing.map(({ purpose: _, ...m }) => m));
+    const rows = readManifest(join(out, 'manifest.csv'));
+    expect(rows.map((r) => [r.file, r.image_id, r.status, r.selection, r.picked])).toEqual([
+      ['MUG-001/MUG-001_hero_1.jpg', 'img_MugHero1', 'written', 'picks', 'yes'],
+      ['TEE_02/TEE_02_lifestyle_2.jpg', 'img_TeeLife1', 'written', 'picks', 'yes'],
+      ['', '', 'no_pick', 'picks', 'no_pick'],
+      ['', '', 'no_pick', 'picks', 'no_result'],
+    ]);
+    expect(rows.slice(2).map((r) => [r.sku, r.product, r.shot, r.purpose])).toEqual([
+      ['MUG-001', 'Ceramic mug', 'lifestyle', 'buyer_show'],
+      ['TEE/02', 'T恤 白色', 'hero', 'main_white'],
+    ]);
   });
 
   it('pads with white and never crops under contain; fills the frame under cover', async () => {

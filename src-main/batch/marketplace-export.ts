@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { PURPOSES, type PurposeId } from '../../src-shared/catalog.ts';
 import { nameKey, renderTemplate, sanitizeFileStem, slug, templateDate, type TemplatePart } from '../../src-shared/export-template.ts';
-import type { MarketplaceExportFile, MarketplaceExportSummary, WhiteCheck } from '../../src-shared/ipc/batch.ts';
+import type { ExportSelection, MarketplaceExportFile, MarketplaceExportSummary, WhiteCheck } from '../../src-shared/ipc/batch.ts';
 import { MARKETPLACE_TEMPLATE_FIELDS, type MarketplacePreset, type MarketplaceTemplateField } from '../../src-shared/marketplace-presets.ts';
 import { isDiskFull, StudioError } from '../domain/errors.ts';
 import { csvDocument, type CsvCell } from '../export/index.ts';
@@ -33,6 +33,17 @@ export interface MarketplaceItem {
   width: number;
   height: number;
   downloaded: boolean;
+  /** The cell's pick (the manifest's `picked` column says so, in every mode). */
+  picked: boolean;
+}
+
+/** A product × shot that `picks` mode has nothing to write for, and why (a manifest row with status `no_pick`). */
+export interface MissingPick {
+  sku: string;
+  productName: string;
+  shotName: string;
+  purpose: PurposeId;
+  reason: 'no_pick' | 'no_result' | 'pick_rejected';
 }
 
 export interface MarketplaceExportOptions {
@@ -44,6 +55,10 @@ export interface MarketplaceExportOptions {
   includeFailedChecks: boolean;
   /** When the export runs: `{date}` (one date for the whole delivery, even across midnight). */
   now: number;
+  /** Which images the items are (named in the manifest's `selection` column); default `not_rejected`. */
+  mode?: ExportSelection;
+  /** `picks` mode: the product × shots without a pick, listed in the manifest and the answer. */
+  missingPicks?: MissingPick[];
 }
 
 export interface MarketplaceExportDeps {
@@ -76,6 +91,8 @@ export const MANIFEST_HEADER = [
   'white_check',
   'white_share',
   'status',
+  'selection',
+  'picked',
 ] as const;
 /** Text that came from the user (and names made from it) is guarded against spreadsheet formulas. */
 const MANIFEST_TEXT_COLUMNS = new Set((['file', 'sku', 'product', 'shot'] as const).map((c) => MANIFEST_HEADER.indexOf(c)));
@@ -181,7 +198,7 @@ function whiteCheckCell(check: WhiteCheck | null): string {
 }
 
 /** One manifest record: flagged images too, with an empty file and their reason as the status. */
-function manifestRow(item: MarketplaceItem, preset: MarketplacePreset, file: string | null, encoded: Encoded | null, check: WhiteCheck | null, status: 'written' | FlagReason): CsvCell[] {
+function manifestRow(item: MarketplaceItem, preset: MarketplacePreset, file: string | null, encoded: Encoded | null, check: WhiteCheck | null, status: 'written' | FlagReason, mode: ExportSelection): CsvCell[] {
   return [
     file,
     item.sku,
@@ -199,11 +216,29 @@ function manifestRow(item: MarketplaceItem, preset: MarketplacePreset, file: str
     whiteCheckCell(check),
     whiteShareCell(check),
     status,
+    mode,
+    item.picked ? 'yes' : '',
   ];
+}
+
+/** A product × shot with no pick to write (`picks` mode): named, with no file, status `no_pick`, and why in `picked`. */
+function missingRow(missing: MissingPick, mode: ExportSelection): CsvCell[] {
+  const row: CsvCell[] = MANIFEST_HEADER.map(() => null);
+  const set = (column: (typeof MANIFEST_HEADER)[number], value: CsvCell) => (row[MANIFEST_HEADER.indexOf(column)] = value);
+  set('sku', missing.sku);
+  set('product', missing.productName);
+  set('shot', missing.shotName);
+  set('purpose', missing.purpose);
+  set('status', 'no_pick');
+  set('selection', mode);
+  set('picked', missing.reason);
+  return row;
 }
 
 export async function exportMarketplace(items: MarketplaceItem[], options: MarketplaceExportOptions, deps: MarketplaceExportDeps): Promise<MarketplaceExportSummary> {
   const { folder, preset } = options;
+  const mode = options.mode ?? 'not_rejected';
+  const missing = options.missingPicks ?? [];
   // Everything wrong with the request before anything is written.
   const parts: TemplatePart<MarketplaceTemplateField>[] = templatePartsOrThrow(options.template, MARKETPLACE_TEMPLATE_FIELDS);
   await prepareFolder(folder);
@@ -241,7 +276,7 @@ export async function exportMarketplace(items: MarketplaceItem[], options: Marke
   for (const [i, item] of items.entries()) {
     const flag = (reason: FlagReason, check: WhiteCheck | null) => {
       flagged.push({ imageId: item.imageId, sku: item.sku, shotName: item.shotName, reason, whiteCheck: check });
-      rows.push(manifestRow(item, preset, null, null, check, reason));
+      rows.push(manifestRow(item, preset, null, null, check, reason, mode));
       deps.onProgress?.(i + 1, total, null);
     };
 
@@ -278,15 +313,17 @@ export async function exportMarketplace(items: MarketplaceItem[], options: Marke
     const file = `${folderName}/${name}`;
     bytes += encoded.content.byteLength;
     written.push({ imageId: item.imageId, sku: item.sku, shotName: item.shotName, file, width: encoded.width, height: encoded.height, bytes: encoded.content.byteLength, whiteCheck: check });
-    rows.push(manifestRow(item, preset, file, encoded, check, 'written'));
+    rows.push(manifestRow(item, preset, file, encoded, check, 'written', mode));
     deps.onProgress?.(i + 1, total, file);
   }
 
+  for (const m of missing) rows.push(missingRow(m, mode));
   let manifestFile: string | null = null;
   if (written.length > 0) {
     const text = csvDocument(MANIFEST_HEADER, rows, MANIFEST_TEXT_COLUMNS);
     manifestFile = await write(folder, await namesIn(folder, false), 'manifest', 'csv', text);
     bytes += Buffer.byteLength(text, 'utf8');
   }
-  return { folder, presetId: preset.id, written, flagged, manifestFile, bytes };
+  const missingPicks = missing.map(({ sku, productName, shotName, reason }) => ({ sku, productName, shotName, reason }));
+  return { folder, presetId: preset.id, written, flagged, manifestFile, bytes, mode, missingPicks };
 }

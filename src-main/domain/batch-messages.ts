@@ -148,6 +148,14 @@ export const BATCH_MESSAGES = {
     zh: (p) => `${s(p.sku)} 的“${s(p.shot)}”还有任务在排队或运行中；等它结束后再重拍。未做任何更改。`,
     en: (p) => `${s(p.sku)} · ${s(p.shot)} still has a job queued or running; re-shoot it once that ends. Nothing was changed.`,
   },
+  batch_pick_not_candidate: {
+    zh: (p) => `图片 ${s(p.imageId)} 不是 ${s(p.sku)} 的“${s(p.shot)}”的候选图，不能选用。未做任何更改。`,
+    en: (p) => `Image ${s(p.imageId)} is not a candidate of ${s(p.sku)} · ${s(p.shot)}, so it cannot be its pick. Nothing was changed.`,
+  },
+  batch_pick_rejected: {
+    zh: (p) => `图片 ${s(p.imageId)} 已被淘汰（X），不能作为 ${s(p.sku)} 的“${s(p.shot)}”的选用图；先取消淘汰。未做任何更改。`,
+    en: (p) => `Image ${s(p.imageId)} is rejected (X), so it cannot be the pick of ${s(p.sku)} · ${s(p.shot)}; unreject it first. Nothing was changed.`,
+  },
   batch_over_budget: {
     zh: (p) => `超出预算：这次需要 ${s(p.price)} 积分，预算只剩 ${s(p.left)}（预算 ${s(p.budget)}）。请先提高预算。未做任何更改。`,
     en: (p) => `Over budget: this costs ${s(p.price)} credits and the budget has ${s(p.left)} left (budget ${s(p.budget)}). Raise the budget first. Nothing was changed.`,

@@ -303,7 +303,15 @@ export const BatchExportSchema = z.strictObject({
   folder: FolderSchema.shape.folder,
   /** Also export images of white-background shots whose border is not white (default false: listed, not written). */
   includeFailedChecks: z.boolean().default(false),
+  /**
+   * Which images: `picks` (each cell's pick; a product × shot without one is listed in `missingPicks`), `starred`, or
+   * `not_rejected` (every result). Rejected images are never written. Omitted = `not_rejected` (what a caller that
+   * names no mode got before picks existed, rejects left out); the export dialog starts on `picks`.
+   */
+  mode: z.enum(['picks', 'starred', 'not_rejected']).default('not_rejected'),
 });
+export const EXPORT_SELECTIONS = ['picks', 'starred', 'not_rejected'] as const;
+export type ExportSelection = (typeof EXPORT_SELECTIONS)[number];
 export type BatchExportInput = z.input<typeof BatchExportSchema>;
 
 export interface WhiteCheck {
@@ -334,6 +342,14 @@ export interface MarketplaceExportSummary {
   /** `manifest.csv` inside folder, or null when nothing was written. */
   manifestFile: string | null;
   bytes: number;
+  /** The images chosen (`mode` of the input). */
+  mode: ExportSelection;
+  /**
+   * `picks` mode: every product × shot that has no pick to write, never skipped silently (also in the manifest, status
+   * `no_pick`): `no_pick` (candidates, none picked), `no_result` (no usable candidate), `pick_rejected` (the pick was
+   * rejected since). Empty in the other modes.
+   */
+  missingPicks: Array<{ sku: string; productName: string; shotName: string; reason: 'no_pick' | 'no_result' | 'pick_rejected' }>;
 }
 
 export interface BatchReportRow {

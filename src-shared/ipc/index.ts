@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { appMethods } from './app.ts';
 import { batchMethods } from './batch.ts';
 import { batchRerunMethods } from './batch-reruns.ts';
+import { batchBoardMethods } from './batch-board.ts';
 import { exportMethods, type ExportProgress } from './export.ts';
 import type { IpcMethod, IpcResult, MethodInput, MethodOutput } from './contract.ts';
 import { generationMethods, type GenerationProgress } from './generation.ts';
@@ -21,6 +22,7 @@ export const IPC_METHODS = {
   ...exportMethods,
   ...batchMethods,
   ...batchRerunMethods,
+  ...batchBoardMethods,
 } as const;
 
 export type IpcMethods = typeof IPC_METHODS;
@@ -106,3 +108,4 @@ export * from './app.ts';
 export * from './export.ts';
 export * from './batch.ts';
 export * from './batch-reruns.ts';
+export * from './batch-board.ts';

@@ -11,6 +11,7 @@ import { migration as m0400 } from './0400-catalog.ts';
 import { migration as m0500 } from './0500-search-turn-counts.ts';
 import { migration as m0600 } from './0600-turn-stats.ts';
 import { migration as m0710 } from './0710-batch-reruns.ts';
+import { migration as m0720 } from './0720-batch-picks.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0500,
   m0600,
   m0710,
+  m0720,
 ];
 
 export type { Migration };

@@ -1,0 +1,97 @@
+// IPC: the Catalog's product × shot board (docs/catalog.md "The board"): for a batch, one row per product and one
+// column per shot; each cell's status, its candidates (the images its jobs made, with their marks) and its pick,
+// the one image that goes to the marketplace. A pick is stored in the library database (migration 0720).
+import { z } from 'zod';
+import type { PurposeId } from '../catalog.ts';
+import { SHOT_NAME_MAX, SKU_MAX } from '../limits.ts';
+import { IdSchema, method } from './contract.ts';
+import type { BatchState } from './batch.ts';
+
+/**
+ * A cell's status: `queued` (a job waits), `running` (a job is with the service, since `startedAt`), `done` (a job
+ * made images; a picked cell stays `done`), `failed` (with `code` and `requestId`), `unknown` (its outcome is
+ * unknown), `over_budget` and `cancelled` (never sent), `not_sent` (the plan made no job for it).
+ */
+export const CELL_STATUSES = ['queued', 'running', 'done', 'failed', 'unknown', 'over_budget', 'not_sent', 'cancelled'] as const;
+export type CellStatus = (typeof CELL_STATUSES)[number];
+
+/** One image a cell's jobs made, with its culling marks and whether its file is here yet. */
+export interface CellCandidate {
+  imageId: string;
+  jobId: string;
+  download: 'pending' | 'done' | 'failed';
+  rating: number;
+  starred: boolean;
+  rejected: boolean;
+}
+
+export interface BoardCell {
+  productId: string;
+  sku: string;
+  shotName: string;
+  status: CellStatus;
+  /** `running`: when its job was sent. */
+  startedAt: number | null;
+  /** `failed` / `unknown`: the error code (or `outcome_unknown`) and the service's request id. */
+  code: string | null;
+  requestId: string | null;
+  candidates: CellCandidate[];
+  /** The picked candidate's image id, or null. */
+  pick: string | null;
+  /** Credits charged for the cell's jobs so far, and the sum of their estimates. */
+  charged: number;
+  estimated: number;
+  /** The cell's jobs, oldest first (a later re-run or retry last). */
+  jobIds: string[];
+}
+
+export interface BoardProduct {
+  productId: string;
+  sku: string;
+  name: string;
+  /** The product's master reference: its first reference image, or null (none, or the product was deleted). */
+  masterImageId: string | null;
+}
+
+export interface BoardShot {
+  name: string;
+  /** The shot's purpose (main white, detail, …). */
+  kind: PurposeId;
+}
+
+export interface CatalogBoard {
+  batchId: string;
+  state: BatchState;
+  products: BoardProduct[];
+  shots: BoardShot[];
+  /** Row by row: every product × every shot, in the order of `products` and `shots`. */
+  cells: BoardCell[];
+}
+
+export const GetBoardSchema = z.strictObject({ batchId: IdSchema });
+export type GetBoardInput = z.input<typeof GetBoardSchema>;
+
+export const SetPickSchema = z
+  .strictObject({
+    batchId: IdSchema,
+    /** The product, by id or by SKU (exactly one of the two). */
+    productId: IdSchema.optional(),
+    sku: z.string().min(1).max(SKU_MAX).optional(),
+    /** The shot's name (`data-shot` of the cell). */
+    shot: z.string().min(1).max(SHOT_NAME_MAX),
+    /** One of the cell's candidates, or null to clear the pick. */
+    imageId: IdSchema.nullable(),
+  })
+  .refine((input) => (input.productId === undefined) !== (input.sku === undefined), { message: 'give productId or sku, not both', path: ['productId'] });
+export type SetPickInput = z.input<typeof SetPickSchema>;
+
+export const batchBoardMethods = {
+  /** The board of a batch: products, shots and every cell (status, candidates with marks, pick, cost) in one call. */
+  catalogGetBoard: method<CatalogBoard>()('catalog:get-board', GetBoardSchema),
+  /**
+   * Sets (or with `imageId: null` clears) a cell's pick; answers the cell. An image that is not one of the cell's
+   * candidates is refused (`batch_pick_not_candidate`), a rejected one too (`batch_pick_rejected`); an unknown batch
+   * or cell is `batch_not_found` / `batch_cell_not_found`. A refusal changes nothing. Sends `batch:changed`.
+   */
+  catalogSetPick: method<BoardCell>()('catalog:set-pick', SetPickSchema),
+};
