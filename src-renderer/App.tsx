@@ -6,7 +6,7 @@ import { ComposePanel } from './features/compose/ComposePanel.tsx';
 import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
 import { ExportDialog } from './features/export/index.ts';
 import { CompareView, ImageViewer } from './features/viewer/index.ts';
-import { useGalleryView } from './features/gallery/view-store.ts';
+import { useGalleryView } from './lib/library-state/view-store.ts';
 import { LibraryView } from './features/library/LibraryView.tsx';
 import { BalanceBadge } from './features/money/index.ts';
 import { StartupNotices } from './features/notices/index.ts';

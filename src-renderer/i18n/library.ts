@@ -1,4 +1,4 @@
-import { defineTextNamespace, type Text } from '../../i18n/text.ts';
+import { defineTextNamespace, type Text } from './text.ts';
 
 export const libraryText = defineTextNamespace('library', {
   en: {

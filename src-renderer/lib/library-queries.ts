@@ -1,7 +1,7 @@
 // The library's shared reads, one key and one fetch each: an image's detail and a session's summary are shown by
 // the viewer, compare, the gallery, compose's session bar, the reference tray and the export dialog, a session's
 // turns by the stage and the export dialog; each must share one cache entry.
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from './desktop.ts';
 import { queryKeys } from './query-keys.ts';
 
@@ -29,5 +29,18 @@ export function useSession(sessionId: string | null) {
     queryKey: queryKeys.session(sessionId ?? ''),
     queryFn: () => call('libraryGetSession', { sessionId: sessionId ?? '' }),
     enabled: sessionId !== null,
+  });
+}
+
+/** Star or unstar one image (the stage's results): its gallery pages, detail and turn refresh. */
+export function useStar() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { imageId: string; starred: boolean }) => call('libraryStar', input),
+    onSuccess: (image) => {
+      void client.invalidateQueries({ queryKey: queryKeys.galleries() });
+      void client.invalidateQueries({ queryKey: queryKeys.image(image.id) });
+      void client.invalidateQueries({ queryKey: queryKeys.turn(image.turnId) });
+    },
   });
 }

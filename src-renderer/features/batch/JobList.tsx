@@ -9,7 +9,7 @@ import { chooseAutoModel } from '../../../src-shared/pricing.ts';
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { useGalleryStore } from '../gallery/store.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { batchText } from './i18n.ts';
 import { JobStatusBadge } from './parts.tsx';
 import { CellRerun, JobRetry } from './Reruns.tsx';

@@ -13,7 +13,7 @@ import { Field } from '../../ui/Field.tsx';
 import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../../lib/image-drag.ts';
 import { FilterBar } from '../gallery/Filters.tsx';
 import { GalleryBody } from '../gallery/GridChrome.tsx';
-import { useGalleryStore } from '../gallery/store.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { batchText, type BatchT } from './i18n.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useProducts, useSaveProduct } from './queries.ts';

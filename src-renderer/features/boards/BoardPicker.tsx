@@ -3,8 +3,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useText } from '../../i18n/text.ts';
 import { DesktopError } from '../../lib/desktop.ts';
-import { useGalleryView } from '../gallery/view-store.ts';
-import { libraryText } from '../library/i18n.ts';
+import { useGalleryView } from '../../lib/library-state/view-store.ts';
+import { libraryText } from '../../i18n/library.ts';
 import { useBoardAdd, useBoards, useCreateBoard } from './queries.ts';
 
 export function BoardPicker({ imageIds, onDone }: { imageIds: string[]; onDone: () => void }) {

@@ -7,9 +7,9 @@ import { appText, useText } from '../../i18n/text.ts';
 import { DesktopError } from '../../lib/desktop.ts';
 import { useExportStore } from '../export/index.ts';
 import { IMAGE_DRAG_TYPE, readDraggedImageIds } from '../../lib/image-drag.ts';
-import { useGalleryStore } from '../gallery/store.ts';
-import { useGalleryView } from '../gallery/view-store.ts';
-import { libraryText, type LibraryT } from '../library/i18n.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
+import { useGalleryView } from '../../lib/library-state/view-store.ts';
+import { libraryText, type LibraryT } from '../../i18n/library.ts';
 import { useBoardAdd, useBoards, useCreateBoard, useDeleteBoard, useDeleteSmartBoard, useRenameBoard, useSmartBoards } from './queries.ts';
 
 function sameFilters(a: GalleryFilters, b: GalleryFilters): boolean {

@@ -9,9 +9,9 @@ import { DesktopError } from '../../lib/desktop.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useBoards, useSaveSmartBoard, useSmartBoards } from '../boards/queries.ts';
-import { libraryText } from '../library/i18n.ts';
-import { useGalleryStore } from './store.ts';
-import { useGalleryView } from './view-store.ts';
+import { libraryText } from '../../i18n/library.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
+import { useGalleryView } from '../../lib/library-state/view-store.ts';
 
 /** A day's local midnight → its last millisecond, so "to" includes the whole day. */
 function dayEnd(day: number | undefined): number | undefined {

@@ -16,15 +16,15 @@ import { appText, useText, type AppText } from '../../i18n/text.ts';
 import { call } from '../../lib/desktop.ts';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useSettings } from '../settings/index.ts';
-import { libraryText } from '../library/i18n.ts';
+import { libraryText } from '../../i18n/library.ts';
 import { BoardPicker } from '../boards/BoardPicker.tsx';
 import { marksForKey, useMark } from './cull.ts';
 import { installDragOut } from '../../lib/image-drag.ts';
 import { GalleryThumb, tileId, tileText, type TileText } from './GalleryThumb.tsx';
 import { galleryLayout, isNavKey, navigate, tileCenter, GAP, type LayoutItem, type RowItem } from './layout.ts';
 import { SessionHeader } from './SessionHeader.tsx';
-import { useGalleryStore } from './store.ts';
-import { useGalleryView } from './view-store.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
+import { useGalleryView } from '../../lib/library-state/view-store.ts';
 
 /** Horizontal padding of the scroll container (each side), in px; matches .gallery-scroll in gallery.css. */
 const PAD_X = 12;

@@ -8,11 +8,11 @@ import { useComposeStore } from '../compose/store.ts';
 import { useExportStore } from '../export/index.ts';
 import { useLocalConsoleStore } from '../local-console/index.ts';
 import { useSettings } from '../settings/index.ts';
-import { libraryText } from '../library/i18n.ts';
+import { libraryText } from '../../i18n/library.ts';
 import { FilterBar } from './Filters.tsx';
 import { CullLegend, GalleryBody, GalleryResizer, GalleryTotals, ThumbSizeSlider } from './GridChrome.tsx';
-import { useGalleryStore } from './store.ts';
-import { useGalleryView } from './view-store.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
+import { useGalleryView } from '../../lib/library-state/view-store.ts';
 
 export function SelectionBar() {
   const t = useText(appText);

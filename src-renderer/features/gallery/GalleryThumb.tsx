@@ -2,7 +2,7 @@ import { memo, type DragEvent, type MouseEvent } from 'react';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { AppText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
-import type { LibraryT } from '../library/i18n.ts';
+import type { LibraryT } from '../../i18n/library.ts';
 import { beginImageDrag } from '../../lib/image-drag.ts';
 
 export interface ThumbProps {

@@ -3,10 +3,10 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
 import { appText, useText } from '../../i18n/text.ts';
-import { libraryText } from '../library/i18n.ts';
+import { libraryText } from '../../i18n/library.ts';
 import { GalleryList } from './GalleryList.tsx';
 import { useGallery } from './queries.ts';
-import { GALLERY_WIDTH, maxGalleryWidth, THUMB_SIZE, useGalleryView, type GridView } from './view-store.ts';
+import { GALLERY_WIDTH, maxGalleryWidth, THUMB_SIZE, useGalleryView, type GridView } from '../../lib/library-state/view-store.ts';
 import './gallery.css';
 
 export function ThumbSizeSlider({ view }: { view: GridView }) {

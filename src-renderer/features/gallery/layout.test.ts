@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ImageRecord, SessionSummary } from '../../../src-shared/ipc/index.ts';
 import { marksForKey } from './cull.ts';
 import { galleryLayout, justifyRows, navigate, tileCenter, GROUP_PADDING, HEADER_HEIGHT, type RowItem } from './layout.ts';
-import { useGalleryStore } from './store.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
 
 const session = (id: string): SessionSummary => ({
   id,

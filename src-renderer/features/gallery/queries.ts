@@ -1,4 +1,4 @@
-// The gallery from the library: pages of sessions (react-query infinite query), star, rename (image details: lib/library-queries.ts).
+// The gallery from the library: pages of sessions (react-query infinite query), rename (image details and star: lib/library-queries.ts).
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { GalleryFilters, GalleryPage } from '../../../src-shared/ipc/library.ts';
 import { call, imageUrl } from '../../lib/desktop.ts';
@@ -39,19 +39,6 @@ export function warmThumbnails(page: GalleryPage, count: number, holdMs = 10_000
 
 export function useGallery(filters: GalleryFilters) {
   return useInfiniteQuery(galleryQuery(filters));
-}
-
-
-export function useStar() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { imageId: string; starred: boolean }) => call('libraryStar', input),
-    onSuccess: (image) => {
-      void client.invalidateQueries({ queryKey: queryKeys.galleries() });
-      void client.invalidateQueries({ queryKey: queryKeys.image(image.id) });
-      void client.invalidateQueries({ queryKey: queryKeys.turn(image.turnId) });
-    },
-  });
 }
 
 export function useRenameSession() {

@@ -8,9 +8,9 @@ import { BoardsSection } from '../boards/Boards.tsx';
 import { FilterBar } from '../gallery/Filters.tsx';
 import { SelectionBar } from '../gallery/GalleryPanel.tsx';
 import { CullLegend, GalleryBody, GalleryTotals, ThumbSizeSlider } from '../gallery/GridChrome.tsx';
-import { useGalleryStore } from '../gallery/store.ts';
-import { useGalleryView } from '../gallery/view-store.ts';
-import { libraryText } from './i18n.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
+import { useGalleryView } from '../../lib/library-state/view-store.ts';
+import { libraryText } from '../../i18n/library.ts';
 
 export function LibraryView() {
   const lt = useText(libraryText);

@@ -9,8 +9,8 @@ import { imageUrl } from '../../lib/desktop.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useExportStore } from '../export/index.ts';
 import { beginImageDrag } from '../../lib/image-drag.ts';
-import { useStar } from '../gallery/queries.ts';
-import { useGalleryStore } from '../gallery/store.ts';
+import { useStar } from '../../lib/library-queries.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
 
 /** Long side of the cached thumbnail (src-main/files/image-cache.ts). */
 export const THUMB_LONG_SIDE = 512;

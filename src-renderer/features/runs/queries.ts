@@ -1,10 +1,8 @@
-// Generations: start, stop waiting, abort (cancel), retry, and the turn records they write into the library.
+// Generations: stop waiting, abort (cancel), retry, and the turn records they write into the library (start: compose/generate.ts).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { GenerateRequest } from '../../../src-shared/api.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { useComposeStore } from '../compose/store.ts';
 import { useRunsStore } from './store.ts';
 
 /** One listener for the whole app: progress into the store, changed turns into the query cache. */
@@ -62,28 +60,6 @@ export function useRunningTurns() {
   return useQuery({ queryKey: queryKeys.running(), queryFn: () => call('generateRunning', {}), staleTime: Infinity });
 }
 
-export function useStartGeneration() {
-  const client = useQueryClient();
-  const addRecent = useRunsStore((s) => s.addRecent);
-  return useMutation({
-    mutationFn: async (input: { request: GenerateRequest; sessionId?: string }) => {
-      // Main answers with the turn it recorded: no second round trip for it.
-      const { turn } = await call('generateStart', input.sessionId ? input : { request: input.request });
-      return turn;
-    },
-    // Here, not in mutate()'s own callbacks: those never run when the panel that started the run has gone (the
-    // designer switched tabs before main answered), and the run's session would be forgotten.
-    onSuccess: (turn, input) => {
-      addRecent(turn.id);
-      client.setQueryData(queryKeys.turn(turn.id), turn);
-      void client.invalidateQueries({ queryKey: queryKeys.allSessionTurns() });
-      // The next generation continues this run's session, unless the designer chose another one meanwhile.
-      const { session, setSession } = useComposeStore.getState();
-      if ((session?.id ?? undefined) === input.sessionId && session?.id !== turn.sessionId) setSession({ id: turn.sessionId, title: null });
-    },
-  });
-}
-
 export function useCancelGeneration() {
   const client = useQueryClient();
   return useMutation({
@@ -103,12 +79,8 @@ export function useStopWaiting() {
 
 export function useRetryGeneration() {
   const client = useQueryClient();
-  const addRecent = useRunsStore((s) => s.addRecent);
   return useMutation({
     mutationFn: (turnId: string) => call('generateRetry', { turnId }),
-    onSuccess: ({ turnId }) => {
-      addRecent(turnId);
-      void client.invalidateQueries({ queryKey: queryKeys.allSessionTurns() });
-    },
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.allSessionTurns() }),
   });
 }

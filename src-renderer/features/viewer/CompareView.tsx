@@ -8,7 +8,7 @@ import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useLanguage } from '../../i18n/useLanguage.ts';
-import { useGalleryStore } from '../gallery/store.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { CullBar, marksForKey } from './CullBar.tsx';
 import { loupeText, type LoupeKey } from './i18n.ts';
 import { isStageKey, panStep, zoomKey } from './keys.ts';

@@ -8,7 +8,7 @@ import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { useImage } from '../../lib/library-queries.ts';
 import { trapTab } from '../../ui/trapTab.ts';
-import { useGalleryStore } from '../gallery/store.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { loupeText } from './i18n.ts';
 import { KeyHints } from './KeyHints.tsx';
 import { LoupeDetail } from './LoupeDetail.tsx';

@@ -2,7 +2,7 @@
 // gallery, Shift + arrows to pan, and the stage's zoom keys shared with compare.
 import { useEffect } from 'react';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
-import { useGalleryView } from '../gallery/view-store.ts';
+import { useGalleryView } from '../../lib/library-state/view-store.ts';
 import { marksForKey } from './CullBar.tsx';
 import { isStageKey, panStep, zoomKey } from './keys.ts';
 import type { Marks } from './queries.ts';

@@ -5,7 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { GalleryFilters, ImageNeighbors } from '../../../src-shared/ipc/library.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { imageQuery } from '../../lib/library-queries.ts';
-import { useGalleryStore } from '../gallery/store.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { neighborsQuery, useNeighbors } from './queries.ts';
 
 /** What the gallery opened: a list of ids and the one shown first. */

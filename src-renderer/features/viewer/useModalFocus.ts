@@ -2,7 +2,7 @@
 // goes to the gallery tile of the image last shown (the designer may have moved through many images), or else
 // back to whatever had it before (a turn card's thumbnail, the Compare button).
 import { useEffect, useRef } from 'react';
-import { useGalleryView } from '../gallery/view-store.ts';
+import { useGalleryView } from '../../lib/library-state/view-store.ts';
 
 /** The tile of the image, or the grid holding it when tiles are not focusable themselves (a grid with one Tab stop). */
 function tileOf(imageId: string | null): HTMLElement | null {
