@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { IMAGE_COUNTS, MODEL_IDS, type ImageCount, type ModelId } from '../../../src-shared/catalog.ts';
-import type { BatchJob, BatchSummary } from '../../../src-shared/ipc/batch.ts';
+import type { BatchDetail, BatchJob, BatchSummary } from '../../../src-shared/ipc/batch.ts';
 import type { FinishAnswer } from '../../../src-shared/ipc/batch-reruns.ts';
 import { call } from '../../lib/desktop.ts';
 import type { MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
@@ -16,7 +16,7 @@ import { useText } from '../../i18n/text.ts';
 import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { batchText } from './i18n.ts';
-import { batchKeys } from './queries.ts';
+import { batchKeys, useBatchDetail } from './queries.ts';
 
 type RerunMethod = 'batchRetryJob' | 'batchRerunCell' | 'batchRaiseBudget' | 'batchFinish';
 
@@ -159,6 +159,34 @@ export function CellRerun({ batchId, job }: { batchId: string; job: BatchJob }) 
       </button>
       {open ? <RerunDialog batchId={batchId} job={job} onClose={() => setOpen(false)} /> : null}
     </span>
+  );
+}
+
+/** Each batch detail's jobs by id, built once per detail the cache holds (a board shows many cells of one detail). */
+const jobsById = new WeakMap<BatchDetail, Map<string, BatchJob>>();
+function jobOf(detail: BatchDetail | undefined, jobId: string | null): BatchJob | null {
+  if (!detail || jobId === null) return null;
+  let byId = jobsById.get(detail);
+  if (!byId) {
+    byId = new Map(detail.jobs.map((j) => [j.id, j]));
+    jobsById.set(detail, byId);
+  }
+  return byId.get(jobId) ?? null;
+}
+
+/**
+ * Retry and Re-shoot for one cell of the product × shot board: `jobId` is the cell's latest job (its `jobIds`' last);
+ * the job is read from the batch detail the Catalog already holds (no call of its own).
+ */
+export function CellActions({ batchId, jobId }: { batchId: string; jobId: string | null }) {
+  const detail = useBatchDetail(batchId).data;
+  const job = jobOf(detail, jobId);
+  if (!job || job.status === 'queued' || job.status === 'running') return null;
+  return (
+    <div className="batch-cell-actions small">
+      <JobRetry batchId={batchId} job={job} />
+      <CellRerun batchId={batchId} job={job} />
+    </div>
   );
 }
 
