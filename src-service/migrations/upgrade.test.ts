@@ -22,7 +22,7 @@ function oldServiceDb(dataDir: string): void {
 }
 
 describe('service.db of the earlier migration layout', () => {
-  it('opens, applies only 0003, and still answers for the account it held', async () => {
+  it('opens, applies only 0003 and later, and still answers for the account it held', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-upgrade-'));
     oldServiceDb(dataDir);
     const service = await startService({ dataDir, port: 0, logLevel: 'silent' });
@@ -37,6 +37,7 @@ describe('service.db of the earlier migration layout', () => {
       { version: 1, name: 'initial' },
       { version: 2, name: 'packs-webhooks' },
       { version: 3, name: '0003-client-turn-id' },
+      { version: 4, name: '0004-request-ledger' },
     ]);
     expect(db.prepare("SELECT 1 AS found FROM pragma_table_info('turns') WHERE name = 'client_turn_id'").get()).toEqual({ found: 1 });
     db.close();
