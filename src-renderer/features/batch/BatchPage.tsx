@@ -6,6 +6,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useText } from '../../i18n/text.ts';
 import { ImageViewer } from '../viewer/index.ts';
 import { BatchExportDialog } from './BatchExportDialog.tsx';
+import { BoardSection } from './CatalogBoard.tsx';
 import { batchText } from './i18n.ts';
 import { PlanSection } from './PlanSection.tsx';
 import { ProductEditor } from './ProductEditor.tsx';
@@ -46,6 +47,7 @@ export function BatchPage() {
       </header>
       <div className="batch-columns">
         <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`}>
+          {batch ? <BoardSection key={batch.id} batchId={batch.id} /> : null}
           <ProductsSection shotList={list} />
           <ShotListSection lists={lists} list={list} error={listsError} />
         </div>

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { BoardCell, CatalogBoard, CellStatus } from '../../../src-shared/ipc/batch-board.ts';
+import { boardView, clampFocus, moveFocus, needsAttention, NO_FILTER } from './board-model.ts';
+
+function cell(sku: string, shotName: string, status: CellStatus, candidates = 0, pick: string | null = null): BoardCell {
+  return {
+    productId: `pr_${sku}`,
+    sku,
+    shotName,
+    status,
+    startedAt: null,
+    code: null,
+    requestId: null,
+    candidates: Array.from({ length: candidates }, (_, i) => ({ imageId: `${sku}-${shotName}-${i}`, jobId: 'bj', download: 'done' as const, rating: 0, starred: false, rejected: false })),
+    pick,
+    charged: 0,
+    estimated: 0,
+    jobIds: [],
+  };
+}
+
+/** 3 products × 2 shots: A all picked, B one failed, C running and done without a pick. */
+const BOARD: CatalogBoard = {
+  batchId: 'bt_1',
+  state: 'running',
+  products: ['A', 'B', 'C'].map((sku) => ({ productId: `pr_${sku}`, sku, name: sku, masterImageId: null })),
+  shots: [{ name: 'main', kind: 'main_white' }, { name: 'detail', kind: 'free' }],
+  cells: [
+    cell('A', 'main', 'done', 2, 'A-main-0'),
+    cell('A', 'detail', 'done', 2, 'A-detail-1'),
+    cell('B', 'main', 'failed'),
+    cell('B', 'detail', 'done', 2, 'B-detail-0'),
+    cell('C', 'main', 'running'),
+    cell('C', 'detail', 'done', 3),
+  ],
+};
+
+describe('the board model', () => {
+  it('needs attention: failed, unknown, over budget, or settled without a pick; never queued or running', () => {
+    expect(['failed', 'unknown', 'over_budget', 'not_sent', 'cancelled'].map((s) => needsAttention(cell('X', 'm', s as CellStatus)))).toEqual([true, true, true, true, true]);
+    expect([needsAttention(cell('X', 'm', 'queued')), needsAttention(cell('X', 'm', 'running')), needsAttention(cell('X', 'm', 'done', 2, 'X-m-0'))]).toEqual([false, false, false]);
+    expect(needsAttention(cell('X', 'm', 'done', 2))).toBe(true);
+  });
+
+  it('filters rows by attention, shot and product, and columns by shot', () => {
+    expect(boardView(BOARD, NO_FILTER).rows.map((r) => r.product.sku)).toEqual(['A', 'B', 'C']);
+    expect(boardView(BOARD, { ...NO_FILTER, attention: true }).rows.map((r) => r.product.sku)).toEqual(['B', 'C']);
+    const main = boardView(BOARD, { ...NO_FILTER, attention: true, shot: 'main' });
+    expect(main.shots.map((s) => s.name)).toEqual(['main']);
+    expect(main.rows.map((r) => [r.product.sku, r.cells.map((c) => c.status)])).toEqual([['B', ['failed']]]);
+    expect(boardView(BOARD, { ...NO_FILTER, productId: 'pr_C' }).rows.map((r) => r.cells.map((c) => c.shotName))).toEqual([['main', 'detail']]);
+  });
+
+  it('moves focus through candidates, on into the next cell, and up and down in the same shot', () => {
+    const view = boardView(BOARD, NO_FILTER);
+    let at = { row: 0, shot: 0, candidate: 0 };
+    at = moveFocus(view, at, 'ArrowRight');
+    expect(at).toEqual({ row: 0, shot: 0, candidate: 1 });
+    at = moveFocus(view, at, 'ArrowRight');
+    expect(at).toEqual({ row: 0, shot: 1, candidate: 0 });
+    expect(moveFocus(view, { row: 0, shot: 1, candidate: 1 }, 'ArrowRight')).toEqual({ row: 0, shot: 1, candidate: 1 });
+    expect(moveFocus(view, { row: 0, shot: 1, candidate: 0 }, 'ArrowLeft')).toEqual({ row: 0, shot: 0, candidate: 1 });
+    // Down into a failed cell (one stop), then down into a 3-candidate cell keeps the column.
+    expect(moveFocus(view, { row: 0, shot: 0, candidate: 1 }, 'ArrowDown')).toEqual({ row: 1, shot: 0, candidate: 0 });
+    expect(moveFocus(view, { row: 1, shot: 1, candidate: 1 }, 'ArrowDown')).toEqual({ row: 2, shot: 1, candidate: 1 });
+    expect(moveFocus(view, { row: 2, shot: 1, candidate: 2 }, 'ArrowUp')).toEqual({ row: 1, shot: 1, candidate: 1 });
+    expect(moveFocus(view, { row: 0, shot: 0, candidate: 0 }, 'ArrowUp')).toEqual({ row: 0, shot: 0, candidate: 0 });
+    expect(moveFocus(view, { row: 0, shot: 0, candidate: 0 }, 'p')).toEqual({ row: 0, shot: 0, candidate: 0 });
+  });
+
+  it('keeps the focus inside what a filter leaves', () => {
+    const view = boardView(BOARD, { ...NO_FILTER, attention: true, shot: 'main' });
+    expect(clampFocus(view, { row: 2, shot: 1, candidate: 2 })).toEqual({ row: 0, shot: 0, candidate: 0 });
+  });
+});

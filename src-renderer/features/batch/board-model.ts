@@ -1,0 +1,81 @@
+// What the board shows and where the keyboard goes, as plain functions of main's board (catalog:get-board): rows
+// after the filters ("needs attention", one shot, one product), and focus moving between candidates and cells.
+import type { BoardCell, BoardProduct, BoardShot, CatalogBoard } from '../../../src-shared/ipc/batch-board.ts';
+
+export interface BoardFilter {
+  attention: boolean;
+  /** One shot's name, or null for every shot. */
+  shot: string | null;
+  productId: string | null;
+}
+
+export const NO_FILTER: BoardFilter = { attention: false, shot: null, productId: null };
+
+export interface BoardRow {
+  product: BoardProduct;
+  /** The row's cells in the order of the shots shown. */
+  cells: BoardCell[];
+}
+
+export interface BoardView {
+  shots: BoardShot[];
+  rows: BoardRow[];
+}
+
+/** A cell the designer still has to act on: no result for a reason, or results and no pick yet. */
+export function needsAttention(cell: BoardCell): boolean {
+  if (cell.status === 'failed' || cell.status === 'unknown' || cell.status === 'over_budget') return true;
+  return cell.pick === null && cell.status !== 'queued' && cell.status !== 'running';
+}
+
+/** The board's rows and columns under the filters (main answers cells row by row, in the order of products × shots). */
+export function boardView(board: CatalogBoard, filter: BoardFilter): BoardView {
+  const width = board.shots.length;
+  const shown = board.shots.flatMap((shot, i) => (filter.shot === null || shot.name === filter.shot ? [i] : []));
+  const rows: BoardRow[] = [];
+  board.products.forEach((product, p) => {
+    if (filter.productId !== null && product.productId !== filter.productId) return;
+    const cells = shown.map((s) => board.cells[p * width + s]).filter((c): c is BoardCell => c !== undefined);
+    if (filter.attention && !cells.some(needsAttention)) return;
+    rows.push({ product, cells });
+  });
+  return { shots: shown.map((s) => board.shots[s]).filter((s): s is BoardShot => s !== undefined), rows };
+}
+
+/** Where the keyboard focus is: a row, a shot column, a candidate of that cell (0 for an empty cell). */
+export interface BoardFocus {
+  row: number;
+  shot: number;
+  candidate: number;
+}
+
+/** Focus stops in a cell: one per candidate, one for a cell without any. */
+function stops(view: BoardView, row: number, shot: number): number {
+  return Math.max(1, view.rows[row]?.cells[shot]?.candidates.length ?? 0);
+}
+
+/** The focus after an arrow key: left/right through candidates and on into the next cell, up/down to the same shot. */
+export function moveFocus(view: BoardView, at: BoardFocus, key: string): BoardFocus {
+  const last = (row: number, shot: number) => stops(view, row, shot) - 1;
+  switch (key) {
+    case 'ArrowRight':
+      if (at.candidate < last(at.row, at.shot)) return { ...at, candidate: at.candidate + 1 };
+      return at.shot + 1 < view.shots.length ? { ...at, shot: at.shot + 1, candidate: 0 } : at;
+    case 'ArrowLeft':
+      if (at.candidate > 0) return { ...at, candidate: at.candidate - 1 };
+      return at.shot > 0 ? { ...at, shot: at.shot - 1, candidate: last(at.row, at.shot - 1) } : at;
+    case 'ArrowDown':
+      return at.row + 1 < view.rows.length ? { row: at.row + 1, shot: at.shot, candidate: Math.min(at.candidate, last(at.row + 1, at.shot)) } : at;
+    case 'ArrowUp':
+      return at.row > 0 ? { row: at.row - 1, shot: at.shot, candidate: Math.min(at.candidate, last(at.row - 1, at.shot)) } : at;
+    default:
+      return at;
+  }
+}
+
+/** The focus kept inside the board after it changed (a filter, a refresh): clamped to what is shown. */
+export function clampFocus(view: BoardView, at: BoardFocus): BoardFocus {
+  const row = Math.max(0, Math.min(at.row, view.rows.length - 1));
+  const shot = Math.max(0, Math.min(at.shot, view.shots.length - 1));
+  return { row, shot, candidate: Math.max(0, Math.min(at.candidate, stops(view, row, shot) - 1)) };
+}
