@@ -1,6 +1,8 @@
-// Gallery UI state: filters, multi-selection (Shift/Ctrl), the viewer and the side-by-side compare.
+// The library's shared UI state, one owner for every feature that shows images: the filters, the multi-selection
+// (Shift/Ctrl), the viewer and the side-by-side compare.
 import { create } from 'zustand';
 import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
+import { call } from '../desktop.ts';
 
 interface GalleryState {
   filters: GalleryFilters;
@@ -65,3 +67,19 @@ export const useGalleryStore = create<GalleryState>((set) => ({
   openCompare: (...ids) => set({ compare: [...new Set(ids)].slice(0, 4) }),
   closeCompare: () => set({ compare: null }),
 }));
+
+/** Selects everything that passes the filters, loaded or not (the first 5000): the loaded ones at once. */
+export function selectAllMatching(loaded: readonly string[], more: boolean): void {
+  useGalleryStore.setState({ selected: [...loaded], anchor: loaded[0] ?? null });
+  if (!more) return;
+  void call('libraryImageIds', { filters: useGalleryStore.getState().filters, limit: 5000 }).then(
+    ({ ids }) => useGalleryStore.setState({ selected: ids, anchor: ids[0] ?? null }),
+    () => undefined,
+  );
+}
+
+/** What a mark or "add to board" applies to: the selection when the focused image is part of it, else that image. */
+export function selectionAround(focused: string): string[] {
+  const current = useGalleryStore.getState().selected;
+  return current.length > 1 && current.includes(focused) ? current : [focused];
+}
