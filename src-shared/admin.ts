@@ -55,8 +55,16 @@ export type CreateApiKeyBody = z.infer<typeof CreateApiKeyBodySchema>;
 export const PatchApiKeyBodySchema = z.strictObject({ rate_limit_per_24h: z.number().int().min(1).nullable() });
 export type PatchApiKeyBody = z.infer<typeof PatchApiKeyBodySchema>;
 
-/** POST /admin/clock. */
-export const AdvanceClockBodySchema = z.strictObject({ advance_s: z.number().min(0).max(1e10) });
+/**
+ * POST /admin/clock: `advance_s` moves the service clock forward; `reset: true` first brings it back to real time
+ * (both may be given: reset, then advance). At least one of the two.
+ */
+export const AdvanceClockBodySchema = z
+  .strictObject({ advance_s: z.number().min(0).max(1e10).optional(), reset: z.literal(true).optional() })
+  .refine((body) => body.advance_s !== undefined || body.reset !== undefined, {
+    path: ['advance_s'],
+    message: 'give advance_s (seconds) or reset: true',
+  });
 export type AdvanceClockBody = z.infer<typeof AdvanceClockBodySchema>;
 
 export const PutWebhookBodySchema = z.strictObject({ url: z.string().max(2048), enabled: z.boolean() });
@@ -126,7 +134,8 @@ export const AdminPackListSchema = z.object({ packs: z.array(AdminPackSchema) })
 export const AdminPublishedSchema = z.object({ published: z.literal(true), publication: PublicationSchema });
 export type AdminPublished = z.infer<typeof AdminPublishedSchema>;
 
-export const AdminClockSchema = z.object({ now: z.number() });
+/** GET and POST /admin/clock: the service clock (Unix s) and how far it is ahead of real time (s). */
+export const AdminClockSchema = z.object({ now: z.number(), offset_s: z.number().optional() });
 
 /** GET/PUT /admin/settings answer every setting. */
 export const AdminSettingsSchema = z.object({

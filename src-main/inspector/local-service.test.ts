@@ -150,4 +150,15 @@ describe('the inspector against the local service', () => {
     const stale = await waitForGroup((g) => g.deliveryId === sent.deliveryId);
     expect(stale.attempts[0]?.diagnosis).toBe('old_secret');
   });
+
+  it('verifies its own service\'s ping after "Move clock forward" (24 h): deliveries are signed with real time', async () => {
+    expect((await admin('POST', '/admin/clock', { advance_s: 86_400 })).status).toBe(200);
+    try {
+      const ping = await admin('POST', `/admin/accounts/${service.accountId}/webhook/ping`);
+      const group = await waitForGroup((g) => g.deliveryId === ping.json.delivery_id);
+      expect(group.attempts[0]).toMatchObject({ valid: true, responseStatus: 200, diagnosis: 'valid' });
+    } finally {
+      await admin('POST', '/admin/clock', { reset: true });
+    }
+  });
 });

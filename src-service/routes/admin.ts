@@ -58,11 +58,14 @@ export function registerAdminRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
   app.get('/admin/faults', admin, (c) => c.json(deps.faults.get()));
   app.put('/admin/faults', admin, async (c) => c.json(deps.faults.arm(await readJson(c, FaultsSchema))));
 
-  app.get('/admin/clock', admin, (c) => c.json({ now: deps.clock.nowSeconds() }));
+  // The business clock (docs/local-service.md "The service clock"); webhook signatures keep real time.
+  const clockView = () => ({ now: deps.clock.nowSeconds(), offset_s: deps.clock.offsetSeconds() });
+  app.get('/admin/clock', admin, (c) => c.json(clockView()));
   app.post('/admin/clock', admin, async (c) => {
     const body = await readJson(c, AdvanceClockBodySchema);
-    deps.clock.advance(body.advance_s);
-    return c.json({ now: deps.clock.nowSeconds() });
+    if (body.reset) deps.clock.reset();
+    if (body.advance_s !== undefined) deps.clock.advance(body.advance_s);
+    return c.json(clockView());
   });
 
   app.get('/admin/settings', admin, (c) => c.json(deps.settings.get()));

@@ -193,14 +193,26 @@ describe('ping and signing', () => {
     expect(state.last_delivery).toMatchObject({ delivery_id: deliveryId, event: 'ping', attempts: 1, outcome: 'succeeded', status: 200 });
   });
 
-  it('uses the service clock for X-Service-Timestamp', async () => {
-    const { account, r } = await accountWithWebhook();
-    const moved = (await svc.admin('POST', '/admin/clock', { advance_s: 3600 })).json as { now: number };
-    await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
-    const [req] = await r.waitFor(1);
-    const ts = Number(req?.headers['x-service-timestamp']);
-    expect(Math.abs(ts - moved.now)).toBeLessThanOrEqual(5);
-    expect(ts - Math.floor(Date.now() / 1000)).toBeGreaterThan(3500);
+  it('signs with real time, not the service clock: after the clock moved 400 s a receiver with a 5-minute window verifies', async () => {
+    // A spec-correct receiver (spec §6 steps 2 and 3): its own clock, a 5-minute window, 401 otherwise.
+    const { account, r, secret } = await accountWithWebhook((req, _i, res) => {
+      const skew = Math.abs(Math.floor(Date.now() / 1000) - Number(req.headers['x-service-timestamp']));
+      res.writeHead(skew <= 300 && verifiesWith(secret, req) ? 204 : 401).end();
+    });
+    const moved = (await svc.admin('POST', '/admin/clock', { advance_s: 400 })).json as { now: number; offset_s: number };
+    try {
+      expect(moved.offset_s).toBeGreaterThanOrEqual(400);
+      const ping = (await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`)).json as { delivery_id: string };
+      const [req] = await r.waitFor(1);
+      expect(Math.abs(Number(req?.headers['x-service-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
+      const state = await waitUntil(async () => {
+        const body = (await svc.admin('GET', `/admin/accounts/${account}/webhook`)).json as { last_delivery: { outcome: string } | null };
+        return body.last_delivery?.outcome === 'pending' ? null : body;
+      });
+      expect(state.last_delivery).toMatchObject({ delivery_id: ping.delivery_id, attempts: 1, outcome: 'succeeded', status: 204 });
+    } finally {
+      await svc.admin('POST', '/admin/clock', { reset: true });
+    }
   });
 
   it('refuses a ping while switched off or without a URL, and sends nothing', async () => {

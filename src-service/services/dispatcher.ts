@@ -1,7 +1,8 @@
 // The webhook dispatcher (spec §6 "Delivery and retry rules", DESIGN.md §4). Deliveries are rows in SQLite, so a
 // restart resumes pending retries. Each attempt: the URL text rules again, then the resolved-address rule
-// (fails without connecting), then one POST signed with the account's CURRENT secret and a fresh timestamp,
-// 8 s timeout, redirects never followed. Retries wait 2 s and 10 s of real time from the end of the failure.
+// (fails without connecting), then one POST signed with the account's CURRENT secret and a fresh timestamp of
+// real time (as production signs: the admin clock never moves X-Service-Timestamp, so a receiver's 5-minute check
+// holds), 8 s timeout, redirects never followed. Retries wait 2 s and 10 s of real time from the end of the failure.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -34,8 +35,8 @@ export interface DispatcherLog {
 export const INTERNAL_FAILURE = 'internal error while delivering';
 
 /**
- * Real time for the delivery mechanics (retry waits, the 8 s timeout). Tests pass a manual one, so the timing
- * rules are checked exactly rather than against wall-clock bounds.
+ * Real time for the delivery mechanics (retry waits, the 8 s timeout) and the signature's timestamp. Tests pass a
+ * manual one, so the timing rules are checked exactly rather than against wall-clock bounds.
  */
 export interface DispatcherTimers {
   /** Unix ms. */
@@ -52,7 +53,7 @@ export const REAL_TIMERS: DispatcherTimers = {
 
 export interface DispatcherOptions {
   repo: WebhooksRepo;
-  /** Service clock, Unix ms: X-Service-Timestamp and the recorded times come from it (DESIGN.md §4). */
+  /** Service clock, Unix ms: the recorded times come from it; X-Service-Timestamp is real time (timers.now). */
   now: () => number;
   /** The admin setting allow_loopback_webhooks, read at every attempt. */
   allowLoopback: () => boolean;
@@ -282,12 +283,13 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       result = { ok: false, status: null, error: plan.error, connected: false };
     } else {
       const body = Buffer.from(row.body, 'utf8');
-      // spec §6 rule 4: same delivery id, timestamp and signature recomputed for every attempt.
+      // spec §6 rule 4: same delivery id, timestamp and signature recomputed for every attempt. Real time, not the
+      // service clock: a receiver compares it with its own clock (docs/local-service.md "The service clock").
       const headers = await signWebhookDelivery({
         secret: plan.secret,
         event: row.event as WebhookEvent,
         deliveryId: row.id,
-        timestamp: Math.floor(now() / 1000),
+        timestamp: Math.floor(clock.now() / 1000),
         body,
       });
       if (closed) return;
