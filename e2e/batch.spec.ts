@@ -223,6 +223,9 @@ test('catalog: import a CSV, plan a preset, run it at concurrency 2, export for 
   const presetIds = await page.getByTestId('batch-export-preset').locator('option').evaluateAll((els) => els.map((o) => (o as unknown as { value: string }).value));
   expect(presetIds.length).toBeGreaterThan(0);
   await page.getByTestId('batch-export-preset').selectOption(presetIds.find((id) => /amazon/i.test(id)) ?? presetIds[0]!);
+  // The dialog starts on the picks; this run has none, so it exports every result that is not rejected.
+  await expect(page.getByTestId('export-picks-mode')).toHaveValue('picks');
+  await page.getByTestId('export-picks-mode').selectOption('not_rejected');
   await page.getByTestId('batch-export-run').click();
   const result = page.getByTestId('batch-export-result');
   await expect(result).toHaveAttribute('data-outcome', /done|partial/, { timeout: 120_000 });

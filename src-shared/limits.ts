@@ -25,6 +25,9 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 /** The quality JPEG and WebP get when none is given. */
 export const DEFAULT_EXPORT_QUALITY = 90;
 
+/** Which images a marketplace export writes (batch:export `mode`): each cell's pick, the starred, or every result not rejected. */
+export const EXPORT_SELECTIONS = ['picks', 'starred', 'not_rejected'] as const;
+
 // ---- settings ----
 
 /** The app's colour theme: the system's, or light or dark whatever the system says. */

@@ -7,6 +7,7 @@ import type { GenerateRequest } from '../api.ts';
 import {
   BATCH_CONCURRENCY_MAX,
   DEFAULT_BATCH_CONCURRENCY,
+  EXPORT_SELECTIONS,
   PRODUCT_CSV_MAX_BYTES,
   PRODUCT_NAME_MAX,
   PRODUCT_NOTES_MAX,
@@ -308,9 +309,9 @@ export const BatchExportSchema = z.strictObject({
    * `not_rejected` (every result). Rejected images are never written. Omitted = `not_rejected` (what a caller that
    * names no mode got before picks existed, rejects left out); the export dialog starts on `picks`.
    */
-  mode: z.enum(['picks', 'starred', 'not_rejected']).default('not_rejected'),
+  mode: z.enum(EXPORT_SELECTIONS).default('not_rejected'),
 });
-export const EXPORT_SELECTIONS = ['picks', 'starred', 'not_rejected'] as const;
+export { EXPORT_SELECTIONS };
 export type ExportSelection = (typeof EXPORT_SELECTIONS)[number];
 export type BatchExportInput = z.input<typeof BatchExportSchema>;
 

@@ -3,7 +3,9 @@
 // per product. The result says what was written where, what was not and why (a white share as %), the manifest
 // and the bytes. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes.
 import { useId, useState } from 'react';
-import type { BatchSummary, MarketplaceExportSummary } from '../../../src-shared/ipc/batch.ts';
+import type { BatchSummary, ExportSelection, MarketplaceExportSummary } from '../../../src-shared/ipc/batch.ts';
+import { EXPORT_SELECTIONS } from '../../../src-shared/limits.ts';
+import { boardText } from './board-i18n.ts';
 import { formatBytes } from '../../i18n/format.ts';
 import { useText } from '../../i18n/text.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
@@ -38,6 +40,41 @@ function FileDetail({ file }: { file: MarketplaceExportSummary['written'][number
   );
 }
 
+/** `picks` mode: each product × shot with nothing to write, and why (never skipped silently). */
+function MissingPicks({ missing }: { missing: MarketplaceExportSummary['missingPicks'] }) {
+  const t = useText(boardText);
+  if (missing.length === 0) return null;
+  return (
+    <div className="batch-problems batch-plan-problems" data-testid="batch-export-missing-picks" data-count={missing.length}>
+      <span>{t('missingPicks', { count: missing.length })}</span>
+      <ul>
+        {missing.map((m) => (
+          <li key={`${m.sku}\u0000${m.shotName}`} data-sku={m.sku} data-shot={m.shotName} data-reason={m.reason}>
+            <span className="mono">{m.sku}</span> · {m.productName} · {m.shotName} — {t(`missingReason.${m.reason}`)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Which images go out: the picks (the default), the starred, or everything not rejected. */
+function ModeField({ mode, setMode, disabled }: { mode: ExportSelection; setMode: (mode: ExportSelection) => void; disabled: boolean }) {
+  const t = useText(boardText);
+  const id = useId();
+  return (
+    <Field id={`${id}-mode`} label={t('exportMode')} hint={t('exportModeHint')}>
+      <select id={`${id}-mode`} data-testid="export-picks-mode" value={mode} disabled={disabled} aria-describedby={`${id}-mode-hint`} onChange={(e) => setMode(e.target.value as ExportSelection)}>
+        {EXPORT_SELECTIONS.map((m) => (
+          <option key={m} value={m}>
+            {t(`exportModes.${m}`)}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
 function Result({ summary }: { summary: MarketplaceExportSummary }) {
   const t = useText(batchText);
   const flagged = summary.flagged.map((f) => ({
@@ -68,13 +105,14 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
   const [presetId, setPresetId] = useState('');
   const [template, setTemplate] = useState(DEFAULT_TEMPLATE);
   const [includeFailed, setIncludeFailed] = useState(false);
+  const [mode, setMode] = useState<ExportSelection>('picks');
   const running = run.isPending;
   const list = presets.data ?? [];
   const chosen = list.find((p) => p.id === presetId) ?? list[0] ?? null;
 
   const start = () => {
     if (!chosen || running) return;
-    run.mutate({ batchId: batch.id, presetId: chosen.id, template, includeFailedChecks: includeFailed });
+    run.mutate({ batchId: batch.id, presetId: chosen.id, template, includeFailedChecks: includeFailed, mode });
   };
 
   const footer = (
@@ -99,6 +137,7 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
         </select>
       </Field>
       <ErrorLine error={presets.error} testId="batch-error" showCode />
+      <ModeField mode={mode} setMode={setMode} disabled={running} />
       <Field id={`${id}-template`} label={t('template')} hint={<span className="mono">{t('templateHint')}</span>}>
         <input
           id={`${id}-template`}
@@ -127,6 +166,7 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
       ) : null}
       {!running ? <ErrorLine error={run.error} testId="batch-export-error" showCode /> : null}
       {run.data && !running ? <Result summary={run.data} /> : null}
+      {run.data && !running ? <MissingPicks missing={run.data.missingPicks} /> : null}
     </Dialog>
   );
 }

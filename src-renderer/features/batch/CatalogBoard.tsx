@@ -4,7 +4,7 @@
 // Keys on a focused candidate: arrows move (board-model.ts), P toggles the pick, X / S / 0–5 mark it (the gallery's
 // culling keys), Enter opens the cell's candidates in the viewer.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { BoardCell, CatalogBoard } from '../../../src-shared/ipc/batch-board.ts';
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
@@ -20,6 +20,8 @@ import './board.css';
 
 const THUMB = 96;
 const ROW_ESTIMATE = THUMB + 64;
+/** The header row's least height (board.css); a long shot name may wrap it taller, which is measured. */
+const HEAD_HEIGHT = 34;
 
 /** Column widths: the product, then each shot as wide as its most candidates (up to 4 side by side). */
 function columns(board: CatalogBoard, view: BoardView): string {
@@ -115,6 +117,16 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   const scrollRef = useRef<HTMLDivElement>(null);
   const [focus, setFocus] = useState<BoardFocus | null>(null);
   const moved = useRef(false);
+  const headRef = useRef<HTMLDivElement>(null);
+  // The scroll region is as tall as the header and its rows, up to its cap (board.css).
+  const [headHeight, setHeadHeight] = useState(HEAD_HEIGHT);
+  useLayoutEffect(() => {
+    const head = headRef.current;
+    if (!head) return;
+    const observer = new ResizeObserver(() => setHeadHeight(head.offsetHeight));
+    observer.observe(head);
+    return () => observer.disconnect();
+  }, []);
   const keys = useCandidateKeys(board.batchId, view);
   const at = focus ? clampFocus(view, focus) : null;
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -145,9 +157,9 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   const template = columns(board, view);
   return (
     <>
-      <div className="board-scroll" ref={scrollRef}>
+      <div className="board-scroll" ref={scrollRef} style={{ height: headHeight + virtualizer.getTotalSize() + 2 }}>
         <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="board-grid" onKeyDown={onKeyDown}>
-          <div role="row" className="board-row board-head" style={{ gridTemplateColumns: template }} aria-rowindex={1}>
+          <div role="row" ref={headRef} className="board-row board-head" style={{ gridTemplateColumns: template }} aria-rowindex={1}>
             <span role="columnheader">{t('product')}</span>
             {view.shots.map((s) => (
               <span role="columnheader" key={s.name} className="board-shot-head">

@@ -1,0 +1,109 @@
+// The Catalog's product × shot board through the harness against a real local service (issue 26, docs/catalog.md
+// "The board"): 3 products × a 2-shot list with n=2 run as a batch; the board shows every cell done with real
+// thumbnails (none broken); one candidate per cell is picked and the other rejected with the keyboard only (a
+// candidate focused, then P, arrows, X); "needs attention" then shows nothing; the marketplace export in picks mode
+// writes exactly the picked files and its manifest names them. Screenshots of the board in both themes and languages.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BatchDetail, CatalogBoard, MarketplaceExportSummary, Product, ShotList } from '../src-shared/ipc/index.ts';
+import { expect, test } from './fixtures/harness.ts';
+import { ipc, until } from './support/ipc.ts';
+import { chooseLook, LANGUAGES, openStudio, screenshot, SIZES, THEMES } from './support/studio.ts';
+
+const shot = (name: string, purpose: string) => ({ name, purpose, model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 2, promptAddition: name });
+const SKUS = ['BRD-1', 'BRD-2', 'BRD-3'];
+const SHOTS = ['main', 'detail'];
+
+test('pick one candidate per cell by keyboard on the board, reject the other, export exactly the picks', async ({ page, harness }) => {
+  test.setTimeout(240_000);
+  const products: Product[] = [];
+  for (const [i, sku] of SKUS.entries()) products.push(await ipc<Product>(harness, 'product:save', { sku, name: `陶瓷碗 bowl ${i + 1}`, prompt: `a stoneware bowl ${i + 1}` }));
+  const list = await ipc<ShotList>(harness, 'shotlist:save', { name: 'board list', shots: [shot('main', 'main_white'), shot('detail', 'free')] });
+  const created = await ipc<BatchDetail>(harness, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 2 });
+
+  await page.setViewportSize(SIZES[0]);
+  await openStudio(page, harness.url);
+  await chooseLook(page, 'en', 'light');
+  await page.getByTestId('open-batch').click();
+  const board = page.getByTestId('catalog-board');
+  await expect(board).toBeVisible();
+  const cells = board.getByTestId('catalog-cell');
+  await expect(cells).toHaveCount(SKUS.length * SHOTS.length);
+  // Wait for the run on the board itself: every cell done with its two candidates downloaded.
+  await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(6, { timeout: 120_000 });
+  await expect(board.locator('[data-testid="cell-candidate"] img')).toHaveCount(12, { timeout: 60_000 });
+  await until('every thumbnail decoded', async () =>
+    (await board.locator('[data-testid="cell-candidate"] img').evaluateAll((imgs) => imgs.every((im) => (im as unknown as { complete: boolean; naturalWidth: number }).complete && (im as unknown as { naturalWidth: number }).naturalWidth > 0))) || null,
+  );
+  for (const sku of SKUS) await expect(board.locator(`[data-testid="board-row"][data-sku="${sku}"]`)).toContainText(sku);
+
+  // Keyboard only after one click: per row, focus the first candidate of main, then P, → X, → (detail) P, → X.
+  const cell = (sku: string, shotName: string) => board.locator(`[data-testid="catalog-cell"][data-sku="${sku}"][data-shot="${shotName}"]`);
+  const ids = async (sku: string, shotName: string) => cell(sku, shotName).getByTestId('cell-candidate').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-id') as string));
+  const picks = new Map<string, string>();
+  const rejects = new Map<string, string>();
+  for (const sku of SKUS) {
+    await cell(sku, 'main').getByTestId('cell-candidate').first().click({ position: { x: 30, y: 30 } });
+    for (const shotName of SHOTS) {
+      const [first, second] = (await ids(sku, shotName)) as [string, string];
+      await expect(page.locator(':focus')).toHaveAttribute('data-image-id', first);
+      await page.keyboard.press('p');
+      await expect(cell(sku, shotName)).toHaveAttribute('data-picked-image-id', first);
+      await page.keyboard.press('ArrowRight');
+      await expect(page.locator(':focus')).toHaveAttribute('data-image-id', second);
+      await page.keyboard.press('x');
+      await expect(cell(sku, shotName).locator(`[data-image-id="${second}"]`)).toHaveAttribute('data-rejected', 'true');
+      picks.set(`${sku}/${shotName}`, first);
+      rejects.set(`${sku}/${shotName}`, second);
+      if (shotName === 'main') await page.keyboard.press('ArrowRight');
+    }
+  }
+  // A picked cell stays done; main agrees.
+  await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(6);
+  const stored = await ipc<CatalogBoard>(harness, 'catalog:get-board', { batchId: created.id });
+  expect(new Map(stored.cells.map((c) => [`${c.sku}/${c.shotName}`, c.pick]))).toEqual(picks);
+  expect(stored.cells.flatMap((c) => c.candidates.filter((x) => x.rejected).map((x) => x.imageId)).sort()).toEqual([...rejects.values()].sort());
+  // ↓ from the last row's detail stays put; ↑ goes to the row above, same shot.
+  await page.keyboard.press('ArrowUp');
+  await expect(page.locator(':focus')).toHaveAttribute('data-image-id', rejects.get('BRD-2/detail')!);
+
+  // Needs attention: every cell has its pick, so nothing; one shot shows one column.
+  await page.getByTestId('board-filter-attention').check();
+  await expect(page.getByTestId('board-shown')).toHaveAttribute('data-shown', '0');
+  await page.getByTestId('board-filter-attention').uncheck();
+  await page.getByTestId('board-filter-shot').selectOption('detail');
+  await expect(cells).toHaveCount(3);
+  await page.getByTestId('board-filter-shot').selectOption('');
+  await expect(cells).toHaveCount(6);
+
+  for (const language of LANGUAGES) {
+    for (const theme of THEMES) {
+      await chooseLook(page, language, theme);
+      await page.getByTestId('open-batch').click();
+      await expect(board.locator('[data-testid="cell-candidate"] img')).toHaveCount(12);
+      await screenshot(page, `catalog-board-${language}-${theme}`);
+    }
+  }
+  await chooseLook(page, 'en', 'light');
+  await page.getByTestId('open-batch').click();
+
+  // Export in picks mode (the dialog's default): exactly the six picks, named in the manifest.
+  const out = join(harness.dataDir, 'board-export');
+  await harness.setShellAnswers({ chooseFolder: out });
+  await page.getByTestId('batch-export').click();
+  await expect(page.getByTestId('export-picks-mode')).toHaveValue('picks');
+  await page.getByTestId('batch-export-preset').selectOption('taobao-tmall-main');
+  await page.getByTestId('batch-export-run').click();
+  const result = page.getByTestId('batch-export-result');
+  await expect(result).toHaveAttribute('data-written', '6', { timeout: 120_000 });
+  await expect(page.getByTestId('batch-export-missing-picks')).toHaveCount(0);
+  await screenshot(page, 'catalog-board-export');
+  const written = readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.jpg')).map((f) => f.split('\\').join('/')).sort();
+  expect(written).toEqual(SKUS.flatMap((sku) => SHOTS.map((s) => `${sku}/${sku}_${s}_1.jpg`)).sort());
+  const manifest = readFileSync(join(out, 'manifest.csv'), 'utf8').trim().split(/\r?\n/);
+  expect(manifest).toHaveLength(1 + 6);
+  for (const id of picks.values()) expect(manifest.find((line) => line.includes(id))).toMatch(/,written,picks,yes$/);
+  for (const id of rejects.values()) expect(manifest.some((line) => line.includes(id))).toBe(false);
+  const summary = await ipc<MarketplaceExportSummary>(harness, 'batch:export', { batchId: created.id, presetId: 'taobao-tmall-main', folder: join(harness.dataDir, 'again'), mode: 'picks' });
+  expect(summary.written.map((w) => w.imageId).sort()).toEqual([...picks.values()].sort());
+});
