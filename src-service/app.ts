@@ -4,7 +4,9 @@ import type { AppEnv, ServiceDeps } from './deps.ts';
 import { discardRestOfBody, incomingOf, MAX_BODY_BYTES } from './http/body.ts';
 import { DomainError, errorResponse, requestIdOf } from './http/errors.ts';
 import { newId } from '../src-shared/ids.ts';
+import { recordRequests } from './http/record-requests.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
+import { registerAdminRequestRoutes } from './routes/admin-requests.ts';
 import { registerFileRoutes } from './routes/files.ts';
 import { registerGenerateRoutes } from './routes/generate.ts';
 import { registerPackRoutes } from './routes/packs.ts';
@@ -32,6 +34,8 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
       );
     }
   });
+  // issue 27: every request under /api goes to the request ledger once it is answered (GET /admin/requests).
+  app.use('*', recordRequests(deps));
   // A declared length over the limit is refused before anything is read; an undeclared (chunked) body is
   // capped while it is read (http/body.ts). The connection is not reused (Connection: close); the rest of the
   // body is read and thrown away, and the connection closed once the client stops sending (discardRestOfBody).
@@ -51,6 +55,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   registerPackRoutes(app, deps);
   registerPublicationRoutes(app, deps);
   registerWebhookAdminRoutes(app, deps);
+  registerAdminRequestRoutes(app, deps);
 
   // Unknown routes and wrong methods answer with the spec §7 body too (DESIGN.md §4).
   const routePatterns = (): Array<{ method: string; pattern: RegExp }> =>

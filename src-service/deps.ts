@@ -10,6 +10,7 @@ import type { FaultStore } from './faults.ts';
 import type { FileStore } from './files.ts';
 import type { Logger } from './logger.ts';
 import type { SettingsStore } from './settings.ts';
+import type { RequestLedger } from './services/request-ledger.ts';
 import type { WebhookService } from './services/webhooks.ts';
 import type { Context } from 'hono';
 
@@ -20,8 +21,8 @@ export interface AuthContext {
   scopes: readonly string[];
 }
 
-/** The Hono environment of every route: c.get('requestId'), c.get('auth'). */
-export type AppEnv = { Variables: { requestId: string; auth: AuthContext } };
+/** The Hono environment of every route: c.get('requestId'), c.get('auth'), c.get('errorCode') once an error is rendered. */
+export type AppEnv = { Variables: { requestId: string; auth: AuthContext; errorCode: ErrorCode } };
 
 export interface Lifecycle {
   /** Runs on close (before the database closes), in reverse order of registration. */
@@ -38,6 +39,8 @@ export interface ServiceDeps {
   dataDir: string;
   files: FileStore;
   lifecycle: Lifecycle;
+  /** The request ledger (services/request-ledger.ts): what each request under /api did, for GET /admin/requests. */
+  requests: RequestLedger;
   /** The one webhook service and its dispatcher, started by start.ts (packs notify through it). */
   webhooks: WebhookService;
   /** Accept-Language → 'zh' | 'en' (DESIGN.md §3). */
@@ -59,4 +62,6 @@ export interface ServiceTestingHooks {
   beforeCreditClose?: (turnId: string) => void;
   /** Back-off of the refund retry; default the service's write back-off (write-retry.ts: 250 ms doubling to 30 s). */
   settleRetryDelaysMs?: readonly number[];
+  /** Smaller bounds of the request ledger, so a test can see pruning without 50,000 requests. */
+  requestLedgerBounds?: { rows?: number; bytes?: number };
 }

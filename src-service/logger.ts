@@ -38,26 +38,16 @@ export function droppingDestination(stream: StderrLike = process.stderr): { writ
   };
 }
 
+/** Field names whose values are secrets: redacted in the log and screened out of the request ledger's bodies. */
+export const SECRET_FIELD_NAMES: readonly string[] = ['authorization', 'key', 'api_key', 'secret', 'admin_token', 'adminToken'];
+
 export function createLogger(level = 'info'): Logger {
   return pino(
     {
       level,
       base: { svc: 'local-service' },
       redact: {
-        paths: [
-          'authorization',
-          'headers.authorization',
-          'req.headers.authorization',
-          'key',
-          'api_key',
-          'secret',
-          'admin_token',
-          'adminToken',
-          '*.key',
-          '*.api_key',
-          '*.secret',
-          '*.admin_token',
-        ],
+        paths: ['headers.authorization', 'req.headers.authorization', ...SECRET_FIELD_NAMES, ...SECRET_FIELD_NAMES.map((name) => `*.${name}`)],
         censor: '[redacted]',
       },
     },

@@ -25,6 +25,7 @@ import { createImagesRepo } from './repos/images.ts';
 import { createTurnsRepo } from './repos/turns.ts';
 import { createAccountService } from './services/accounts.ts';
 import { createCreditService } from './services/credits.ts';
+import { createRequestLedger } from './services/request-ledger.ts';
 import { createWebhookService } from './services/webhooks.ts';
 import { createSettingsStore } from './settings.ts';
 
@@ -151,8 +152,13 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   const webhooks = createWebhookService({ db, clock, settings, logger });
   lifecycle.onClose(() => webhooks.dispatcher.close());
 
+  // The request ledger: entries still queued get one last write at stop (docs/local-service.md "Look a request up").
+  const requests = createRequestLedger({ db, clock, logger, bounds: options.testing?.requestLedgerBounds });
+  lifecycle.onClose(() => requests.close());
+
   const deps: ServiceDeps = {
     db,
+    requests,
     clock,
     logger,
     settings,

@@ -4,6 +4,7 @@
 // (their limits included), so each body and answer has one shape. Answers are plain objects (unknown fields are
 // dropped, so a service that adds a field stays readable); request bodies are strict.
 import { z } from 'zod';
+import { ALL_ERROR_CODES, type ErrorCode } from './errors.ts';
 import {
   AdminAccountSchema,
   AdminApiKeySchema,
@@ -159,3 +160,56 @@ export const AdminTurnSchema = z.object({
 });
 export type AdminTurn = z.infer<typeof AdminTurnSchema>;
 export const AdminTurnListSchema = z.object({ turns: z.array(AdminTurnSchema) });
+
+// ---- The request ledger (GET /admin/requests, GET /admin/requests/:request_id; docs/local-service.md) ----
+
+/** Route names of ledger entries: the /api routes, an admin publish (it queues a delivery), and `other`. */
+export const REQUEST_ROUTES = ['generate', 'file', 'publication', 'publish', 'other'] as const;
+export type RequestRoute = (typeof REQUEST_ROUTES)[number];
+
+/** Ids as DESIGN.md §3 shapes them; a filter of another shape can match nothing, so it is refused. */
+const idFilter = (prefix: string, length: number) =>
+  z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9]{${length}}$`), `expected ${prefix} and ${length} letters or digits`);
+/** A positive whole number in a query string. */
+const wholeNumber = (max: number) => z.string().regex(/^\d{1,16}$/, 'expected a whole number').transform(Number).pipe(z.number().max(max));
+
+/** The query of GET /admin/requests: every filter optional, unknown ones refused. */
+export const RequestListQuerySchema = z.strictObject({
+  request_id: idFilter('req_', 20).optional(),
+  account_id: idFilter('acc_', 10).optional(),
+  key_id: idFilter('key_', 10).optional(),
+  status: wholeNumber(599).pipe(z.number().min(100)).optional(),
+  code: z.enum(ALL_ERROR_CODES as [ErrorCode, ...ErrorCode[]]).optional(),
+  route: z.enum(REQUEST_ROUTES).optional(),
+  /** Unix seconds: entries at or after it. */
+  since: wholeNumber(1e12).optional(),
+  /** next_cursor of the page before. */
+  cursor: wholeNumber(Number.MAX_SAFE_INTEGER).pipe(z.number().min(1)).optional(),
+  limit: wholeNumber(200).pipe(z.number().min(1)).default(50),
+});
+export type RequestListQuery = z.infer<typeof RequestListQuerySchema>;
+
+const CappedBodySchema = z.object({ text: z.string(), cut: z.boolean() });
+
+/** One ledger entry: never a key (key_id only), bodies capped and screened. */
+export const AdminRequestSchema = z.object({
+  request_id: z.string(),
+  at: z.number(),
+  account_id: z.string().nullable(),
+  key_id: z.string().nullable(),
+  method: z.string(),
+  path: z.string(),
+  route: z.string(),
+  status: z.number(),
+  error_code: z.string().nullable(),
+  duration_ms: z.number(),
+  request_body: CappedBodySchema,
+  response_body: CappedBodySchema,
+  turn_id: z.string().nullable(),
+  credits: z.object({ reserved: z.number(), charged: z.number(), refunded: z.number() }),
+  deliveries: z.array(
+    z.object({ delivery_id: z.string(), event: z.string().nullable(), outcome: z.string().nullable(), attempts: z.number(), status: z.number().nullable() }),
+  ),
+});
+export type AdminRequest = z.infer<typeof AdminRequestSchema>;
+export const AdminRequestListSchema = z.object({ requests: z.array(AdminRequestSchema), next_cursor: z.string().nullable() });

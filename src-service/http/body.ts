@@ -62,11 +62,20 @@ export async function readJson<T extends z.ZodType>(c: Context, schema: T, empty
       fail('invalid_request', { reason: 'not_json' });
     }
   }
+  return parseOrFail(schema, value, { en: 'invalid body', zh: '请求体无效' });
+}
+
+/** The query string checked against `schema` (a strict object of strings); anything wrong is invalid_request naming it. */
+export function readQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
+  return parseOrFail(schema, c.req.query(), { en: 'invalid query', zh: '查询参数无效' });
+}
+
+function parseOrFail<T extends z.ZodType>(schema: T, value: unknown, fallback: { en: string; zh: string }): z.infer<T> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    const detail = describeIssue(parsed.error.issues[0], 'invalid body');
+    const detail = describeIssue(parsed.error.issues[0], fallback.en);
     const inChinese = schema.safeParse(value, { error: ZH_ISSUE_MESSAGES });
-    const detailZh = inChinese.success ? detail : describeIssue(inChinese.error.issues[0], '请求体无效');
+    const detailZh = inChinese.success ? detail : describeIssue(inChinese.error.issues[0], fallback.zh);
     fail('invalid_request', { detail, detail_zh: detailZh });
   }
   return parsed.data;
@@ -95,6 +104,12 @@ export function readBodyText(c: Context, maxBytes = MAX_BODY_BYTES): Promise<str
     bodies.set(incoming, body);
   }
   return body;
+}
+
+/** The body text if the request's handling read it (the request ledger keeps it), else undefined. */
+export function bodyTextIfRead(c: Context): Promise<string> | undefined {
+  const incoming = incomingOf(c);
+  return incoming ? bodies.get(incoming) : undefined;
 }
 
 /** Reads the body up to `maxBytes`; past it, answers 413 and throws the rest away as it arrives. */

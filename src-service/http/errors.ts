@@ -63,6 +63,8 @@ export function errorBody(code: ErrorCode, params: ErrorParams, language: Langua
 export function errorResponse(c: Context, error: DomainError): Response {
   const requestId = requestIdOf(c);
   const language = languageOf(c);
+  // The request ledger records the code, also for the plain-text answers of /api/file.
+  c.set('errorCode', error.code);
   const headers: Record<string, string> = { 'X-Request-Id': requestId, ...error.headers };
   if (isPlainTextPath(c.req.path)) {
     headers['Content-Type'] = 'text/plain; charset=utf-8';

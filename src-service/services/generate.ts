@@ -19,6 +19,7 @@ import { createAccountsRepo } from '../repos/accounts.ts';
 import { createImagesRepo, type ImagesRepo } from '../repos/images.ts';
 import { createSessionsRepo } from '../repos/sessions.ts';
 import { createTurnsRepo, type TurnsRepo } from '../repos/turns.ts';
+import { noteRequestTurn } from './request-ledger.ts';
 import { createCreditService, type CreditService } from './credits.ts';
 import { createRetryingWrites } from '../write-retry.ts';
 
@@ -265,6 +266,7 @@ export function createGenerateService(deps: ServiceDeps) {
       const validated = parseGenerateBody(bodyText);
       const { request, model, ratio, purpose, estimate } = validated;
       const turnId = newId('turn');
+      noteRequestTurn(turnId);
       const { sessionId, referencePaths } = reserve(accountId, turnId, validated, clientTurnId);
       const job: GenerationJob = { turnId, model, ratio, resolution: estimate.resolution, purpose, referencePaths, downgraded: false };
       const run = runTurn(turnId, accountId, job, estimate, request.quality, language);
