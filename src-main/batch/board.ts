@@ -7,15 +7,16 @@ import type { BoardCell, BoardProduct, BoardShot, CatalogBoard, CellCandidate, C
 import type { Product } from '../../src-shared/ipc/batch.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
 import { StudioError } from '../domain/errors.ts';
-import { preparedOnce } from '../library/index.ts';
-import type { BatchRepo } from './batch-repo.ts';
-import { jobFacts, type JobView } from './reruns.ts';
+import { preparedOnce, storedError } from '../library/index.ts';
+import { visibleStatus, type BatchRepo, type BatchRow, type JobRowStatus, type VisibleJobStatus } from './batch-repo.ts';
 
 type Row = Record<string, SQLInputValue>;
-type Marks = Omit<CellCandidate, 'imageId' | 'jobId'>;
 
 function str(v: SQLInputValue | undefined): string {
   return typeof v === 'string' ? v : String(v ?? '');
+}
+function numOrNull(v: SQLInputValue | undefined): number | null {
+  return v === null || v === undefined ? null : Number(v);
 }
 
 /** The cell's key: one product × one shot of the batch. */
@@ -23,7 +24,56 @@ function cellKey(productId: string, shotName: string): string {
   return `${productId}\u0000${shotName}`;
 }
 
-/** SQL of picks, and the marks of a batch's images (one statement each, not one per cell). */
+/** What the board needs of one job and its turn (read in one statement for the batch, not through the job list). */
+interface CellJob {
+  id: string;
+  productId: string;
+  sku: string;
+  productName: string;
+  shotIndex: number;
+  shotName: string;
+  purpose: PurposeId;
+  estimate: number;
+  status: VisibleJobStatus;
+  /** A person's retry stands in for it. */
+  replaced: boolean;
+  turnId: string | null;
+  charged: number | null;
+  code: string | null;
+  requestId: string | null;
+  startedAt: number | null;
+}
+
+/** Which cell a read is about: a product (by id or SKU) and a shot; omitted = the whole batch. */
+interface CellWhere {
+  productId?: string | undefined;
+  sku?: string | undefined;
+  shotName: string;
+}
+
+function toCellJob(row: Row): CellJob {
+  const error = storedError(row.t_error) ?? storedError(row.error);
+  const turnId = row.turn_id === null || row.turn_id === undefined ? null : str(row.turn_id);
+  return {
+    id: str(row.id),
+    productId: str(row.product_id),
+    sku: str(row.sku),
+    productName: str(row.product_name),
+    shotIndex: Number(row.shot_index),
+    shotName: str(row.shot_name),
+    purpose: str(row.purpose) as PurposeId,
+    estimate: Number(row.estimate),
+    status: visibleStatus(str(row.status) as JobRowStatus, row.t_status === null || row.t_status === undefined ? null : str(row.t_status)),
+    replaced: Number(row.replaced) === 1,
+    turnId,
+    charged: numOrNull(row.t_charged),
+    code: error?.code ?? null,
+    requestId: row.t_request_id === null || row.t_request_id === undefined ? (error?.requestId ?? null) : str(row.t_request_id),
+    startedAt: numOrNull(row.t_started_at),
+  };
+}
+
+/** SQL of picks, and the board's reads: jobs with their turns, images with their marks (one statement each). */
 class PicksRepo {
   private readonly sql: (text: string) => StatementSync;
 
@@ -47,82 +97,100 @@ class PicksRepo {
     ).run(batchId, productId, shotName, imageId, now);
   }
 
-  /** Marks and download state of every image the batch's jobs made. */
-  marks(batchId: string): Map<string, Marks> {
+  /** The filter of a one-cell read (by product id or SKU), or none for the whole batch. */
+  private cellFilter(where: CellWhere | null): { text: string; params: SQLInputValue[] } {
+    if (!where) return { text: '', params: [] };
+    return where.productId !== undefined
+      ? { text: ' AND j.product_id = ? AND j.shot_name = ?', params: [where.productId, where.shotName] }
+      : { text: ' AND j.sku = ? AND j.shot_name = ?', params: [where.sku ?? '', where.shotName] };
+  }
+
+  jobs(batchId: string, where: CellWhere | null): CellJob[] {
+    const filter = this.cellFilter(where);
     const rows = this.sql(
-      `SELECT i.id AS id, i.download AS download, i.rating AS rating, i.starred AS starred, i.rejected AS rejected
-       FROM batch_jobs j JOIN images i ON i.turn_id = j.turn_id WHERE j.batch_id = ?`,
-    ).all(batchId) as Row[];
-    return new Map(
-      rows.map((r) => [str(r.id), { download: str(r.download) as Marks['download'], rating: Number(r.rating), starred: Number(r.starred) === 1, rejected: Number(r.rejected) === 1 }]),
-    );
+      `SELECT j.id, j.product_id, j.sku, j.product_name, j.shot_index, j.shot_name, j.purpose, j.estimate, j.status, j.turn_id, j.error,
+              t.status AS t_status, t.credits_charged AS t_charged, t.error_json AS t_error, t.request_id AS t_request_id, t.started_at AS t_started_at,
+              EXISTS (SELECT 1 FROM batch_jobs r WHERE r.replaces = j.id) AS replaced
+       FROM batch_jobs j LEFT JOIN turns t ON t.id = j.turn_id WHERE j.batch_id = ?${filter.text} ORDER BY j.position`,
+    ).all(batchId, ...filter.params) as Row[];
+    return rows.map(toCellJob);
+  }
+
+  /** The images of the jobs' turns with their marks, per turn, in the turn's order. */
+  images(batchId: string, where: CellWhere | null): Map<string, Array<Omit<CellCandidate, 'jobId'>>> {
+    const filter = this.cellFilter(where);
+    const rows = this.sql(
+      `SELECT i.id, i.turn_id, i.download, i.rating, i.starred, i.rejected FROM batch_jobs j JOIN images i ON i.turn_id = j.turn_id
+       WHERE j.batch_id = ?${filter.text} ORDER BY j.position, i.position`,
+    ).all(batchId, ...filter.params) as Row[];
+    const byTurn = new Map<string, Array<Omit<CellCandidate, 'jobId'>>>();
+    for (const r of rows) {
+      const list = byTurn.get(str(r.turn_id)) ?? [];
+      list.push({ imageId: str(r.id), download: str(r.download) as CellCandidate['download'], rating: Number(r.rating), starred: Number(r.starred) === 1, rejected: Number(r.rejected) === 1 });
+      byTurn.set(str(r.turn_id), list);
+    }
+    return byTurn;
   }
 }
 
 /** One status for a cell's jobs: something in flight first, then a result, then what its latest job says. */
-function cellState(views: JobView[]): Pick<BoardCell, 'status' | 'startedAt' | 'code' | 'requestId'> {
+function cellState(jobs: CellJob[]): Pick<BoardCell, 'status' | 'startedAt' | 'code' | 'requestId'> {
   const none = { startedAt: null, code: null, requestId: null };
-  const facts = views.map((view) => ({ view, facts: jobFacts(view) }));
-  const running = facts.find((f) => f.facts.status === 'running');
-  if (running) return { ...none, status: 'running', startedAt: running.view.turn?.startedAt ?? null };
-  if (facts.some((f) => f.facts.status === 'queued')) return { ...none, status: 'queued' };
-  if (facts.some((f) => f.facts.status === 'succeeded')) return { ...none, status: 'done' };
+  const running = jobs.find((j) => j.status === 'running');
+  if (running) return { ...none, status: 'running', startedAt: running.startedAt };
+  if (jobs.some((j) => j.status === 'queued')) return { ...none, status: 'queued' };
+  if (jobs.some((j) => j.status === 'succeeded')) return { ...none, status: 'done' };
   // The latest job no retry stands in for says why the cell has no result.
-  const latest = facts.filter((f) => f.view.replacedBy === null).at(-1) ?? facts.at(-1);
+  const latest = jobs.filter((j) => !j.replaced).at(-1) ?? jobs.at(-1);
   if (!latest) return { ...none, status: 'not_sent' };
-  const status = latest.facts.status as Exclude<CellStatus, 'running' | 'queued' | 'done' | 'not_sent'>;
-  const code = status === 'failed' || status === 'unknown' ? (latest.facts.code ?? (status === 'unknown' ? 'outcome_unknown' : null)) : null;
-  return { ...none, status, code, requestId: latest.facts.requestId };
+  const status = latest.status as Exclude<CellStatus, 'running' | 'queued' | 'done' | 'not_sent'>;
+  const code = status === 'failed' || status === 'unknown' ? (latest.code ?? (status === 'unknown' ? 'outcome_unknown' : null)) : null;
+  return { ...none, status, code, requestId: latest.requestId };
 }
 
-function candidatesOf(views: JobView[], marks: Map<string, Marks>): CellCandidate[] {
-  const out: CellCandidate[] = [];
-  for (const view of views) {
-    if (view.turn?.status !== 'succeeded') continue;
-    for (const imageId of view.turn.imageIds) {
-      const m = marks.get(imageId) ?? { download: 'pending', rating: 0, starred: false, rejected: false };
-      out.push({ imageId, jobId: view.job.id, ...m });
-    }
-  }
-  return out;
+type Images = ReturnType<PicksRepo['images']>;
+
+function candidatesOf(jobs: CellJob[], images: Images): CellCandidate[] {
+  return jobs.flatMap((job) => (job.status === 'succeeded' && job.turnId !== null ? (images.get(job.turnId) ?? []).map((image) => ({ ...image, jobId: job.id })) : []));
 }
 
-function buildCell(product: BoardProduct, shotName: string, views: JobView[], marks: Map<string, Marks>, pick: string | null): BoardCell {
-  const candidates = candidatesOf(views, marks);
+function buildCell(product: BoardProduct, shotName: string, jobs: CellJob[], images: Images, pick: string | null): BoardCell {
+  const candidates = candidatesOf(jobs, images);
   return {
     productId: product.productId,
     sku: product.sku,
     shotName,
-    ...cellState(views),
+    ...cellState(jobs),
     candidates,
     // A pick whose image is no longer among the candidates (never expected: the image row cascades) is no pick.
     pick: pick !== null && candidates.some((c) => c.imageId === pick) ? pick : null,
-    charged: views.reduce((sum, v) => sum + (v.turn?.creditsCharged ?? 0), 0),
-    estimated: views.reduce((sum, v) => sum + v.job.estimate, 0),
-    jobIds: views.map((v) => v.job.id),
+    charged: jobs.reduce((sum, j) => sum + (j.charged ?? 0), 0),
+    estimated: jobs.reduce((sum, j) => sum + j.estimate, 0),
+    jobIds: jobs.map((j) => j.id),
   };
 }
 
 interface Grid {
   products: BoardProduct[];
   shots: BoardShot[];
-  cells: Map<string, JobView[]>;
+  cells: Map<string, CellJob[]>;
 }
 
 /** Products in plan order (with their master reference), shots in list order, and each cell's jobs. */
-function gridOf(views: JobView[], product: (id: string) => Product | null): Grid {
+function gridOf(jobs: CellJob[], product: (id: string) => Product | null): Grid {
   const products = new Map<string, BoardProduct>();
   const shots = new Map<string, { shot: BoardShot; index: number }>();
-  const cells = new Map<string, JobView[]>();
-  for (const view of views) {
-    const { job } = view;
+  const cells = new Map<string, CellJob[]>();
+  for (const job of jobs) {
     if (!products.has(job.productId)) {
       products.set(job.productId, { productId: job.productId, sku: job.sku, name: job.productName, masterImageId: product(job.productId)?.referenceImageIds[0] ?? null });
     }
     const shot = shots.get(job.shotName);
-    if (!shot || job.shotIndex < shot.index) shots.set(job.shotName, { shot: { name: job.shotName, kind: job.purpose as PurposeId }, index: job.shotIndex });
+    if (!shot || job.shotIndex < shot.index) shots.set(job.shotName, { shot: { name: job.shotName, kind: job.purpose }, index: job.shotIndex });
     const key = cellKey(job.productId, job.shotName);
-    cells.set(key, [...(cells.get(key) ?? []), view]);
+    const list = cells.get(key);
+    if (list) list.push(job);
+    else cells.set(key, [job]);
   }
   const ordered = [...shots.values()].sort((a, b) => a.index - b.index).map((s) => s.shot);
   return { products: [...products.values()], shots: ordered, cells };
@@ -148,25 +216,32 @@ export class Board {
   }
 
   board(batchId: string): CatalogBoard {
-    const batch = this.deps.batches.getBatch(batchId);
-    if (!batch) throw new StudioError('batch_not_found', { batchId });
-    const grid = gridOf(this.deps.batches.jobViews(batchId), this.deps.product);
-    const marks = this.picks.marks(batchId);
+    const batch = this.require(batchId);
+    const grid = gridOf(this.picks.jobs(batchId, null), this.deps.product);
+    const images = this.picks.images(batchId, null);
     const picks = this.picks.picks(batchId);
     const cells = grid.products.flatMap((p) =>
       grid.shots.map((s) => {
         const key = cellKey(p.productId, s.name);
-        return buildCell(p, s.name, grid.cells.get(key) ?? [], marks, picks.get(key) ?? null);
+        return buildCell(p, s.name, grid.cells.get(key) ?? [], images, picks.get(key) ?? null);
       }),
     );
     return { batchId, state: batch.state, products: grid.products, shots: grid.shots, cells };
   }
 
+  /** One cell, read alone (a pick answers without reading the whole board). */
+  private cell(batchId: string, where: CellWhere): BoardCell | null {
+    const jobs = this.picks.jobs(batchId, where);
+    const first = jobs[0];
+    if (!first) return null;
+    const product = { productId: first.productId, sku: first.sku, name: first.productName, masterImageId: null };
+    return buildCell(product, first.shotName, jobs, this.picks.images(batchId, where), this.picks.picks(batchId).get(cellKey(first.productId, first.shotName)) ?? null);
+  }
+
   /** Sets or clears a cell's pick: only one of the cell's candidates, never a rejected one; a refusal changes nothing. */
   setPick(input: SetPickInput): BoardCell {
-    const board = this.board(input.batchId);
-    const product = board.products.find((p) => (input.productId !== undefined ? p.productId === input.productId : p.sku === input.sku));
-    const cell = product ? board.cells.find((c) => c.productId === product.productId && c.shotName === input.shot) : undefined;
+    this.require(input.batchId);
+    const cell = this.cell(input.batchId, { productId: input.productId, sku: input.sku, shotName: input.shot });
     if (!cell) throw new StudioError('batch_cell_not_found', { productId: input.productId ?? null, sku: input.sku ?? null, shot: input.shot });
     if (input.imageId !== null) {
       const candidate = cell.candidates.find((c) => c.imageId === input.imageId);
@@ -175,6 +250,12 @@ export class Board {
     }
     this.picks.setPick(input.batchId, cell.productId, cell.shotName, input.imageId, this.now());
     return { ...cell, pick: input.imageId };
+  }
+
+  private require(batchId: string): BatchRow {
+    const batch = this.deps.batches.getBatch(batchId);
+    if (!batch) throw new StudioError('batch_not_found', { batchId });
+    return batch;
   }
 
   /** Every pick of the batch, by product and shot name (what the marketplace export writes in `picks` mode). */
