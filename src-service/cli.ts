@@ -2,6 +2,7 @@
 // (DESIGN.md §4): one ready line of JSON on stdout, logs on stderr, clean stop on SIGTERM/SIGINT.
 // Environment (docs/local-service.md): STUDIO_ADMIN_TOKEN instead of --admin-token; STUDIO_PARENT_PID makes it
 // stop when that process dies. Exit codes: 0 clean stop, 1 failure, 2 bad flags, 3 data folder in use.
+// `npm run -s service -- logs [--follow] [filters]`: the request ledger of a running service (cli-logs.ts).
 import { ADMIN_TOKEN_ENV, parseServiceArgs, reportStartFailure } from './cli-options.ts';
 import { exitSoon, parentPidFromEnv, watchParent } from './parent-watch.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, readyLine, startService, type RunningService } from './start.ts';
@@ -29,9 +30,14 @@ function stop(reason: string, options: { soon?: boolean } = {}): void {
 // clean stop (running generations still answer 500 and are refunded).
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 
+// `… service -- logs …` reads the request ledger of a running service (cli-logs.ts); anything else starts one.
+const readsLogs = process.argv[2] === 'logs';
+
 // Handlers go in before the ready line: a parent may signal the moment it reads that line.
-process.on('SIGTERM', () => stop('SIGTERM'));
-process.on('SIGINT', () => stop('SIGINT'));
+if (!readsLogs) {
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
 
 async function main(): Promise<void> {
   let options;
@@ -66,7 +72,15 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(readyLine(service))}\n`);
 }
 
-main().catch((error: unknown) => {
-  reportStartFailure(error, (text) => process.stderr.write(text));
-  process.exit(1);
-});
+function startCommand(): void {
+  main().catch((error: unknown) => {
+    reportStartFailure(error, (text) => process.stderr.write(text));
+    process.exit(1);
+  });
+}
+
+if (readsLogs) {
+  void import('./cli-logs.ts')
+    .then(({ runLogs }) => runLogs(process.argv.slice(3), process.env, (line) => process.stdout.write(line)))
+    .then((code) => process.exit(code));
+} else startCommand();
