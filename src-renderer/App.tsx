@@ -6,6 +6,7 @@ import { ComposePanel } from './features/compose/ComposePanel.tsx';
 import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
 import { ExportDialog } from './features/export/index.ts';
 import { CompareView, ImageViewer } from './features/viewer/index.ts';
+import { useLibraryEvents } from './lib/library-state/library-events.ts';
 import { useGalleryView } from './lib/library-state/view-store.ts';
 import { LibraryView } from './features/library/LibraryView.tsx';
 import { BalanceBadge } from './features/money/index.ts';
@@ -83,6 +84,7 @@ export function App() {
   const tab = useAppStore((s) => s.tab);
   const setTab = useAppStore((s) => s.setTab);
   useSettingsSync();
+  useLibraryEvents();
   usePreloadedTabs();
   const settings = useSettings();
   const tabs = TABS.filter((name) => name !== 'local' || settings.data?.environment !== 'remote');

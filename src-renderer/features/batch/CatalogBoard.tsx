@@ -9,7 +9,7 @@ import type { BoardCell, CatalogBoard } from '../../../src-shared/ipc/batch-boar
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
-import { marksForKey } from '../gallery/cull.ts';
+import { marksForKey } from '../../lib/library-state/marks.ts';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { boardText, type BoardT } from './board-i18n.ts';
 import { boardView, clampFocus, moveFocus, NO_FILTER, type BoardFilter, type BoardFocus, type BoardRow, type BoardView } from './board-model.ts';

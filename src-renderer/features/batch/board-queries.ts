@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { useCallback, useEffect } from 'react';
 import type { BoardCell, CatalogBoard, CellCandidate, SetPickInput } from '../../../src-shared/ipc/batch-board.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
-import { useMark, type Marks } from '../gallery/cull.ts';
+import { useMark, type Marks } from '../../lib/library-state/marks.ts';
 import { batchKeys } from './queries.ts';
 
 export const boardKey = (batchId: string) => [...batchKeys.all(), 'board', batchId] as const;

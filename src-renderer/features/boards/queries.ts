@@ -1,34 +1,16 @@
-// Boards (images put together by hand) and smart boards (saved filters), from the library through main.
+// Boards (images put together by hand) and smart boards (saved filters), from the library through main. Changes made
+// elsewhere (another window, main) come with main's library:changed events (lib/library-state/library-events.ts).
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import type { Board, GalleryFilters } from '../../../src-shared/ipc/library.ts';
-import { call, onEvent } from '../../lib/desktop.ts';
+import { call } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 
-export const boardKeys = {
-  boards: () => ['board'] as const,
-  smartBoards: () => ['smart-board'] as const,
-};
-
 function refreshBoards(client: QueryClient): void {
-  void client.invalidateQueries({ queryKey: boardKeys.boards() });
+  void client.invalidateQueries({ queryKey: queryKeys.boards() });
   // A board's view is a gallery filter: adding or removing images changes what it shows.
   void client.invalidateQueries({ queryKey: queryKeys.galleries() });
   // The viewer lists the boards an image is on.
   void client.invalidateQueries({ queryKey: queryKeys.images() });
-}
-
-/** Boards changed elsewhere (another window, main): call once where the boards are shown. */
-export function useBoardEvents(): void {
-  const client = useQueryClient();
-  useEffect(
-    () =>
-      onEvent('library:changed', (change) => {
-        if (change.kind === 'board') void client.invalidateQueries({ queryKey: boardKeys.boards() });
-        if (change.kind === 'smart_board') void client.invalidateQueries({ queryKey: boardKeys.smartBoards() });
-      }),
-    [client],
-  );
 }
 
 /** board:add / board:remove take up to 1000 images a call: a larger selection goes in batches (the last answer counts). */
@@ -41,11 +23,11 @@ async function inBatches(method: 'boardAdd' | 'boardRemove', input: { boardId: s
 }
 
 export function useBoards() {
-  return useQuery({ queryKey: boardKeys.boards(), queryFn: () => call('boardList', {}) });
+  return useQuery({ queryKey: queryKeys.boards(), queryFn: () => call('boardList', {}) });
 }
 
 export function useSmartBoards() {
-  return useQuery({ queryKey: boardKeys.smartBoards(), queryFn: () => call('smartBoardList', {}) });
+  return useQuery({ queryKey: queryKeys.smartBoards(), queryFn: () => call('smartBoardList', {}) });
 }
 
 export function useCreateBoard() {
@@ -86,7 +68,7 @@ export function useSaveSmartBoard() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: { id?: string; name: string; filters: GalleryFilters }) => call('smartBoardSave', input),
-    onSuccess: () => void client.invalidateQueries({ queryKey: boardKeys.smartBoards() }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.smartBoards() }),
   });
 }
 
@@ -94,6 +76,6 @@ export function useDeleteSmartBoard() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => call('smartBoardDelete', { id }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: boardKeys.smartBoards() }),
+    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.smartBoards() }),
   });
 }

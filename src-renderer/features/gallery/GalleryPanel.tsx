@@ -3,7 +3,7 @@
 import { useAppStore } from '../../lib/app-store.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { BoardStrip } from '../boards/Boards.tsx';
-import { useBoardEvents, useBoardRemove } from '../boards/queries.ts';
+import { useBoardRemove } from '../boards/queries.ts';
 import { useComposeStore } from '../compose/store.ts';
 import { useExportStore } from '../export/index.ts';
 import { useLocalConsoleStore } from '../local-console/index.ts';
@@ -83,7 +83,6 @@ export function GalleryPanel() {
   const filters = useGalleryStore((s) => s.filters);
   const width = useGalleryView((s) => s.galleryWidth);
   const openLibrary = useGalleryView((s) => s.setLibraryOpen);
-  useBoardEvents();
   return (
     <aside className="gallery-panel" aria-label={t('gallery.title')} style={{ width }} data-testid="gallery-panel">
       <GalleryResizer />

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImageRecord, SessionSummary } from '../../../src-shared/ipc/index.ts';
-import { marksForKey } from './cull.ts';
 import { galleryLayout, justifyRows, navigate, tileCenter, GROUP_PADDING, HEADER_HEIGHT, type RowItem } from './layout.ts';
-import { useGalleryStore } from '../../lib/library-state/store.ts';
 
 const session = (id: string): SessionSummary => ({
   id,
@@ -161,35 +159,5 @@ describe('grid keyboard navigation', () => {
     expect(navigate(layout, 'img_a4', 'End', 500)).toBe('img_b3');
     expect(navigate(layout, 'img_a0', 'PageDown', 250)).toBe('img_a6');
     expect(navigate(layout, 'img_b3', 'PageUp', 250)).toBe('img_a6');
-  });
-});
-
-describe('culling keys', () => {
-  it('rates with 1–5, clears with 0, toggles reject and star over the whole target', () => {
-    const plain = { rejected: false, starred: false };
-    const rejected = { rejected: true, starred: true };
-    expect(marksForKey('4', [plain])).toEqual({ rating: 4 });
-    expect(marksForKey('0', [plain])).toEqual({ rating: 0 });
-    expect(marksForKey('x', [plain])).toEqual({ rejected: true });
-    expect(marksForKey('X', [rejected])).toEqual({ rejected: false });
-    expect(marksForKey('x', [rejected, plain])).toEqual({ rejected: true });
-    expect(marksForKey('s', [plain])).toEqual({ starred: true });
-    expect(marksForKey('f', [rejected])).toEqual({ starred: false });
-    expect(marksForKey('6', [plain])).toBeNull();
-    expect(marksForKey('q', [plain])).toBeNull();
-  });
-});
-
-describe('gallery selection', () => {
-  it('selects one, toggles with Ctrl, spans a range with Shift', () => {
-    const order = ['a', 'b', 'c', 'd', 'e'];
-    const { select } = useGalleryStore.getState();
-    select('b', 'single', order);
-    select('d', 'range', order);
-    expect(useGalleryStore.getState().selected).toEqual(['b', 'c', 'd']);
-    select('c', 'toggle', order);
-    expect(useGalleryStore.getState().selected).toEqual(['b', 'd']);
-    select('e', 'single', order);
-    expect(useGalleryStore.getState().selected).toEqual(['e']);
   });
 });

@@ -4,9 +4,9 @@
 // selects all; Esc clears the selection. Tabbing in focuses the first image in view, so the page does not jump.
 import { useRef, useState, type FocusEvent, type KeyboardEvent, type RefObject } from 'react';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
+import { marksForKey, type Marks } from '../../lib/library-state/marks.ts';
 import { selectAllMatching, selectionAround, useGalleryStore } from '../../lib/library-state/store.ts';
 import { useGalleryView } from '../../lib/library-state/view-store.ts';
-import { marksForKey, type Marks } from './cull.ts';
 import { isNavKey, navigate, tileCenter, type GalleryLayout, type NavKey, type RowItem } from './layout.ts';
 
 export type FocusMode = 'single' | 'range' | 'move';

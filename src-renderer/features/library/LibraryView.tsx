@@ -3,7 +3,6 @@
 // grid at its own tile size. Opened from the gallery panel (open-library), closed back to the studio.
 import { useEffect, useRef } from 'react';
 import { useText } from '../../i18n/text.ts';
-import { useBoardEvents } from '../boards/queries.ts';
 import { BoardsSection } from '../boards/Boards.tsx';
 import { FilterBar } from '../gallery/Filters.tsx';
 import { SelectionBar } from '../gallery/GalleryPanel.tsx';
@@ -17,7 +16,6 @@ export function LibraryView() {
   const filters = useGalleryStore((s) => s.filters);
   const close = useGalleryView((s) => s.setLibraryOpen);
   const rootRef = useRef<HTMLElement>(null);
-  useBoardEvents();
   const leave = () => {
     close(false);
     // Back in the studio, the keyboard is where it left from.

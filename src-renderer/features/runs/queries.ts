@@ -5,40 +5,17 @@ import { call, onEvent } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { useRunsStore } from './store.ts';
 
-/** One listener for the whole app: progress into the store, changed turns into the query cache. */
+/** One listener for the whole app: progress into the store, a finished run's turn into the query cache. */
 export function useGenerationEvents(): void {
   const client = useQueryClient();
   const setProgress = useRunsStore((s) => s.setProgress);
   useEffect(() => {
     const offProgress = onEvent('generation:progress', (p) => {
       setProgress(p);
-      if (p.phase === 'done' || p.status !== 'running') {
-        void client.invalidateQueries({ queryKey: queryKeys.turn(p.turnId) });
-        void client.invalidateQueries({ queryKey: queryKeys.images() });
-      }
+      // The turn's record brings its images; library:changed events refresh the rest (lib/library-state).
+      if (p.phase === 'done' || p.status !== 'running') void client.invalidateQueries({ queryKey: queryKeys.turn(p.turnId) });
     });
-    const offChanged = onEvent('library:changed', (change) => {
-      if (change.kind === 'turn') void client.invalidateQueries({ queryKey: queryKeys.turn(change.id) });
-      if (change.kind === 'turn' || change.kind === 'session') {
-        void client.invalidateQueries({ queryKey: queryKeys.allSessionTurns() });
-        // A session's title and counts (shown in the compose panel) change with its turns and renames.
-        void client.invalidateQueries({ queryKey: queryKeys.sessions() });
-      }
-      void client.invalidateQueries({ queryKey: queryKeys.galleries() });
-      // An image's detail lists where it was used as a reference, so any new turn can change it.
-      void client.invalidateQueries({ queryKey: queryKeys.images() });
-    });
-    const offDownload = onEvent('download:progress', (d) => {
-      if (d.state !== 'downloading') {
-        void client.invalidateQueries({ queryKey: queryKeys.turn(d.turnId) });
-        void client.invalidateQueries({ queryKey: queryKeys.galleries() });
-      }
-    });
-    return () => {
-      offProgress();
-      offChanged();
-      offDownload();
-    };
+    return offProgress;
   }, [client, setProgress]);
 }
 

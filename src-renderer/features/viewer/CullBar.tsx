@@ -3,23 +3,13 @@
 import type { ReactNode } from 'react';
 import { appText, useText } from '../../i18n/text.ts';
 import { loupeText } from './i18n.ts';
-import type { Marks } from './queries.ts';
+import type { Marks } from '../../lib/library-state/marks.ts';
 
 export interface Markable {
   id: string;
   starred: boolean;
   rating: number;
   rejected: boolean;
-}
-
-/** The marks a culling key sets on `image`, or null when the key is not a culling key. */
-export function marksForKey(key: string, image: Markable): Marks | null {
-  if (/^[0-5]$/.test(key)) return { rating: Number(key) };
-  const k = key.toLowerCase();
-  if (k === 'x') return { rejected: !image.rejected };
-  // F as well as S, like the gallery's grid.
-  if (k === 's' || k === 'f') return { starred: !image.starred };
-  return null;
 }
 
 export function CullBar({ image, onMark, compact = false }: { image: Markable; onMark: (marks: Marks) => void; compact?: boolean }) {

@@ -14,7 +14,7 @@ import { useSettings } from '../settings/index.ts';
 import { CullBar } from './CullBar.tsx';
 import { loupeText } from './i18n.ts';
 import { MetaPanel } from './MetaPanel.tsx';
-import type { Marks } from './queries.ts';
+import type { Marks } from '../../lib/library-state/marks.ts';
 
 export function LoupeDetail(props: { id: string; data: ImageDetail | undefined; error: Error | null; onMark: (marks: Marks) => void; markError: Error | null; close: () => void }) {
   const { id, data, close } = props;

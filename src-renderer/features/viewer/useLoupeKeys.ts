@@ -3,9 +3,8 @@
 import { useEffect } from 'react';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import { useGalleryView } from '../../lib/library-state/view-store.ts';
-import { marksForKey } from './CullBar.tsx';
 import { isStageKey, panStep, zoomKey } from './keys.ts';
-import type { Marks } from './queries.ts';
+import { marksForKey, type Marks } from '../../lib/library-state/marks.ts';
 import type { LoupeTravel } from './useLoupeTravel.ts';
 import type { PanZoom } from './usePanZoom.ts';
 
@@ -18,7 +17,7 @@ export function useLoupeKeys(options: { image: ImageRecord | undefined; pz: PanZ
     const onKey = (e: KeyboardEvent) => {
       if (!isStageKey(e)) return;
       const step = panStep(pz);
-      const cull = image ? marksForKey(e.key, image) : null;
+      const cull = image ? marksForKey(e.key, [image]) : null;
       if (cull) {
         onMark(cull);
         if (advance) go(nextId);

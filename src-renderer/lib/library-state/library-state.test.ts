@@ -1,0 +1,222 @@
+// The library-state module on a real QueryClient: the culling keys, the selection and filters, the one mark
+// mutation (what the designer sees before and after main answers), and the one mapping from main's events to
+// cache refreshes (targeted, and gathered into one flush).
+import { MutationObserver, QueryClient, type QueryKey } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
+import type { GalleryPage, ImageDetail } from '../../../src-shared/ipc/library.ts';
+import { queryKeys } from '../query-keys.ts';
+import { libraryRefresher } from './library-events.ts';
+import { markMutation, marksForKey, MARK_BATCH, type MarkInput } from './marks.ts';
+import { useGalleryStore } from './store.ts';
+
+const image = (id: string, turnId = 'turn_1', marks: Partial<ImageRecord> = {}): ImageRecord =>
+  ({ id, turnId, starred: false, rating: 0, rejected: false, download: 'done', ...marks }) as ImageRecord;
+
+/** One gallery page: a session's images, or no session at all. */
+const page = (sessionId: string | null, ...images: ImageRecord[]) => ({
+  pages: [{ groups: sessionId ? [{ session: { id: sessionId }, images }] : [], nextCursor: null, totals: { sessions: 1, images: images.length } } as unknown as GalleryPage],
+  pageParams: [null],
+});
+
+const detail = (im: ImageRecord) => ({ image: im, turn: { id: im.turnId, images: [im] }, references: [], usedIn: [], boards: [] }) as unknown as ImageDetail;
+
+const stale = (client: QueryClient, key: QueryKey) => client.getQueryState(key)?.isInvalidated ?? false;
+
+describe('culling keys', () => {
+  it('rates with 1–5, clears with 0, toggles reject and star over the whole target', () => {
+    const plain = { rejected: false, starred: false };
+    const rejected = { rejected: true, starred: true };
+    expect(marksForKey('4', [plain])).toEqual({ rating: 4 });
+    expect(marksForKey('0', [plain])).toEqual({ rating: 0 });
+    expect(marksForKey('x', [plain])).toEqual({ rejected: true });
+    expect(marksForKey('X', [rejected])).toEqual({ rejected: false });
+    expect(marksForKey('x', [rejected, plain])).toEqual({ rejected: true });
+    expect(marksForKey('s', [plain])).toEqual({ starred: true });
+    expect(marksForKey('f', [rejected])).toEqual({ starred: false });
+    expect(marksForKey('6', [plain])).toBeNull();
+    expect(marksForKey('q', [plain])).toBeNull();
+  });
+});
+
+describe('gallery selection and filters', () => {
+  it('selects one, toggles with Ctrl, spans a range with Shift', () => {
+    const order = ['a', 'b', 'c', 'd', 'e'];
+    const { select } = useGalleryStore.getState();
+    select('b', 'single', order);
+    select('d', 'range', order);
+    expect(useGalleryStore.getState().selected).toEqual(['b', 'c', 'd']);
+    select('c', 'toggle', order);
+    expect(useGalleryStore.getState().selected).toEqual(['b', 'd']);
+    select('e', 'single', order);
+    expect(useGalleryStore.getState().selected).toEqual(['e']);
+  });
+
+  it('merges filter changes and drops a filter set to nothing, so equal views share one cache key', () => {
+    const { setFilters, clearFilters } = useGalleryStore.getState();
+    clearFilters();
+    setFilters({ minRating: 3, query: 'red' });
+    setFilters({ query: '', rejected: 'hide' });
+    expect(useGalleryStore.getState().filters).toEqual({ minRating: 3, rejected: 'hide' });
+    setFilters({ minRating: undefined });
+    expect(queryKeys.gallery(useGalleryStore.getState().filters)).toEqual(queryKeys.gallery({ rejected: 'hide' }));
+    clearFilters();
+    expect(useGalleryStore.getState().filters).toEqual({});
+  });
+});
+
+describe('the one mark mutation', () => {
+  let client: QueryClient;
+  let answer: (input: MarkInput) => { ok: true; value: ImageRecord[] } | { ok: false; error: { code: string; message: string } };
+  const calls: MarkInput[] = [];
+
+  beforeEach(() => {
+    client = new QueryClient();
+    calls.length = 0;
+    answer = (input) => ({ ok: true, value: input.imageIds.map((id) => image(id, 'turn_1', { ...input, rating: input.rating ?? 0 })) });
+    // The bridge main's preload puts on window (lib/desktop.ts): library:mark answers like main.
+    vi.stubGlobal('window', { api: { libraryMark: (input: MarkInput) => (calls.push(input), Promise.resolve(answer(input))) } });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const mark = (input: MarkInput) => new MutationObserver(client, markMutation(client)).mutate(input).catch(() => undefined);
+
+  it('shows the marks in the gallery pages and the image details before main answers', async () => {
+    client.setQueryData(queryKeys.gallery({}), page('ses_1', image('img_1'), image('img_2')));
+    client.setQueryData(queryKeys.image('img_1'), detail(image('img_1')));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.stubGlobal('window', { api: { libraryMark: async (input: MarkInput) => (await held, answer(input)) } });
+    const done = mark({ imageIds: ['img_1'], rejected: true });
+    await Promise.resolve();
+    const shown = client.getQueryData<ReturnType<typeof page>>(queryKeys.gallery({}))!.pages[0]!.groups[0]!.images;
+    expect(shown.map((im) => im.rejected)).toEqual([true, false]);
+    expect(client.getQueryData<ImageDetail>(queryKeys.image('img_1'))!.image.rejected).toBe(true);
+    release();
+    await done;
+  });
+
+  it("puts main's records in place of the guesses and refreshes their turns", async () => {
+    client.setQueryData(queryKeys.gallery({}), page('ses_1', image('img_1')));
+    client.setQueryData(queryKeys.turn('turn_1'), { id: 'turn_1' });
+    answer = (input) => ({ ok: true, value: input.imageIds.map((id) => image(id, 'turn_1', { rating: 4, starred: true })) });
+    await mark({ imageIds: ['img_1'], rating: 4 });
+    const [shown] = client.getQueryData<ReturnType<typeof page>>(queryKeys.gallery({}))!.pages[0]!.groups[0]!.images;
+    expect(shown).toMatchObject({ rating: 4, starred: true });
+    expect(stale(client, queryKeys.turn('turn_1'))).toBe(true);
+  });
+
+  it('sends a large selection in calls of at most 1000 images, every image once', async () => {
+    const ids = Array.from({ length: 2 * MARK_BATCH + 500 }, (_, i) => `img_${i}`);
+    await mark({ imageIds: ids, starred: true });
+    expect(calls.map((c) => c.imageIds.length)).toEqual([MARK_BATCH, MARK_BATCH, 500]);
+    expect(calls.flatMap((c) => c.imageIds)).toEqual(ids);
+  });
+
+  it('a refused mark asks the galleries and the image again (the guesses go)', async () => {
+    client.setQueryData(queryKeys.gallery({}), page('ses_1', image('img_1')));
+    client.setQueryData(queryKeys.image('img_1'), detail(image('img_1')));
+    answer = () => ({ ok: false, error: { code: 'images_not_found', message: 'no such image' } });
+    await mark({ imageIds: ['img_1'], rejected: true });
+    expect(stale(client, queryKeys.gallery({}))).toBe(true);
+    expect(stale(client, queryKeys.image('img_1'))).toBe(true);
+  });
+});
+
+describe("main's library events into the cache", () => {
+  let client: QueryClient;
+  let flushes: Array<() => void>;
+  let refresher: ReturnType<typeof libraryRefresher>;
+  const flush = () => flushes.splice(0).forEach((f) => f());
+
+  beforeEach(() => {
+    client = new QueryClient();
+    flushes = [];
+    refresher = libraryRefresher(client, (f) => flushes.push(f));
+    client.setQueryData(queryKeys.gallery({}), page('ses_1', image('img_1')));
+    client.setQueryData(queryKeys.gallery({ sessionId: 'ses_2' }), page('ses_2', image('img_9')));
+    client.setQueryData(queryKeys.gallery({ rejected: 'hide' }), page('ses_2', image('img_9')));
+    client.setQueryData(queryKeys.gallery({ boardId: 'brd_1' }), page(null));
+    client.setQueryData(queryKeys.gallery({ boardId: 'brd_2' }), page(null));
+    client.setQueryData(queryKeys.neighbors({}, 'img_8'), { index: 1, total: 3, prev: 'img_1', next: 'img_9', inFilter: true });
+    client.setQueryData(queryKeys.image('img_1'), detail(image('img_1')));
+    client.setQueryData(queryKeys.image('img_9'), detail(image('img_9', 'turn_9')));
+    client.setQueryData(queryKeys.turn('turn_1'), { id: 'turn_1', images: [image('img_1')] });
+    client.setQueryData(queryKeys.turn('turn_9'), { id: 'turn_9', images: [image('img_9', 'turn_9')] });
+    client.setQueryData(queryKeys.boards(), []);
+    client.setQueryData(queryKeys.smartBoards(), []);
+    client.setQueryData(queryKeys.session('ses_1'), { id: 'ses_1' });
+  });
+
+  const staleKeys = () =>
+    client
+      .getQueryCache()
+      .getAll()
+      .filter((q) => q.state.isInvalidated)
+      .map((q) => JSON.stringify(q.queryKey))
+      .sort();
+  const keys = (...list: QueryKey[]) => list.map((k) => JSON.stringify(k)).sort();
+
+  it("an image's change refreshes where it is shown and the views filtered by marks, not every gallery", () => {
+    refresher.change({ kind: 'image', id: 'img_1' });
+    flush();
+    expect(staleKeys()).toEqual(
+      keys(queryKeys.gallery({}), queryKeys.gallery({ rejected: 'hide' }), queryKeys.neighbors({}, 'img_8'), queryKeys.image('img_1'), queryKeys.turn('turn_1')),
+    );
+  });
+
+  it("a download refreshes that image wherever it is shown and its turn, nothing else", () => {
+    refresher.download({ imageId: 'img_9', turnId: 'turn_9' });
+    flush();
+    expect(staleKeys()).toEqual(
+      keys(queryKeys.gallery({ sessionId: 'ses_2' }), queryKeys.gallery({ rejected: 'hide' }), queryKeys.neighbors({}, 'img_8'), queryKeys.image('img_9'), queryKeys.turn('turn_9')),
+    );
+  });
+
+  it("a board's images refresh the board list, that board's view and those images' details", () => {
+    refresher.change({ kind: 'board', id: 'brd_1', ids: ['img_9'] });
+    flush();
+    expect(staleKeys()).toEqual(keys(queryKeys.boards(), queryKeys.gallery({ boardId: 'brd_1' }), queryKeys.image('img_9')));
+  });
+
+  it('a smart board refreshes only the smart boards; a session its summary and the pages that show it', () => {
+    refresher.change({ kind: 'smart_board', id: 'sb_1' });
+    flush();
+    expect(staleKeys()).toEqual(keys(queryKeys.smartBoards()));
+    refresher.change({ kind: 'session', id: 'ses_1' });
+    flush();
+    expect(staleKeys()).toEqual(keys(queryKeys.smartBoards(), queryKeys.session('ses_1'), queryKeys.gallery({})));
+  });
+
+  it('a turn refreshes its record, the galleries, the sessions and the image details', () => {
+    refresher.change({ kind: 'turn', id: 'turn_1' });
+    flush();
+    expect(staleKeys()).toEqual(
+      keys(
+        queryKeys.turn('turn_1'),
+        queryKeys.session('ses_1'),
+        queryKeys.gallery({}),
+        queryKeys.gallery({ sessionId: 'ses_2' }),
+        queryKeys.gallery({ rejected: 'hide' }),
+        queryKeys.gallery({ boardId: 'brd_1' }),
+        queryKeys.gallery({ boardId: 'brd_2' }),
+        queryKeys.neighbors({}, 'img_8'),
+        queryKeys.image('img_1'),
+        queryKeys.image('img_9'),
+      ),
+    );
+  });
+
+  it('gathers the events of one frame into one refresh', () => {
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+    refresher.change({ kind: 'image', id: 'img_1' });
+    refresher.download({ imageId: 'img_9', turnId: 'turn_9' });
+    refresher.change({ kind: 'smart_board', id: 'sb_1' });
+    expect(flushes).toHaveLength(1);
+    expect(invalidate).not.toHaveBeenCalled();
+    flush();
+    expect(invalidate).toHaveBeenCalledTimes(1);
+    expect(staleKeys()).toContain(JSON.stringify(queryKeys.smartBoards()));
+    expect(staleKeys()).toContain(JSON.stringify(queryKeys.turn('turn_9')));
+  });
+});
