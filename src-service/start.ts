@@ -153,7 +153,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   lifecycle.onClose(() => webhooks.dispatcher.close());
 
   // The request ledger: entries still queued get one last write at stop (docs/local-service.md "Look a request up").
-  const requests = createRequestLedger({ db, clock, logger, bounds: options.testing?.requestLedgerBounds });
+  const requests = createRequestLedger({ db, logger, bounds: options.testing?.requestLedgerBounds });
   lifecycle.onClose(() => requests.close());
 
   const deps: ServiceDeps = {

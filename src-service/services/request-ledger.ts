@@ -4,7 +4,6 @@
 // write-retry.ts (kept and tried again with its back-off, logged once per outage) and, while the queue is full,
 // entries are dropped and counted, never waited for.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Clock } from '../clock.ts';
 import { transaction, type Database } from '../db.ts';
 import { SECRET_FIELD_NAMES, type Logger } from '../logger.ts';
 import { createRequestsRepo, type NewRequestRow, type RequestCredits, type RequestFilter, type RequestRow } from '../repos/requests.ts';
@@ -146,7 +145,6 @@ function toRow(record: RequestRecord): NewRequestRow {
 
 export interface RequestLedgerOptions {
   db: Database;
-  clock: Clock;
   logger: Logger;
   bounds?: Partial<RequestLedgerBounds> | undefined;
   retryDelaysMs?: readonly number[] | undefined;
@@ -161,6 +159,8 @@ export function createRequestLedger(options: RequestLedgerOptions) {
   const totals = repo.totals();
   let queue: NewRequestRow[] = [];
   let dropped = 0;
+  /** Whether the entry before was dropped: the drop is logged once per run of drops, not per entry. */
+  let dropping = false;
   let failures = 0;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
@@ -175,6 +175,22 @@ export function createRequestLedger(options: RequestLedgerOptions) {
     }
   }
 
+  /** One batch and the pruning it calls for, in one transaction; the totals stay as they were if it rolls back. */
+  function writeBatch(batch: readonly NewRequestRow[]): void {
+    const before = { ...totals };
+    try {
+      transaction(db, () => {
+        for (const row of batch) repo.insert(row);
+        totals.rows += batch.length;
+        totals.bytes += batch.reduce((sum, r) => sum + r.bytes, 0);
+        prune();
+      });
+    } catch (error) {
+      Object.assign(totals, before);
+      throw error;
+    }
+  }
+
   /** Writes what is queued, a batch per transaction; a storage failure keeps the rest for the next try. */
   function flush(): void {
     if (timer) clearTimeout(timer);
@@ -182,15 +198,9 @@ export function createRequestLedger(options: RequestLedgerOptions) {
     while (queue.length > 0) {
       const batch = queue.slice(0, BATCH_ROWS);
       try {
-        transaction(db, () => {
-          for (const row of batch) repo.insert(row);
-          totals.rows += batch.length;
-          totals.bytes += batch.reduce((sum, r) => sum + r.bytes, 0);
-          prune();
-        });
+        writeBatch(batch);
       } catch (error) {
         if (isStorageFailure(error)) {
-          Object.assign(totals, repo.totals());
           outage.failed(error);
           failures++;
           if (!closed) timer = setTimeout(flush, writeRetryDelay(failures, options.retryDelaysMs));
@@ -198,7 +208,7 @@ export function createRequestLedger(options: RequestLedgerOptions) {
         }
         // A bug in this batch: say so and let the next entries through.
         logger.error({ err: error, rows: batch.length }, 'request ledger entries could not be written; dropped');
-        Object.assign(totals, repo.totals());
+        dropped += batch.length;
       }
       queue = queue.slice(batch.length);
       failures = 0;
@@ -235,10 +245,12 @@ export function createRequestLedger(options: RequestLedgerOptions) {
     record(record: RequestRecord): void {
       if (closed) return;
       if (queue.length >= MAX_QUEUED) {
-        if (dropped === 0) logger.warn({ queued: queue.length }, 'the request ledger is full of unwritten entries; new ones are dropped until it drains');
+        if (!dropping) logger.warn({ queued: queue.length, dropped_before: dropped }, 'the request ledger is full of unwritten entries; new ones are dropped until it drains');
+        dropping = true;
         dropped++;
         return;
       }
+      dropping = false;
       queue.push(toRow(record));
       if (!timer && !outage.down) timer = setTimeout(flush, 50);
     },
