@@ -2,13 +2,13 @@ import { lazy, useEffect, useLayoutEffect, useRef, type ComponentType } from 're
 import { useAppStore, type AppTab } from './lib/app-store.ts';
 import { TabBoundary } from './ui/TabBoundary.tsx';
 import { batchText, loadBatchPage } from './features/batch/index.ts';
-import { ComposePanel } from './features/compose/ComposePanel.tsx';
-import { GalleryPanel } from './features/gallery/GalleryPanel.tsx';
+import { ComposePanel } from './features/compose/index.ts';
+import { GalleryPanel } from './features/gallery/index.ts';
 import { ExportDialog } from './features/export/index.ts';
 import { CompareView, ImageViewer } from './features/viewer/index.ts';
 import { useLibraryEvents } from './lib/library-state/library-events.ts';
 import { useGalleryView } from './lib/library-state/view-store.ts';
-import { LibraryView } from './features/library/LibraryView.tsx';
+import { LibraryView } from './features/library/index.ts';
 import { BalanceBadge } from './features/money/index.ts';
 import { StartupNotices } from './features/notices/index.ts';
 import { loadInspectorPanel } from './features/inspector/index.ts';
@@ -17,7 +17,7 @@ import { loadLocalConsole } from './features/local-console/index.ts';
 // with their chunks they would come after it and win its equal-specificity rules (.btn, .card, .counter).
 import './features/batch/batch.css';
 import './features/inspector/inspector.css';
-import { RunStage } from './features/runs/RunStage.tsx';
+import { RunStage } from './features/runs/index.ts';
 import { EnvironmentBadge, loadSettingsPage, useSettings, useSettingsSync } from './features/settings/index.ts';
 import { appText, useText } from './i18n/text.ts';
 

@@ -6,7 +6,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
-import { galleryQuery, warmThumbnails } from './features/gallery/queries.ts';
+import { galleryQuery, warmThumbnails } from './features/gallery/index.ts';
 import { settingsQuery } from './features/settings/index.ts';
 import { applyTheme } from './lib/theme.ts';
 import { setUiLanguage } from './i18n/index.ts';

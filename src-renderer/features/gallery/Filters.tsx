@@ -8,7 +8,7 @@ import { appText, useText } from '../../i18n/text.ts';
 import { DesktopError } from '../../lib/desktop.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
-import { useBoards, useSaveSmartBoard, useSmartBoards } from '../boards/queries.ts';
+import { useBoards, useSaveSmartBoard, useSmartBoards } from '../boards/index.ts';
 import { libraryText } from '../../i18n/library.ts';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { useGalleryView } from '../../lib/library-state/view-store.ts';

@@ -9,7 +9,7 @@ import { installDragOut } from '../../lib/image-drag.ts';
 import { useMark } from '../../lib/library-state/marks.ts';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { useGalleryView } from '../../lib/library-state/view-store.ts';
-import { BoardPicker } from '../boards/BoardPicker.tsx';
+import { BoardPicker } from '../boards/index.ts';
 import { useSettings } from '../settings/index.ts';
 import { tileId, tileText } from './GalleryThumb.tsx';
 import { SessionGroup } from './SessionGroup.tsx';

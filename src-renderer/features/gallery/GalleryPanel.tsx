@@ -2,9 +2,8 @@
 // grid of sessions. The full-window library view (features/library) reuses its filter bar, selection bar and grid.
 import { useAppStore } from '../../lib/app-store.ts';
 import { appText, useText } from '../../i18n/text.ts';
-import { BoardStrip } from '../boards/Boards.tsx';
-import { useBoardRemove } from '../boards/queries.ts';
-import { useComposeStore } from '../compose/store.ts';
+import { BoardStrip, useBoardRemove } from '../boards/index.ts';
+import { useComposeStore } from '../compose/index.ts';
 import { useExportStore } from '../export/index.ts';
 import { useLocalConsoleStore } from '../local-console/index.ts';
 import { useSettings } from '../settings/index.ts';

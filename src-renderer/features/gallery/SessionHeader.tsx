@@ -4,7 +4,7 @@ import type { SessionSummary } from '../../../src-shared/ipc/library.ts';
 import type { Language } from '../../../src-shared/language.ts';
 import { formatsFor } from '../../i18n/format.ts';
 import { appText, useText, type AppText } from '../../i18n/text.ts';
-import { useComposeStore } from '../compose/store.ts';
+import { useComposeStore } from '../compose/index.ts';
 import { useExportStore } from '../export/index.ts';
 import { useRenameSession } from './queries.ts';
 

@@ -3,10 +3,8 @@
 // grid at its own tile size. Opened from the gallery panel (open-library), closed back to the studio.
 import { useEffect, useRef } from 'react';
 import { useText } from '../../i18n/text.ts';
-import { BoardsSection } from '../boards/Boards.tsx';
-import { FilterBar } from '../gallery/Filters.tsx';
-import { SelectionBar } from '../gallery/GalleryPanel.tsx';
-import { CullLegend, GalleryBody, GalleryTotals, ThumbSizeSlider } from '../gallery/GridChrome.tsx';
+import { BoardsSection } from '../boards/index.ts';
+import { CullLegend, FilterBar, GalleryBody, GalleryTotals, SelectionBar, ThumbSizeSlider } from '../gallery/index.ts';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { useGalleryView } from '../../lib/library-state/view-store.ts';
 import { libraryText } from '../../i18n/library.ts';

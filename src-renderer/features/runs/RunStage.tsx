@@ -3,7 +3,7 @@
 // or a checkerboard (remembered on this computer).
 import { useLayoutEffect, useRef, useState } from 'react';
 import { appText, useText } from '../../i18n/text.ts';
-import { useComposeStore } from '../compose/store.ts';
+import { useComposeStore } from '../compose/index.ts';
 import { useSessionTurns } from '../../lib/library-queries.ts';
 import { useAnySession, useGenerationEvents, useRunningTurns } from './queries.ts';
 import { StageHeight } from './StageResults.tsx';

@@ -6,7 +6,7 @@ import { createContext, useContext, useLayoutEffect, useRef, useState, type RefO
 import type { ImageRecord, TurnRecord } from '../../../src-shared/ipc/generation.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
-import { useComposeStore } from '../compose/store.ts';
+import { useComposeStore } from '../compose/index.ts';
 import { useExportStore } from '../export/index.ts';
 import { beginImageDrag } from '../../lib/image-drag.ts';
 import { useStar } from '../../lib/library-queries.ts';

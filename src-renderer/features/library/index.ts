@@ -1,0 +1,2 @@
+// The library's front door: the full-window library view.
+export { LibraryView } from './LibraryView.tsx';
