@@ -100,6 +100,23 @@ describe('AdminClient against the local service', () => {
     expect(await admin.accountTurns(account.id, since + 3600)).toEqual([]);
   });
 
+  it('reads the request ledger: a failed generation by its request id, and the account’s page of requests', async () => {
+    const account = await admin.createAccount({ credits: 1000, age_days: 30 });
+    const { key } = await admin.createApiKey(account.id, { name: 'ledger', scopes: ['generate:write'] });
+    const client = new ServiceClient({ environment: 'local', baseUrl: service.baseUrl, apiKey: key, language: 'en' });
+    const refused = await client.generate({ prompt: 'a bottle', model: 'no-such-model' } as never);
+    if (refused.ok || refused.kind !== 'http') throw new Error('an unknown model was not refused over HTTP');
+    const requestId = refused.error.requestId as string;
+    expect(requestId).toMatch(/^req_/);
+    let entry = null;
+    for (let i = 0; i < 40 && !entry; i++) entry = await admin.requestEntry(requestId).catch(() => null);
+    expect(entry).toMatchObject({ request_id: requestId, account_id: account.id, status: 400, route: 'generate' });
+    const page = await admin.requestLog({ account_id: account.id, limit: 10 });
+    expect(page).toEqual({ requests: [entry], next_cursor: null });
+    expect(await rejection(admin.requestLog({ status: 42 }))).toMatchObject({ code: 'invalid_request', status: 400 });
+    expect(await rejection(admin.requestEntry('req_AAAAAAAAAAAAAAAAAAAA'))).toMatchObject({ code: 'not_found', status: 404 });
+  });
+
   it('throws the service’s error as a StudioError with its code, status, request id and message, in the language asked for', async () => {
     language = 'en';
     const en = await rejection(admin.account('acc_missing000'));

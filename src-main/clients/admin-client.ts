@@ -13,6 +13,8 @@ import {
   AdminPackSchema,
   AdminPingSchema,
   AdminPublishedSchema,
+  AdminRequestListSchema,
+  AdminRequestSchema,
   AdminRevokedKeySchema,
   AdminSettingsSchema,
   AdminTurnListSchema,
@@ -27,6 +29,7 @@ import {
   type PatchAccountBody,
   type PatchPackBody,
   type PutWebhookBody,
+  type RequestRoute,
   type ServiceSettings,
 } from '../../src-shared/admin.ts';
 import { acceptLanguageFor, type Language } from '../../src-shared/language.ts';
@@ -36,6 +39,19 @@ import { redactSecrets } from '../domain/secret-screen.ts';
 import { StudioError } from '../domain/errors.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The filters of GET /admin/requests (the service checks them: a bad one is 400 invalid_request). */
+export interface RequestLogQuery {
+  request_id?: string;
+  account_id?: string;
+  key_id?: string;
+  status?: number;
+  code?: string;
+  route?: RequestRoute;
+  since?: number;
+  cursor?: string;
+  limit?: number;
+}
 
 const seg = encodeURIComponent;
 
@@ -143,6 +159,21 @@ export class AdminClient {
   async accountTurns(accountId: string, sinceUnixS: number) {
     const since = Math.max(0, Math.floor(sinceUnixS));
     return (await this.call('GET', `/admin/accounts/${seg(accountId)}/turns?since=${since}`, AdminTurnListSchema)).turns;
+  }
+
+  // ---- The request ledger ----
+
+  /** GET /admin/requests: a page of the request ledger, newest first, with the filters given. */
+  requestLog(query: RequestLogQuery = {}) {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+    const text = params.toString();
+    return this.call('GET', `/admin/requests${text ? `?${text}` : ''}`, AdminRequestListSchema);
+  }
+
+  /** GET /admin/requests/:request_id: what one request was, answered, cost and caused (404 not_found when unknown). */
+  requestEntry(requestId: string) {
+    return this.call('GET', `/admin/requests/${seg(requestId)}`, AdminRequestSchema);
   }
 
   // ---- Faults, clock, settings ----
