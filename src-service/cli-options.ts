@@ -1,6 +1,8 @@
 // The flags of `npm run service` (DESIGN.md §4), shared by the CLI and the utilityProcess entry. The admin token
 // may also come from STUDIO_ADMIN_TOKEN (preferred: a command line is visible to every user of the machine).
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { ScenarioSchema, type Scenario } from '../src-shared/admin.ts';
 import type { StartServiceOptions } from './start.ts';
 
 export const ADMIN_TOKEN_ENV = 'STUDIO_ADMIN_TOKEN';
@@ -15,6 +17,7 @@ export function parseServiceArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       'admin-token': { type: 'string' },
       seed: { type: 'boolean', default: false },
       'log-level': { type: 'string', default: 'info' },
+      scenario: { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -29,7 +32,28 @@ export function parseServiceArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     ...(adminToken ? { adminToken } : {}),
     seed: values.seed,
     logLevel: values['log-level'],
+    ...(values.scenario !== undefined ? { scenario: readScenarioFile(values.scenario) } : {}),
   };
+}
+
+/**
+ * `--scenario FILE`: a fault scenario as PUT /admin/scenario takes it (ScenarioSchema). A file that cannot be read,
+ * is not JSON or fails the schema is a bad flag (exit 2) naming the field, like the admin API's 400.
+ */
+export function readScenarioFile(path: string): Scenario {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  } catch (error) {
+    const why = error instanceof SyntaxError ? 'not JSON' : ((error as NodeJS.ErrnoException).code ?? String(error));
+    throw new Error(`--scenario ${path}: ${why}`, { cause: error });
+  }
+  const parsed = ScenarioSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`--scenario ${path}: ${issue?.path.join('.') || 'scenario'}: ${issue?.message ?? 'invalid'}`);
+  }
+  return parsed.data;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { DatabaseSync } from 'node:sqlite';
 import { join, resolve } from 'node:path';
 import { createAdaptorServer } from '@hono/node-server';
 import type { Server, ServerResponse } from 'node:http';
+import type { Scenario } from '../src-shared/admin.ts';
 import { API_SCOPES } from '../src-shared/api.ts';
 import { isFilename, randomAlphanumeric } from '../src-shared/ids.ts';
 import { createApp } from './app.ts';
@@ -37,6 +38,8 @@ export interface StartServiceOptions {
   adminToken?: string;
   /** Create an account with 10000 credits, older than 7 days, and a key with every scope. */
   seed?: boolean;
+  /** The fault scenario to start with (`--scenario FILE`, docs/local-service.md "Fault scenarios"). */
+  scenario?: Scenario;
   logLevel?: string;
   logger?: Logger;
   /** Slow-client limits (slowloris); defaults in DEFAULT_TIMEOUTS. Tests shorten them. */
@@ -125,7 +128,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   if (recovery) logRecovery(logger, recovery);
   const clock = createClock(db);
   const settings = createSettingsStore(db);
-  const faults = createFaultStore();
+  const faults = createFaultStore(options.scenario);
   const files = createFileStore(dataDir, db);
   const adminToken = options.adminToken ?? `adm_${randomAlphanumeric(32)}`;
   const closers: Array<() => void | Promise<void>> = [];
@@ -149,7 +152,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   lifecycle.onClose(() => usageFlush.stop());
 
   // The webhook dispatcher is started here, once the service listens (below), and stopped on close.
-  const webhooks = createWebhookService({ db, clock, settings, logger });
+  const webhooks = createWebhookService({ db, clock, settings, logger, faults });
   lifecycle.onClose(() => webhooks.dispatcher.close());
 
   // The request ledger: entries still queued get one last write at stop (docs/local-service.md "Look a request up").

@@ -5,6 +5,7 @@
 // dropped, so a service that adds a field stays readable); request bodies are strict.
 import { z } from 'zod';
 import { ALL_ERROR_CODES, type ErrorCode } from './errors.ts';
+import { CONCRETE_MODEL_IDS, type ConcreteModelId } from './catalog.ts';
 import {
   AdminAccountSchema,
   AdminApiKeySchema,
@@ -67,6 +68,115 @@ export const AdvanceClockBodySchema = z
     message: 'give advance_s (seconds) or reset: true',
   });
 export type AdvanceClockBody = z.infer<typeof AdvanceClockBodySchema>;
+
+// ---- Fault scenarios (PUT/GET/DELETE /admin/scenario, `--scenario FILE`; docs/local-service.md "Fault scenarios") ----
+
+/** What a rule can match: the three API routes and the service's own webhook delivery attempts. */
+export const SCENARIO_ROUTES = ['generate', 'file', 'publication', 'webhook'] as const;
+export type ScenarioRoute = (typeof SCENARIO_ROUTES)[number];
+/** The statuses an API route can be forced to answer: the spec's 500 internal_error, 503 and 429. */
+export const SCENARIO_API_STATUSES = [500, 503, 429] as const;
+/** The longest forced wait: a generation may take 5 minutes (spec §1), a little more tests a client's timeout. */
+export const SCENARIO_MAX_WAIT_MS = 600_000;
+
+const WaitMs = z.number().int().min(0).max(SCENARIO_MAX_WAIT_MS);
+/** A fixed latency, or one drawn evenly between min and max from the scenario's seeded draws. */
+const LatencySchema = z.union([WaitMs, z.strictObject({ min: WaitMs, max: WaitMs }).refine((r) => r.min <= r.max, { message: 'min must not exceed max', path: ['min'] })]);
+
+/** One outcome; which fields a route accepts is checked with its rule (ScenarioRuleSchema). */
+export const ScenarioOutcomeSchema = z.strictObject({
+  pass: z.literal(true).optional(),
+  status: z.number().int().min(100).max(599).optional(),
+  retry_after_s: z.number().int().min(0).max(86_400).optional(),
+  partial: z.strictObject({ produce: z.number().int().min(0).max(10) }).optional(),
+  downgrade: z.literal(true).optional(),
+  latency_ms: LatencySchema.optional(),
+  expired_link: z.literal(true).optional(),
+  drop: z.literal(true).optional(),
+  duplicate: z.literal(true).optional(),
+  delay_ms: WaitMs.optional(),
+});
+export type ScenarioOutcome = z.infer<typeof ScenarioOutcomeSchema>;
+
+type OutcomeField = keyof ScenarioOutcome;
+/** Fields each route accepts; `pass` is accepted everywhere and only alone. */
+const FIELDS_OF: Record<ScenarioRoute | 'api', readonly OutcomeField[]> = {
+  generate: ['status', 'retry_after_s', 'partial', 'downgrade', 'latency_ms'],
+  file: ['status', 'retry_after_s', 'latency_ms', 'expired_link'],
+  publication: ['status', 'retry_after_s', 'latency_ms'],
+  api: ['status', 'retry_after_s', 'latency_ms'],
+  webhook: ['drop', 'duplicate', 'delay_ms', 'status'],
+};
+/** Fields that cannot be combined: a forced status or a dropped attempt says everything that happens. */
+const EXCLUSIVE: ReadonlyArray<[OutcomeField, readonly OutcomeField[]]> = [
+  ['status', ['partial', 'downgrade', 'expired_link']],
+  ['drop', ['duplicate', 'delay_ms', 'status']],
+];
+
+/** Why an outcome does not fit its rule's route, as [field, reason], or null when it fits. */
+function outcomeProblem(outcome: ScenarioOutcome, route: ScenarioRoute | undefined): [string, string] | null {
+  const given = (Object.keys(outcome) as OutcomeField[]).filter((k) => outcome[k] !== undefined);
+  if (given.length === 0) return ['pass', 'an outcome needs at least one field (pass: true to let the request through)'];
+  if (outcome.pass) return given.length === 1 ? null : [given.find((k) => k !== 'pass') ?? 'pass', 'pass: true stands alone'];
+  const allowed = FIELDS_OF[route ?? 'api'];
+  const where = route ? `route ${route}` : 'a rule without match.route (generate, file and publication)';
+  for (const field of given) if (!allowed.includes(field)) return [field, `not an outcome of ${where}; it takes ${allowed.join(', ')} or pass`];
+  for (const [field, others] of EXCLUSIVE) {
+    const clash = others.find((o) => outcome[field] !== undefined && outcome[o] !== undefined);
+    if (clash) return [clash, `cannot be combined with ${field}`];
+  }
+  if (route !== 'webhook' && outcome.status !== undefined && !(SCENARIO_API_STATUSES as readonly number[]).includes(outcome.status)) {
+    return ['status', `must be one of ${SCENARIO_API_STATUSES.join(', ')}`];
+  }
+  if (route === 'webhook' && outcome.status !== undefined && outcome.status < 300) return ['status', 'must be 300 to 599 (an answer that is not a success)'];
+  if (outcome.retry_after_s !== undefined && outcome.status !== 429 && outcome.status !== 503) return ['retry_after_s', 'only with status 429 or 503'];
+  return null;
+}
+
+export const ScenarioMatchSchema = z.strictObject({
+  account_id: z.string().min(1).max(100).optional(),
+  key_id: z.string().min(1).max(100).optional(),
+  route: z.enum(SCENARIO_ROUTES).optional(),
+  model: z.enum(CONCRETE_MODEL_IDS as [ConcreteModelId, ...ConcreteModelId[]]).optional(),
+});
+
+export const ScenarioRuleSchema = z
+  .strictObject({
+    match: ScenarioMatchSchema.default({}),
+    sequence: z.array(ScenarioOutcomeSchema).min(1).max(1000).optional(),
+    probability: z.number().min(0).max(1).optional(),
+    outcome: ScenarioOutcomeSchema.optional(),
+  })
+  .superRefine((rule, ctx) => {
+    const problem = (path: Array<string | number>, message: string): void => void ctx.addIssue({ code: 'custom', path, message });
+    const { route, key_id: keyId, model } = rule.match;
+    if (rule.sequence === undefined && rule.outcome === undefined) return problem(['outcome'], 'a rule needs a sequence or an outcome');
+    if (rule.sequence !== undefined && rule.outcome !== undefined) return problem(['outcome'], 'give a sequence or an outcome, not both');
+    if (rule.sequence !== undefined && rule.probability !== undefined) return problem(['probability'], 'a probability goes with an outcome, not a sequence');
+    if (route === 'webhook' && keyId !== undefined) return problem(['match', 'key_id'], 'a webhook delivery has no key; match it by account_id');
+    if (model !== undefined && route !== undefined && route !== 'generate') return problem(['match', 'model'], 'only generate requests have a model');
+    const outcomes = rule.sequence ? rule.sequence.map((o, i) => [['sequence', i], o] as const) : [[['outcome'], rule.outcome as ScenarioOutcome] as const];
+    for (const [path, outcome] of outcomes) {
+      const found = outcomeProblem(outcome, route);
+      if (found) return problem([...path, found[0]], found[1]);
+    }
+  });
+export type ScenarioRule = z.infer<typeof ScenarioRuleSchema>;
+
+/** PUT /admin/scenario and `--scenario FILE`: replaces the scenario; the same seed and requests give the same outcomes. */
+export const ScenarioSchema = z.strictObject({
+  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  rules: z.array(ScenarioRuleSchema).max(100),
+});
+export type Scenario = z.infer<typeof ScenarioSchema>;
+
+/** GET /admin/scenario: the scenario and, per rule, how many requests it has matched since the PUT. */
+export const AdminScenarioSchema = z.object({
+  seed: z.number(),
+  rules: z.array(z.unknown()),
+  matched: z.array(z.number()),
+});
+export type AdminScenario = z.infer<typeof AdminScenarioSchema>;
 
 export const PutWebhookBodySchema = z.strictObject({ url: z.string().max(2048), enabled: z.boolean() });
 export type PutWebhookBody = z.infer<typeof PutWebhookBodySchema>;

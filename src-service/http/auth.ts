@@ -7,7 +7,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { ApiScope } from '../../src-shared/api.ts';
 import type { Clock } from '../clock.ts';
 import type { AppEnv } from '../deps.ts';
-import type { FaultStore } from '../faults.ts';
+import { failAsForced, type FaultStore } from '../faults.ts';
 import type { ApiKeysRepo } from '../repos/api-keys.ts';
 import type { SettingsStore } from '../settings.ts';
 import { transaction } from '../db.ts';
@@ -173,7 +173,7 @@ export function createApiKeyAuth(options: {
     const token = bearerToken(c.req.header('authorization'));
     if (token === undefined) fail('unauthorized');
     // The auth service being down is a fault the admin arms (DESIGN.md §4); spec §5: 503 auth_unavailable.
-    if (faults.takeAuthUnavailable()) fail('auth_unavailable', {}, { 'Retry-After': '3' });
+    if (faults.takeAuthUnavailable()) failAsForced({ status: 503, retryAfterS: null }, 0);
     if (token === null) fail('invalid_api_key', { reason: 'unknown' });
     const key = keys.findByHash(hashApiKey(token));
     if (!key) fail('invalid_api_key', { reason: 'unknown' });

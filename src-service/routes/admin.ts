@@ -8,6 +8,7 @@ import {
   FaultsSchema,
   PatchAccountBodySchema,
   PatchApiKeyBodySchema,
+  ScenarioSchema,
   ServiceSettingsSchema,
 } from '../../src-shared/admin.ts';
 import type { AppEnv, ServiceDeps } from '../deps.ts';
@@ -57,6 +58,10 @@ export function registerAdminRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void 
 
   app.get('/admin/faults', admin, (c) => c.json(deps.faults.get()));
   app.put('/admin/faults', admin, async (c) => c.json(deps.faults.arm(await readJson(c, FaultsSchema))));
+  // Fault scenarios (docs/local-service.md "Fault scenarios"): a PUT replaces the scenario and starts it afresh.
+  app.get('/admin/scenario', admin, (c) => c.json(deps.faults.scenario.view()));
+  app.put('/admin/scenario', admin, async (c) => c.json(deps.faults.scenario.replace(await readJson(c, ScenarioSchema))));
+  app.delete('/admin/scenario', admin, (c) => c.json(deps.faults.scenario.clear()));
 
   // The business clock (docs/local-service.md "The service clock"); webhook signatures keep real time.
   const clockView = () => ({ now: deps.clock.nowSeconds(), offset_s: deps.clock.offsetSeconds() });

@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import { isFilename } from '../../src-shared/ids.ts';
 import type { AppEnv, ServiceDeps } from '../deps.ts';
 import { plainTextError } from '../http/errors.ts';
+import { applyRequestFaults } from '../faults.ts';
 import { createFileService } from '../services/files.ts';
 
 const DIRECT_MESSAGES = {
@@ -17,12 +18,14 @@ const DIRECT_MESSAGES = {
 export function registerFileRoutes(app: Hono<AppEnv>, deps: ServiceDeps): void {
   const service = createFileService(deps);
 
-  app.get('/api/file/:filename', deps.requireApiKey('assets:read'), (c) => {
+  app.get('/api/file/:filename', deps.requireApiKey('assets:read'), async (c) => {
     const filename = c.req.param('filename');
     if (!isFilename(filename)) deps.fail('not_found', { what: filename });
+    const faults = await applyRequestFaults(deps.faults, 'file', c.get('auth'), deps.settings.get().default_rate_limit_per_24h);
     // DESIGN.md §3 "Files": an absolute Location on the service's own base URL; the Host header is the
     // client's to forge, so it never picks where the key holder is sent.
-    return c.redirect(`${deps.baseUrl()}${service.directLink(c.get('auth').accountId, filename)}`, 302);
+    const link = service.directLink(c.get('auth').accountId, filename, { expired: faults.expiredLink });
+    return c.redirect(`${deps.baseUrl()}${link}`, 302);
   });
 
   app.get('/direct/:filename', async (c) => {

@@ -12,7 +12,7 @@ export function registerGenerateRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
   app.post('/api/v1/generate', deps.requireApiKey('generate:write'), async (c) => {
     const header = c.req.header('x-client-turn-id');
     const clientTurnId = header !== undefined && CLIENT_TURN_ID.test(header) ? header : null;
-    const result = await service.generate(c.get('auth').accountId, await readBodyText(c), deps.languageOf(c), clientTurnId);
+    const result = await service.generate(c.get('auth'), await readBodyText(c), deps.languageOf(c), clientTurnId);
     return c.json(result);
   });
 }

@@ -12,6 +12,7 @@ import { signWebhookDelivery, type WebhookEvent } from '../../src-shared/webhook
 import type { DeliveryRow, WebhooksRepo } from '../repos/webhooks.ts';
 import { checkResolvedAddress, checkWebhookUrlText } from './webhook-url.ts';
 import { createOutageLog, isStorageFailure, writeRetryDelay } from '../write-retry.ts';
+import type { WebhookFaultPlan } from '../faults.ts';
 
 /** spec §6 rule 1 and §8: each request times out after 8 seconds. */
 export const ATTEMPT_TIMEOUT_MS = 8_000;
@@ -62,6 +63,8 @@ export interface DispatcherOptions {
   log?: DispatcherLog;
   /** Default REAL_TIMERS. */
   timers?: DispatcherTimers;
+  /** The fault scenario's plan for one attempt about to be sent (faults.ts); none when absent. */
+  faults?: (accountId: string) => WebhookFaultPlan;
 }
 
 export interface Dispatcher {
@@ -146,6 +149,58 @@ function post(
     });
     req.end(body);
   });
+}
+
+/** last_error of an attempt a fault scenario dropped. */
+export const DROPPED = 'dropped by the fault scenario: nothing was sent';
+const NO_FAULT: WebhookFaultPlan = { drop: false, duplicate: false, delayMs: 0, status: null };
+
+/** Resolves true after `ms`, or false at once when the service stops meanwhile. */
+function pause(ms: number, clock: DispatcherTimers, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const onAbort = (): void => {
+      clock.clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = clock.setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+interface SignedAttempt {
+  url: URL;
+  pinned: { address: string; family: number } | null;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** When the attempt started: its 8 s count from here (or from the end of a forced delay). */
+  startedAt: number;
+  clock: DispatcherTimers;
+  signal: AbortSignal;
+}
+
+/**
+ * One attempt's sending as the fault scenario says: dropped (nothing sent), delayed after signing (the timestamp
+ * ages as on a slow network), sent twice (the same signed request), or recorded with a forced status whatever the
+ * receiver answered (so the retries of spec §6 follow).
+ */
+async function sendAsScenarioSays(attempt: SignedAttempt, forced: WebhookFaultPlan): Promise<AttemptResult> {
+  const { url, pinned, headers, body, startedAt, clock, signal } = attempt;
+  const send = (since: number): Promise<AttemptResult> => post(url, headers, body, pinned, signal, ATTEMPT_TIMEOUT_MS - (clock.now() - since), clock);
+  if (forced.drop) return { ok: false, status: null, error: DROPPED, connected: false };
+  let since = startedAt;
+  if (forced.delayMs > 0) {
+    if (!(await pause(forced.delayMs, clock, signal))) return { ok: false, status: null, error: 'service stopping', connected: false };
+    since = clock.now();
+  }
+  const result = await send(since);
+  if (forced.duplicate) await send(clock.now());
+  if (forced.status === null) return result;
+  const answered = result.ok ? result.status : (result.status ?? result.error);
+  return { ok: false, status: forced.status, error: `HTTP ${forced.status} forced by the fault scenario (the receiver answered ${answered})`, connected: true };
 }
 
 type AttemptPlan =
@@ -304,7 +359,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         nextAttemptAt: retryDelay === undefined ? null : startedAt + retryDelay,
         now: now(),
       });
-      result = await post(plan.url, headers, body, plan.pinned, controller.signal, ATTEMPT_TIMEOUT_MS - (clock.now() - startedAt), clock);
+      result = await sendAsScenarioSays({ ...plan, headers, body, startedAt, clock, signal: controller.signal }, options.faults?.(row.accountId) ?? NO_FAULT);
       // Cut by close(): the attempt stays counted; the next start makes the next one, or gives up after the third.
       if (closed) return;
     }

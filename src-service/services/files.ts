@@ -14,11 +14,14 @@ export type DirectLinkCheck =
 export function createFileService(deps: Pick<ServiceDeps, 'db' | 'clock' | 'files'>) {
   const images = createImagesRepo(deps.db);
   return {
-    /** The path and query of the direct link for a caller's file; 404 for unknown or another account's. */
-    directLink(accountId: string, filename: string): string {
+    /**
+     * The path and query of the direct link for a caller's file; 404 for unknown or another account's. `expired`
+     * (a fault scenario's expired_link) signs a link whose hour is already over.
+     */
+    directLink(accountId: string, filename: string, options: { expired?: boolean } = {}): string {
       const image = images.findByFilename(filename);
       if (!image || image.account_id !== accountId || image.deleted_at !== null) fail('not_found', { what: filename });
-      const expires = deps.clock.nowSeconds() + DIRECT_LINK_TTL_S;
+      const expires = deps.clock.nowSeconds() + (options.expired ? -1 : DIRECT_LINK_TTL_S);
       return `/direct/${filename}?expires=${expires}&sig=${deps.files.sign(filename, expires)}`;
     },
     async checkDirect(filename: string, expiresText: string | undefined, sig: string | undefined): Promise<DirectLinkCheck> {

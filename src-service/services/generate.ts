@@ -21,6 +21,7 @@ import { createSessionsRepo } from '../repos/sessions.ts';
 import { createTurnsRepo, type TurnsRepo } from '../repos/turns.ts';
 import { noteRequestTurn } from './request-ledger.ts';
 import { createCreditService, type CreditService } from './credits.ts';
+import { failAsForced, faultLatency, type Caller, type GenerateFaultPlan } from '../faults.ts';
 import { createRetryingWrites } from '../write-retry.ts';
 
 export const SESSION_TITLE = 'API generation';
@@ -229,9 +230,10 @@ export function createGenerateService(deps: ServiceDeps) {
   }
 
   /** The run after the reservation: settle on success (net of a partial), refund all on failure. */
-  async function runTurn(turnId: string, accountId: string, job: GenerationJob, estimate: Estimate, quality: string | undefined, language: Language): Promise<RunAnswer> {
+  async function runTurn(turnId: string, accountId: string, job: GenerationJob, estimate: Estimate, quality: string | undefined, language: Language, drawn: GenerateFaultPlan): Promise<RunAnswer> {
     const started = performance.now();
-    const plan = faults.takeGenerate();
+    // The scenario's outcome (drawn before the reservation) and the one-shot counters: one plan, one way to fail.
+    const plan = faults.takeGenerate(drawn);
     const written: string[] = [];
     try {
       if (plan.latencyMs > 0) await sleep(plan.latencyMs, stopping.signal);
@@ -262,14 +264,21 @@ export function createGenerateService(deps: ServiceDeps) {
 
   return {
     /** clientTurnId: a valid X-Client-Turn-Id, recorded with the turn (docs/local-service.md), or null. */
-    async generate(accountId: string, bodyText: string, language: Language, clientTurnId: string | null = null): Promise<GenerateResult> {
+    async generate(caller: Caller, bodyText: string, language: Language, clientTurnId: string | null = null): Promise<GenerateResult> {
+      const { accountId } = caller;
       const validated = parseGenerateBody(bodyText);
       const { request, model, ratio, purpose, estimate } = validated;
+      // A scenario's 429 or 503 is answered before anything is reserved, as production refuses (faults.ts).
+      const drawn = faults.drawGenerate(caller, model);
+      if (drawn.refuse) {
+        await faultLatency(drawn.latencyMs);
+        failAsForced(drawn.refuse, deps.settings.get().default_rate_limit_per_24h);
+      }
       const turnId = newId('turn');
       noteRequestTurn(turnId);
       const { sessionId, referencePaths } = reserve(accountId, turnId, validated, clientTurnId);
       const job: GenerationJob = { turnId, model, ratio, resolution: estimate.resolution, purpose, referencePaths, downgraded: false };
-      const run = runTurn(turnId, accountId, job, estimate, request.quality, language);
+      const run = runTurn(turnId, accountId, job, estimate, request.quality, language, drawn);
       inFlight.add(run);
       try {
         const result = await run;

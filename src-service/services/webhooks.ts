@@ -12,6 +12,7 @@ import type {
 import { newId } from '../../src-shared/ids.ts';
 import type { Publication } from '../../src-shared/api.ts';
 import type { ServiceDeps } from '../deps.ts';
+import type { FaultStore } from '../faults.ts';
 import { fail } from '../http/errors.ts';
 import { createAccountsRepo } from '../repos/accounts.ts';
 import { createWebhooksRepo, type DeliveryRow, type WebhookConfigRow } from '../repos/webhooks.ts';
@@ -29,7 +30,7 @@ export function publishedBody(p: Publication): string {
 export const PING_BODY = JSON.stringify({ event: 'ping' });
 
 export function createWebhookService(
-  deps: Pick<ServiceDeps, 'db' | 'clock' | 'settings' | 'logger'>,
+  deps: Pick<ServiceDeps, 'db' | 'clock' | 'settings' | 'logger'> & { faults?: FaultStore },
   options: { resolve?: ResolveHost; timers?: DispatcherTimers } = {},
 ) {
   const repo = createWebhooksRepo(deps.db);
@@ -39,6 +40,7 @@ export function createWebhookService(
     now: () => deps.clock.now(),
     allowLoopback: () => deps.settings.get().allow_loopback_webhooks,
     log: deps.logger,
+    ...(deps.faults ? { faults: deps.faults.drawWebhook } : {}),
     ...(options.resolve ? { resolve: options.resolve } : {}),
     ...(options.timers ? { timers: options.timers } : {}),
   });
