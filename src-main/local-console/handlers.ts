@@ -1,5 +1,5 @@
 // IPC handlers of the Local console (src-shared/ipc/local-console.ts): the local service's account, keys,
-// faults, clock, settings, webhook and packs, through the console (local-console.ts).
+// faults, clock, settings, webhook, packs and request ledger, through the console (local-console.ts).
 import type { Emit } from '../ports/events.ts';
 import type { HandlerTable } from '../ports/ipc-table.ts';
 import type { LocalConsole } from './local-console.ts';
@@ -7,7 +7,8 @@ import type { LocalConsole } from './local-console.ts';
 export type LocalConsoleMethods =
   | 'localStatus' | 'localTopUp' | 'localUpdateAccount' | 'localCreateKey' | 'localRevokeKey' | 'localSetKeyRateLimit'
   | 'localSetFaults' | 'localAdvanceClock' | 'localSetSettings' | 'localWebhookSet' | 'localWebhookRegenerate'
-  | 'localWebhookPing' | 'localPackCreate' | 'localPackUpdate' | 'localPackPublish' | 'localDeleteImage';
+  | 'localWebhookPing' | 'localPackCreate' | 'localPackUpdate' | 'localPackPublish' | 'localDeleteImage'
+  | 'localRequests' | 'localRequest';
 
 export function createLocalConsoleHandlers(console: LocalConsole, emit: Emit): HandlerTable<LocalConsoleMethods> {
   return {
@@ -32,5 +33,7 @@ export function createLocalConsoleHandlers(console: LocalConsole, emit: Emit): H
     localPackUpdate: (input) => console.packUpdate(input),
     localPackPublish: ({ packId, idempotencyKey }) => console.packPublish(packId, idempotencyKey),
     localDeleteImage: ({ imageId }) => console.deleteImage(imageId),
+    localRequests: (input) => console.requests(input),
+    localRequest: ({ requestId }) => console.request(requestId),
   };
 }

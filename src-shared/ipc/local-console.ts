@@ -1,6 +1,7 @@
 // IPC: the local service console (Local environment only). Main calls the service's admin API
 // (DESIGN.md §4) with its admin token; the renderer never sees that token, API keys or webhook secrets.
 import { z } from 'zod';
+import { REQUEST_ROUTES } from '../admin.ts';
 import { API_SCOPES, FaultsSchema, ServiceSettingsSchema, type AdminApiKey, type Faults, type ServiceSettings } from '../api.ts';
 import { HeaderTokenSchema, IdSchema, method } from './contract.ts';
 import { oneLineName } from './text-fields.ts';
@@ -68,6 +69,35 @@ export interface CreatedKey {
   oneTimeKey?: string | null;
 }
 
+/** One entry of the local service's request ledger as the console shows it (bodies capped and screened by the service). */
+export interface LocalRequestView {
+  requestId: string;
+  /** Unix seconds of the service clock. */
+  at: number;
+  accountId: string | null;
+  keyId: string | null;
+  method: string;
+  path: string;
+  route: string;
+  status: number;
+  errorCode: string | null;
+  durationMs: number;
+  requestBody: { text: string; cut: boolean };
+  responseBody: { text: string; cut: boolean };
+  turnId: string | null;
+  credits: { reserved: number; charged: number; refunded: number };
+  deliveries: Array<{ deliveryId: string; event: string | null; outcome: string | null; attempts: number; status: number | null }>;
+}
+
+export interface LocalRequestPage {
+  requests: LocalRequestView[];
+  /** Pass back as `cursor` for the next (older) page; null on the last one. */
+  nextCursor: string | null;
+}
+
+/** A request id as the service makes them (req_ + 20). */
+const RequestIdSchema = z.string().regex(/^req_[A-Za-z0-9]{20}$/);
+
 /** A pack's style code, the same on create and update (an update had no bound). */
 const StyleCodeSchema = z.string().trim().min(1).max(64);
 
@@ -112,6 +142,20 @@ export const localConsoleMethods = {
     z.object({ packId: IdSchema, idempotencyKey: HeaderTokenSchema.optional() }),
   ),
   localDeleteImage: method<{ deleted: boolean }>()('local:delete-image', z.object({ imageId: IdSchema })),
+  /** The service's request ledger, newest first (GET /admin/requests); the filters are the service's. */
+  localRequests: method<LocalRequestPage>()(
+    'local:requests',
+    z.object({
+      requestId: RequestIdSchema.optional(),
+      status: z.number().int().min(100).max(599).optional(),
+      code: z.string().regex(/^[a-z_]{1,64}$/).optional(),
+      route: z.enum(REQUEST_ROUTES).optional(),
+      cursor: z.string().regex(/^\d{1,16}$/).optional(),
+      limit: z.number().int().min(1).max(200).optional(),
+    }),
+  ),
+  /** One ledger entry by its request id (the X-Request-Id of an answer); not_found when the ledger has none. */
+  localRequest: method<LocalRequestView>()('local:request', z.object({ requestId: RequestIdSchema })),
 };
 
 export type { ServiceSettings };
