@@ -5,6 +5,7 @@
 // dropped, so a service that adds a field stays readable); request bodies are strict.
 import { z } from 'zod';
 import { ALL_ERROR_CODES, type ErrorCode } from './errors.ts';
+import { REQUEST_ROUTES, type RequestRoute } from './limits.ts';
 import { CONCRETE_MODEL_IDS, type ConcreteModelId } from './catalog.ts';
 import {
   AdminAccountSchema,
@@ -273,9 +274,8 @@ export const AdminTurnListSchema = z.object({ turns: z.array(AdminTurnSchema) })
 
 // ---- The request ledger (GET /admin/requests, GET /admin/requests/:request_id; docs/local-service.md) ----
 
-/** Route names of ledger entries: the /api routes, an admin publish (it queues a delivery), and `other`. */
-export const REQUEST_ROUTES = ['generate', 'file', 'publication', 'publish', 'other'] as const;
-export type RequestRoute = (typeof REQUEST_ROUTES)[number];
+// Route names of ledger entries live in ./limits.ts (the renderer's search reads them without zod).
+export { REQUEST_ROUTES, type RequestRoute };
 
 /** Ids as DESIGN.md §3 shapes them; a filter of another shape can match nothing, so it is refused. */
 const idFilter = (prefix: string, length: number) =>

@@ -38,3 +38,9 @@ export type Theme = (typeof THEMES)[number];
 
 export const API_SCOPES = ['generate:write', 'assets:read', 'documents:read'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
+
+// ---- the local service's request ledger (docs/local-service.md "The request ledger") ----
+
+/** Route names of ledger entries: the /api routes, an admin publish (it queues a delivery), and `other`. */
+export const REQUEST_ROUTES = ['generate', 'file', 'publication', 'publish', 'other'] as const;
+export type RequestRoute = (typeof REQUEST_ROUTES)[number];

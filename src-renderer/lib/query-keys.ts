@@ -3,7 +3,7 @@
 // then what it asks. Invalidating a family (`queryKeys.images()`) refreshes every key under it
 // (`queryKeys.image(id)`), so a query and the code that invalidates it can never disagree on spelling.
 import type { GalleryFilters } from '../../src-shared/ipc/library.ts';
-import type { IpcMethodName } from './ipc-types.ts';
+import type { IpcMethodName, MethodInputOf } from './ipc-types.ts';
 
 /** The key of one read: family, method, then the read's own arguments. */
 export function readKey<F extends string, M extends IpcMethodName, A extends readonly unknown[]>(family: F, method: M, ...args: A): readonly [F, M, ...A] {
@@ -15,6 +15,8 @@ export const queryKeys = {
   notices: () => readKey('app', 'appNotices'),
   running: () => readKey('running', 'generateRunning'),
   localStatus: () => readKey('local-status', 'localStatus'),
+  /** The local service's request ledger under a search (the Local service tab's request list). */
+  localRequests: (filter: MethodInputOf<'localRequests'>) => readKey('local-requests', 'localRequests', filter),
 
   galleries: () => ['gallery'] as const,
   gallery: (filters: GalleryFilters) => readKey('gallery', 'libraryGallery', filters),

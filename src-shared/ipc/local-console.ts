@@ -1,7 +1,7 @@
 // IPC: the local service console (Local environment only). Main calls the service's admin API
 // (DESIGN.md §4) with its admin token; the renderer never sees that token, API keys or webhook secrets.
 import { z } from 'zod';
-import { REQUEST_ROUTES } from '../admin.ts';
+import { REQUEST_ROUTES } from '../limits.ts';
 import { API_SCOPES, FaultsSchema, ServiceSettingsSchema, type AdminApiKey, type Faults, type ServiceSettings } from '../api.ts';
 import { HeaderTokenSchema, IdSchema, method } from './contract.ts';
 import { oneLineName } from './text-fields.ts';

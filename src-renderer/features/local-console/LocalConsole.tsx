@@ -14,6 +14,7 @@ import { useSettings } from '../settings/index.ts';
 import { useLocalAction, useLocalStatus } from './queries.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useLocalConsoleStore } from './store.ts';
+import { RequestLogCard } from './RequestLog.tsx';
 
 function Card(props: { title: string; children: ReactNode; testId?: string; wide?: boolean }) {
   return (
@@ -412,6 +413,7 @@ export function LocalConsole() {
         <KeysCard state={state} />
         <WebhookCard state={state} />
         <PacksCard state={state} />
+        <RequestLogCard />
       </div>
     </div>
   );
