@@ -143,7 +143,7 @@ function BoardRow({ board, active }: { board: Board; active: boolean }) {
   const [mode, setMode] = useState<'view' | 'rename' | 'delete'>('view');
   if (mode === 'rename') {
     return (
-      <li className="board-row">
+      <li className="board-item">
         <NameForm
           initial={board.name}
           label={lt('boardName')}
@@ -159,7 +159,7 @@ function BoardRow({ board, active }: { board: Board; active: boolean }) {
     );
   }
   return (
-    <li className={`board-row ${active ? 'board-row-active' : ''} ${over ? 'board-over' : ''}`} data-testid="board" data-board-id={board.id} title={lt('boardHint')} {...handlers}>
+    <li className={`board-item ${active ? 'board-item-active' : ''} ${over ? 'board-over' : ''}`} data-testid="board" data-board-id={board.id} title={lt('boardHint')} {...handlers}>
       <button
         type="button"
         className="board-open"
@@ -219,7 +219,7 @@ function SmartBoardRow({ board, active }: { board: SmartBoard; active: boolean }
   const lt = useText(libraryText);
   const remove = useDeleteSmartBoard();
   return (
-    <li className={`board-row ${active ? 'board-row-active' : ''}`} data-testid="smart-board" data-smart-board-id={board.id}>
+    <li className={`board-item ${active ? 'board-item-active' : ''}`} data-testid="smart-board" data-smart-board-id={board.id}>
       <button type="button" className="board-open" aria-pressed={active} onClick={() => applyFilters(active ? {} : board.filters)}>
         <span className="board-smart-icon" aria-hidden="true">
           ⚡
@@ -260,7 +260,7 @@ export function BoardsSection() {
           <CreateBoard />
         </div>
         <ul className="board-list">
-          <li className={`board-row ${Object.keys(filters).length === 0 ? 'board-row-active' : ''}`}>
+          <li className={`board-item ${Object.keys(filters).length === 0 ? 'board-item-active' : ''}`}>
             <button type="button" className="board-open" data-testid="board-all" aria-pressed={Object.keys(filters).length === 0} onClick={() => applyFilters({})}>
               <span className="board-name">{lt('allImages')}</span>
             </button>
