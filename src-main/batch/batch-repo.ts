@@ -5,7 +5,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { preparedOnce } from '../library/index.ts';
 import type { GenerateRequest } from '../../src-shared/api.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
-import type { BatchCounts, BatchJob, BatchPauseReason, BatchState } from '../../src-shared/ipc/batch.ts';
+import type { BatchCounts, BatchJob, BatchPauseReason, BatchState, JobShot } from '../../src-shared/ipc/batch.ts';
 import type { BatchReruns, JobOrigin } from '../../src-shared/ipc/batch-reruns.ts';
 import type { StoredError } from '../domain/errors.ts';
 import type { StoredNote } from '../domain/messages.ts';
@@ -360,17 +360,24 @@ function toBatch(row: Row): BatchRow {
   };
 }
 
-function toJob(row: Row): JobRow {
+/** Which product × shot a job row makes (the job list and the board read it alike). */
+export function jobShotOf(row: Row): JobShot {
   return {
-    id: str(row.id),
-    batchId: str(row.batch_id),
-    position: Number(row.position),
     productId: str(row.product_id),
     sku: str(row.sku),
     productName: str(row.product_name),
     shotIndex: Number(row.shot_index),
     shotName: str(row.shot_name),
     purpose: str(row.purpose) as PurposeId,
+  };
+}
+
+function toJob(row: Row): JobRow {
+  return {
+    id: str(row.id),
+    batchId: str(row.batch_id),
+    position: Number(row.position),
+    ...jobShotOf(row),
     sessionId: str(row.session_id),
     request: JSON.parse(str(row.request)) as GenerateRequest,
     estimate: Number(row.estimate),

@@ -4,11 +4,10 @@
 // library database (migration 0720, `batch_picks`); this file is their one owner: what a pick may be is decided here.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { BoardCell, BoardProduct, BoardShot, CatalogBoard, CellCandidate, CellStatus, SetPickInput } from '../../src-shared/ipc/batch-board.ts';
-import type { Product } from '../../src-shared/ipc/batch.ts';
-import type { PurposeId } from '../../src-shared/catalog.ts';
+import type { JobShot, Product } from '../../src-shared/ipc/batch.ts';
 import { StudioError } from '../domain/errors.ts';
 import { preparedOnce, storedError } from '../library/index.ts';
-import { visibleStatus, type BatchRepo, type BatchRow, type JobRowStatus, type VisibleJobStatus } from './batch-repo.ts';
+import { jobShotOf, visibleStatus, type BatchRepo, type BatchRow, type JobRowStatus, type VisibleJobStatus } from './batch-repo.ts';
 
 type Row = Record<string, SQLInputValue>;
 
@@ -25,14 +24,8 @@ function cellKey(productId: string, shotName: string): string {
 }
 
 /** What the board needs of one job and its turn (read in one statement for the batch, not through the job list). */
-interface CellJob {
+interface CellJob extends JobShot {
   id: string;
-  productId: string;
-  sku: string;
-  productName: string;
-  shotIndex: number;
-  shotName: string;
-  purpose: PurposeId;
   estimate: number;
   status: VisibleJobStatus;
   /** A person's retry stands in for it. */
@@ -56,12 +49,7 @@ function toCellJob(row: Row): CellJob {
   const turnId = row.turn_id === null || row.turn_id === undefined ? null : str(row.turn_id);
   return {
     id: str(row.id),
-    productId: str(row.product_id),
-    sku: str(row.sku),
-    productName: str(row.product_name),
-    shotIndex: Number(row.shot_index),
-    shotName: str(row.shot_name),
-    purpose: str(row.purpose) as PurposeId,
+    ...jobShotOf(row),
     estimate: Number(row.estimate),
     status: visibleStatus(str(row.status) as JobRowStatus, row.t_status === null || row.t_status === undefined ? null : str(row.t_status)),
     replaced: Number(row.replaced) === 1,
