@@ -66,10 +66,16 @@ test('retry, raise the budget, re-shoot with a tweak and finish in the same batc
   await page.getByTestId('budget-raise').click();
   await expect(page.getByTestId('batch-progress')).toHaveAttribute('data-done', '3', { timeout: 30_000 });
 
-  // Retry the failed job: a new job of the batch; the old one keeps its record and says why it cannot go again.
+  // Retry the failed job from its cell on the board: a new job of the batch; the old one keeps its record and
+  // says (in the job list) why it cannot go again.
   const failed = done.jobs[0]!;
+  const failedCell = page.locator(`[data-testid="catalog-cell"][data-sku="${failed.sku}"][data-shot="${failed.shotName}"]`);
+  await expect(failedCell).toHaveAttribute('data-status', 'failed');
   await expect(jobRow(page, failed.id).getByTestId('job-retry')).toBeEnabled();
-  await jobRow(page, failed.id).getByTestId('job-retry').click();
+  await failedCell.getByTestId('job-retry').click();
+  await expect(failedCell).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
+  await expect(failedCell.getByTestId('job-retry')).toHaveCount(0);
+  await expect(failedCell.getByTestId('cell-rerun')).toBeVisible();
   await expect(page.getByTestId('batch-progress')).toHaveAttribute('data-done', '4', { timeout: 30_000 });
   await expect(jobRow(page, failed.id).getByTestId('job-retry')).toBeDisabled();
   await expect(jobRow(page, failed.id).getByTestId('job-retry-reason')).toHaveText(/already retried/);

@@ -8,6 +8,7 @@ import { imageUrl } from '../../lib/desktop.ts';
 import { useNow } from '../../ui/useNow.ts';
 import type { BoardT } from './board-i18n.ts';
 import { needsAttention, type BoardFocus } from './board-model.ts';
+import { CellActions } from './Reruns.tsx';
 
 /** The element id of a focus stop, so the grid can move the focus there after a key. */
 export function stopId(gridId: string, at: BoardFocus): string {
@@ -25,6 +26,8 @@ export interface CellProps {
   onFocusStop: (at: BoardFocus) => void;
   onTogglePick: (cell: BoardCell, imageId: string) => void;
   onOpen: (cell: BoardCell, index: number) => void;
+  /** The batch: the cell offers Retry and Re-shoot of its latest job (Reruns.tsx). */
+  batchId?: string;
 }
 
 function StatusLine({ cell, t }: { cell: BoardCell; t: BoardT }) {
@@ -72,22 +75,28 @@ function Candidate(props: CellProps & { candidate: CellCandidate; index: number 
       data-starred={c.starred ? 'true' : 'false'}
       data-rating={c.rating}
       aria-selected={picked}
-      aria-label={[t('candidateLabel', words), picked ? t('picked') : null, marks || null].filter(Boolean).join(' · ')}
       title={t('keysHint')}
       onFocus={() => props.onFocusStop(at)}
       onDoubleClick={() => props.onOpen(cell, index)}
     >
+      {/* The cell's name comes from its content (what is seen and what is read agree): the image's words, the marks, the button. */}
       {c.download === 'done' ? (
-        <img src={imageUrl('thumb', c.imageId)} alt="" decoding="async" draggable={false} />
+        <img src={imageUrl('thumb', c.imageId)} alt={t('candidateLabel', words)} decoding="async" draggable={false} />
       ) : (
-        <span className="board-pending">{c.download === 'failed' ? t('downloadFailed') : t('downloading')}</span>
+        <span className="board-pending">
+          <span className="sr-only">{t('candidateLabel', words)} · </span>
+          {c.download === 'failed' ? t('downloadFailed') : t('downloading')}
+        </span>
       )}
       {marks ? (
-        <span className="board-marks" aria-hidden="true">
-          {c.starred ? '★ ' : ''}
-          {c.rating > 0 ? `${c.rating}★` : ''}
-          {c.rejected ? ' ✕' : ''}
-        </span>
+        <>
+          <span className="board-marks" aria-hidden="true">
+            {c.starred ? '★ ' : ''}
+            {c.rating > 0 ? `${c.rating}★` : ''}
+            {c.rejected ? ' ✕' : ''}
+          </span>
+          <span className="sr-only">{marks}</span>
+        </>
       ) : null}
       <button
         type="button"
@@ -144,6 +153,12 @@ export const BoardCellView = memo(function BoardCellView(props: CellProps) {
       <div className="board-candidates">
         {cell.candidates.length > 0 ? cell.candidates.map((c, i) => <Candidate key={c.imageId} {...props} candidate={c} index={i} />) : <EmptyStop {...props} />}
       </div>
+      {props.batchId ? (
+        // A grid row holds only cells: the cell's Retry and Re-shoot sit in a cell of their own.
+        <div role="gridcell" className="board-cell-actions">
+          <CellActions batchId={props.batchId} jobId={cell.jobIds.at(-1) ?? null} />
+        </div>
+      ) : null}
     </div>
   );
 });

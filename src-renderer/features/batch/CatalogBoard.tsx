@@ -175,7 +175,7 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
                 <div key={item.key} role="row" ref={virtualizer.measureElement} data-index={item.index} aria-rowindex={item.index + 2} className="board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)` }}>
                   <ProductHead row={row} t={t} />
                   {row.cells.map((cell, s) => (
-                    <BoardCellView key={cell.shotName} cell={cell} row={item.index} shot={s} gridId={gridId} focus={at} t={t} onFocusStop={setFocus} onTogglePick={keys.togglePick} onOpen={keys.open} />
+                    <BoardCellView key={cell.shotName} cell={cell} row={item.index} shot={s} gridId={gridId} focus={at} t={t} onFocusStop={setFocus} onTogglePick={keys.togglePick} onOpen={keys.open} batchId={board.batchId} />
                   ))}
                 </div>
               );

@@ -90,7 +90,8 @@ function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob
   const priced = price.data;
   const done = rerun.data;
   return (
-    <div className="batch-rerun-dialog" role="dialog" aria-label={t('rerunTitle', { sku: job.sku, shot: job.shotName })} data-testid="cell-rerun-dialog">
+    // Keys typed here are the dialog's: the board's grid keys (P, X, 1–5, arrows) must not mark a candidate meanwhile.
+    <div className="batch-rerun-dialog" role="dialog" aria-label={t('rerunTitle', { sku: job.sku, shot: job.shotName })} data-testid="cell-rerun-dialog" onKeyDown={(e) => e.stopPropagation()}>
       <p className="batch-rerun-title">{t('rerunTitle', { sku: job.sku, shot: job.shotName })}</p>
       <label className="field-label" htmlFor={`${id}-tweak`}>
         {t('rerunTweak')}
@@ -183,7 +184,8 @@ export function CellActions({ batchId, jobId }: { batchId: string; jobId: string
   const job = jobOf(detail, jobId);
   if (!job || job.status === 'queued' || job.status === 'running') return null;
   return (
-    <div className="batch-cell-actions small">
+    // Keys on these buttons and in the dialog are theirs, not the board grid's (P, X, 1–5, arrows, Enter).
+    <div className="batch-cell-actions small" onKeyDown={(e) => e.stopPropagation()}>
       <JobRetry batchId={batchId} job={job} />
       <CellRerun batchId={batchId} job={job} />
     </div>
