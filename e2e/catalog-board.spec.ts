@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BatchDetail, CatalogBoard, MarketplaceExportSummary, Product, ShotList } from '../src-shared/ipc/index.ts';
 import { expect, test } from './fixtures/harness.ts';
+import { seriousViolations } from './support/axe.ts';
 import { ipc, until } from './support/ipc.ts';
 import { chooseLook, LANGUAGES, openStudio, screenshot, SIZES, THEMES } from './support/studio.ts';
 
@@ -82,8 +83,13 @@ test('pick one candidate per cell by keyboard on the board, reject the other, ex
       await page.getByTestId('open-batch').click();
       await expect(board.locator('[data-testid="cell-candidate"] img')).toHaveCount(12);
       await screenshot(page, `catalog-board-${language}-${theme}`);
+      expect(await seriousViolations(page), `${language} ${theme}`).toEqual([]);
     }
   }
+  await page.setViewportSize(SIZES[1]);
+  await board.scrollIntoViewIfNeeded();
+  await screenshot(page, 'catalog-board-960x600');
+  await page.setViewportSize(SIZES[0]);
   await chooseLook(page, 'en', 'light');
   await page.getByTestId('open-batch').click();
 

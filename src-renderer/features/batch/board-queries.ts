@@ -1,4 +1,4 @@
-// The board's data from main (catalog:get-board, catalog:set-pick) and its marks (the gallery's one mark hook), kept
+// The board's data from main (catalog:get-board, catalog:set-pick) and its marks (the one mark hook, lib/library-state/marks.ts), kept
 // live by `batch:changed` (jobs, picks) and `library:changed` (downloads, marks), refreshed at most ~4 times a second.
 // A pick or a mark shows on the board at once; main's answer then brings the truth.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -66,7 +66,7 @@ export function useSetPick(batchId: string) {
   });
 }
 
-/** Culling marks on board candidates through the gallery's mark hook; the board's candidates show them at once. */
+/** Culling marks on board candidates through the one mark hook; the board's candidates show them at once. */
 export function useBoardMark(batchId: string): (imageIds: string[], marks: Marks) => void {
   const client = useQueryClient();
   const { mutate } = useMark();
