@@ -88,7 +88,8 @@ export function RequestLogCard() {
   const [openId, setOpenId] = useState<string | null>(null);
   const filter = filterOfSearch(search);
   const requests = useInfiniteQuery({ ...requestsQuery(filter ?? {}), enabled: filter !== null });
-  const entries = requests.data?.pages.flatMap((page) => page.requests) ?? [];
+  // A search that can match nothing shows nothing (not the unfiltered list the disabled query would keep).
+  const entries = filter === null ? [] : (requests.data?.pages.flatMap((page) => page.requests) ?? []);
   return (
     <section className="card card-wide" data-testid="local-requests">
       <h3 className="card-title">{t('title')}</h3>
@@ -112,7 +113,7 @@ export function RequestLogCard() {
           />
         ))}
       </ul>
-      {requests.hasNextPage ? (
+      {filter !== null && requests.hasNextPage ? (
         <button type="button" className="btn btn-sm" onClick={() => void requests.fetchNextPage()}>
           {t('older')}
         </button>
