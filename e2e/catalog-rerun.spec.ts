@@ -90,7 +90,7 @@ test('retry, raise the budget, re-shoot with a tweak and finish in the same batc
   await expect(page.getByTestId('cell-rerun-error')).toHaveAttribute('data-code', 'batch_over_budget');
   await expect(page.getByTestId('cell-rerun-error')).toContainText(`costs ${2 * hero.estimate} credits and the budget has ${hero.estimate} left`);
   await expect(page.getByTestId('cell-rerun-send')).toBeDisabled();
-  await page.getByTestId('cell-rerun-n').selectOption('0');
+  await page.getByTestId('cell-rerun-n').selectOption('');
   await expect(page.getByTestId('cell-rerun-price')).toHaveAttribute('data-price', String(hero.estimate));
   await page.getByTestId('cell-rerun-tweak').fill('softer light');
   for (const language of LANGUAGES) {
@@ -134,9 +134,7 @@ test('kill -9 mid re-shoot, restart: nothing is sent twice and the books balance
   test.setTimeout(240_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-rerun-crash-'));
   try {
-    const first = await startHarness({ dataDir });
-    const h1 = first.harness;
-    await ipc(h1, 'settings:set-language', { language: 'en' });
+    const { harness: h1, child: firstApp } = await startHarness({ dataDir });
     const before = await settledCredits(h1);
     const created = await makeBatch(h1, 'KR', ['main']);
     const done = await batchDone(h1, created.id);
@@ -148,7 +146,7 @@ test('kill -9 mid re-shoot, restart: nothing is sent twice and the books balance
       const [b, a] = await Promise.all([ipc<BatchDetail>(h1, 'batch:get', { batchId: created.id }), account(h1)]);
       return b.jobs.find((j) => j.id === answer.jobId)?.status === 'running' && a.reserved > 0 ? b : null;
     }, 60_000);
-    first.child.kill('SIGKILL');
+    firstApp.kill('SIGKILL');
     const sentAtKill = sends(atKill);
     expect(sentAtKill).toBe(3);
 

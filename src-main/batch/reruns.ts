@@ -8,7 +8,6 @@ import type { GenerateRequest } from '../../src-shared/api.ts';
 import { jobsWithinBudget } from '../../src-shared/batch-plan.ts';
 import type { BatchSummary } from '../../src-shared/ipc/batch.ts';
 import type { FinishAnswer, FinishBatchInput, JobRetryOffer, RaiseBudgetInput, RerunAnswer, RerunCellInput, RetryJobInput } from '../../src-shared/ipc/batch-reruns.ts';
-import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { validateGenerateRequest } from '../../src-shared/validation.ts';
 import { StudioError } from '../domain/errors.ts';
@@ -16,17 +15,11 @@ import { newCatalogId } from '../domain/ids.ts';
 import { mainMessage } from '../domain/messages.ts';
 import { jobRetryVerdict, type BatchJobFacts, type JobRetryVerdict } from '../domain/retry-policy.ts';
 import { transaction, type LibraryDatabase } from '../library/index.ts';
-import { planFields, visibleStatus, type BatchRepo, type BatchRow, type BatchTally, type JobRow, type JobTurn } from './batch-repo.ts';
-import type { BatchRunner } from './batch-runner.ts';
+import { planFields, visibleStatus, type BatchRow, type BatchTally, type JobRow, type JobTurn } from './batch-repo.ts';
+import type { BatchRunner, BatchRunnerDeps } from './batch-runner.ts';
 
-export interface RerunDeps {
-  db: LibraryDatabase;
-  batches: BatchRepo;
-  runner: BatchRunner;
-  environment: () => EnvironmentName;
-  language: () => Language;
-  now?: () => number;
-}
+/** The batch runner's reads (its repo, environment, language, clock), the database and the runner itself. */
+export type RerunDeps = Pick<BatchRunnerDeps, 'batches' | 'environment' | 'language' | 'now'> & { db: LibraryDatabase; runner: BatchRunner };
 
 /** One job as the batch shows it, with its turn and the job that replaced it. */
 export interface JobView {

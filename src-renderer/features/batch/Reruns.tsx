@@ -77,6 +77,21 @@ function useRerunPrice(input: MethodInputOf<'batchRerunCell'> | null) {
   });
 }
 
+/** One setting of a re-shoot: "as before" (the empty value), or another of `values`. */
+function SameOrOther(props: { id: string; label: string; testId: string; same: string; values: readonly (string | number)[]; value: string | number; onChange: (value: string) => void }) {
+  const options = [{ key: '', text: props.same }, ...props.values.map((v) => ({ key: String(v), text: String(v) }))];
+  return (
+    <>
+      <label className="field-label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <select id={props.id} data-testid={props.testId} value={String(props.value)} onChange={(e) => props.onChange(e.target.value)}>
+        {options.map((o) => <option key={o.key} value={o.key}>{o.text}</option>)}
+      </select>
+    </>
+  );
+}
+
 function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob; onClose: () => void }) {
   const t = useText(batchText);
   const id = useId();
@@ -98,28 +113,8 @@ function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob
       </label>
       <input id={`${id}-tweak`} type="text" data-testid="cell-rerun-tweak" value={tweak} placeholder={t('rerunTweakPlaceholder')} maxLength={500} onChange={(e) => setTweak(e.target.value)} />
       <div className="row-gap wrap">
-        <label className="field-label" htmlFor={`${id}-model`}>
-          {t('rerunModel')}
-        </label>
-        <select id={`${id}-model`} data-testid="cell-rerun-model" value={model} onChange={(e) => setModel(e.target.value as ModelId | '')}>
-          <option value="">{t('rerunSame', { value: job.request.model ?? 'auto' })}</option>
-          {MODEL_IDS.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
-        </select>
-        <label className="field-label" htmlFor={`${id}-n`}>
-          {t('rerunCount')}
-        </label>
-        <select id={`${id}-n`} data-testid="cell-rerun-n" value={n} onChange={(e) => setN(Number(e.target.value) as ImageCount | 0)}>
-          <option value={0}>{t('rerunSame', { value: job.request.n ?? 1 })}</option>
-          {IMAGE_COUNTS.map((count) => (
-            <option key={count} value={count}>
-              {count}
-            </option>
-          ))}
-        </select>
+        <SameOrOther id={`${id}-model`} label={t('rerunModel')} testId="cell-rerun-model" same={t('rerunSame', { value: job.request.model ?? 'auto' })} values={MODEL_IDS} value={model} onChange={(v) => setModel(v as ModelId | '')} />
+        <SameOrOther id={`${id}-n`} label={t('rerunCount')} testId="cell-rerun-n" same={t('rerunSame', { value: job.request.n ?? 1 })} values={IMAGE_COUNTS} value={n === 0 ? '' : n} onChange={(v) => setN(v === '' ? 0 : (Number(v) as ImageCount))} />
       </div>
       <p className="small" data-testid="cell-rerun-price" data-price={priced?.estimate} data-left={priced?.left ?? undefined}>
         {priced ? (priced.left === null ? t('rerunPrice', { price: priced.estimate }) : t('rerunPriceLeft', { price: priced.estimate, left: priced.left })) : price.isPending ? t('rerunPricing') : null}
