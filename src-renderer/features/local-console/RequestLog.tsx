@@ -1,10 +1,11 @@
 // The Local service tab's request list: the service's request ledger, newest first, searchable by request id,
 // status, route or error code; an entry opens to its bodies, credits and the deliveries it caused.
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { LocalRequestView } from '../../../src-shared/ipc/local-console.ts';
 import { useFormats } from '../../i18n/format.ts';
 import { useText } from '../../i18n/text.ts';
+import { useAppStore } from '../../lib/app-store.ts';
 import { call } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
@@ -86,6 +87,17 @@ export function RequestLogCard() {
   const t = useText(requestLogText);
   const [search, setSearch] = useState('');
   const [openId, setOpenId] = useState<string | null>(null);
+  // An error card's "look this request up" (lib/app-store.ts): search for its id once, then let the user type.
+  const lookup = useAppStore((s) => s.requestLookup);
+  const lookUpRequest = useAppStore((s) => s.lookUpRequest);
+  const [takenLookup, setTakenLookup] = useState<string | null>(null);
+  if (lookup !== takenLookup) {
+    setTakenLookup(lookup);
+    if (lookup !== null) setSearch(lookup);
+  }
+  useEffect(() => {
+    if (lookup !== null) lookUpRequest(null);
+  }, [lookup, lookUpRequest]);
   const filter = filterOfSearch(search);
   const requests = useInfiniteQuery({ ...requestsQuery(filter ?? {}), enabled: filter !== null });
   // A search that can match nothing shows nothing (not the unfiltered list the disabled query would keep).

@@ -114,6 +114,7 @@ function TurnError({ turn }: { turn: TurnRecord }) {
   const t = useText(appText);
   const retry = useRetryGeneration();
   const setTab = useAppStore((s) => s.setTab);
+  const lookUpRequest = useAppStore((s) => s.lookUpRequest);
   const setSession = useComposeStore((s) => s.setSession);
   const markMissing = useComposeStore((s) => s.markMissing);
   const removeReference = useComposeStore((s) => s.removeReference);
@@ -145,6 +146,11 @@ function TurnError({ turn }: { turn: TurnRecord }) {
               onClick={() => retry.mutate(turn.id)}
             >
               {offer.kind === 'retry_once' ? t('errors.retryOnce') : t('errors.retryNow')}
+            </button>
+          ) : null}
+          {turn.environment === 'local' && (error.requestId ?? turn.requestId) ? (
+            <button type="button" className="btn btn-sm" data-testid="look-up-request" onClick={() => lookUpRequest(error.requestId ?? turn.requestId ?? null)}>
+              {t('errors.lookUpRequest')}
             </button>
           ) : null}
           {fix === 'top_up' && turn.environment === 'local' ? (

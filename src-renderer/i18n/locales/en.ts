@@ -221,6 +221,7 @@ export const en = {
     waitOver: 'The wait is over; you can try again.',
     retryOnce: 'Retry once',
     retryNow: 'Try again',
+    lookUpRequest: 'Look this request up',
     openConsoleToTopUp: 'Top up in the local console',
     openKeys: 'Manage API keys',
     action: {

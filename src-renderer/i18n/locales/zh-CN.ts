@@ -214,6 +214,7 @@ export const zhCN: Resources = {
     waitOver: '等待结束，可以再试。',
     retryOnce: '重试一次',
     retryNow: '再试一次',
+    lookUpRequest: '查看这次请求的记录',
     openConsoleToTopUp: '在本地控制台充值',
     openKeys: '管理 API 密钥',
     action: {
