@@ -37,24 +37,23 @@ export function recordRequests(deps: Pick<ServiceDeps, 'clock' | 'requests' | 'l
     const delivery = c.res.headers.get('x-service-delivery');
     if (!c.req.path.startsWith('/api/') && delivery === null) return;
     const auth = c.get('auth') as AppEnv['Variables']['auth'] | undefined;
+    const errorCode = (c.get('errorCode') as string | undefined) ?? null;
     const base = {
       requestId: c.get('requestId'),
       atMs,
-      accountId: auth?.accountId ?? null,
-      keyId: auth?.keyId ?? null,
-      method: c.req.method,
-      path: c.req.path,
-      route: routeNameOf(c.req.path),
-      status: c.res.status,
-      errorCode: (c.get('errorCode') as string | undefined) ?? null,
       durationMs: Math.round(performance.now() - started),
+      caller: { accountId: auth?.accountId ?? null, keyId: auth?.keyId ?? null },
       turnId: notes.turnId,
       deliveryIds: delivery === null ? [] : [delivery],
     };
+    const asked = { method: c.req.method, path: c.req.path, route: routeNameOf(c.req.path) };
+    const status = c.res.status;
     const requestBody = bodyTextIfRead(c) ?? Promise.resolve('');
     // Not awaited: the answer goes out now; the ledger gets the entry when both bodies are read.
-    void Promise.all([requestBody.catch(() => ''), responseTextOf(c.res).catch(() => '')]).then(([requestText, responseText]) =>
-      deps.requests.record({ ...base, requestBody: requestText, responseBody: responseText }),
-    ).catch((error: unknown) => deps.logger.error({ err: error }, 'request ledger entry not recorded'));
+    void Promise.all([requestBody.catch(() => ''), responseTextOf(c.res).catch(() => '')])
+      .then(([requestText, responseText]) =>
+        deps.requests.record({ ...base, asked: { ...asked, body: requestText }, answered: { status, errorCode, body: responseText } }),
+      )
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'request ledger entry not recorded'));
   };
 }

@@ -4,9 +4,10 @@
 // write-retry.ts (kept and tried again with its back-off, logged once per outage) and, while the queue is full,
 // entries are dropped and counted, never waited for.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { AdminRequest } from '../../src-shared/admin.ts';
 import { transaction, type Database } from '../db.ts';
 import { SECRET_FIELD_NAMES, type Logger } from '../logger.ts';
-import { createRequestsRepo, type NewRequestRow, type RequestCredits, type RequestFilter, type RequestRow } from '../repos/requests.ts';
+import { createRequestsRepo, type NewRequestRow, type RequestFilter, type RequestRow } from '../repos/requests.ts';
 import { createWebhooksRepo } from '../repos/webhooks.ts';
 import { createOutageLog, isStorageFailure, writeRetryDelay } from '../write-retry.ts';
 
@@ -82,56 +83,36 @@ export function capText(text: string, cap = REQUEST_BODY_CAP_BYTES): { text: str
 
 // ---- The entry as the admin API shows it ----
 
-export interface RequestEntry {
-  request_id: string;
-  /** Unix seconds of the service clock (the HTTP API speaks seconds). */
-  at: number;
-  account_id: string | null;
-  key_id: string | null;
-  method: string;
-  path: string;
-  route: string;
-  status: number;
-  error_code: string | null;
-  duration_ms: number;
-  request_body: { text: string; cut: boolean };
-  response_body: { text: string; cut: boolean };
-  turn_id: string | null;
-  credits: RequestCredits;
-  deliveries: Array<{ delivery_id: string; event: string | null; outcome: string | null; attempts: number; status: number | null }>;
-}
+/** One entry as the admin API answers it (its shape is the shared AdminRequestSchema). */
+export type RequestEntry = AdminRequest;
 
 /** What a request was, as the app middleware hands it over once the answer is out. */
 export interface RequestRecord {
   requestId: string;
   atMs: number;
-  accountId: string | null;
-  keyId: string | null;
-  method: string;
-  path: string;
-  route: string;
-  status: number;
-  errorCode: string | null;
   durationMs: number;
-  requestBody: string;
-  responseBody: string;
+  /** Who called: null ids when the key was missing or refused. */
+  caller: { accountId: string | null; keyId: string | null };
+  asked: { method: string; path: string; route: string; body: string };
+  answered: { status: number; errorCode: string | null; body: string };
   turnId: string | null;
   deliveryIds: readonly string[];
 }
 
 function toRow(record: RequestRecord): NewRequestRow {
-  const request = capText(screenBody(record.requestBody));
-  const response = capText(screenBody(record.responseBody));
+  const { caller, asked, answered } = record;
+  const request = capText(screenBody(asked.body));
+  const response = capText(screenBody(answered.body));
   return {
     request_id: record.requestId,
     at: record.atMs,
-    account_id: record.accountId,
-    key_id: record.keyId,
-    method: record.method,
-    path: record.path.slice(0, 2048),
-    route: record.route,
-    status: record.status,
-    error_code: record.errorCode,
+    account_id: caller.accountId,
+    key_id: caller.keyId,
+    method: asked.method,
+    path: asked.path.slice(0, 2048),
+    route: asked.route,
+    status: answered.status,
+    error_code: answered.errorCode,
     duration_ms: record.durationMs,
     request_body: request.text,
     request_body_cut: request.cut ? 1 : 0,

@@ -114,7 +114,6 @@ function TurnError({ turn }: { turn: TurnRecord }) {
   const t = useText(appText);
   const retry = useRetryGeneration();
   const setTab = useAppStore((s) => s.setTab);
-  const lookUpRequest = useAppStore((s) => s.lookUpRequest);
   const setSession = useComposeStore((s) => s.setSession);
   const markMissing = useComposeStore((s) => s.markMissing);
   const removeReference = useComposeStore((s) => s.removeReference);
@@ -149,7 +148,7 @@ function TurnError({ turn }: { turn: TurnRecord }) {
             </button>
           ) : null}
           {turn.environment === 'local' && (error.requestId ?? turn.requestId) ? (
-            <button type="button" className="btn btn-sm" data-testid="look-up-request" onClick={() => lookUpRequest(error.requestId ?? turn.requestId ?? null)}>
+            <button type="button" className="btn btn-sm" data-testid="look-up-request" onClick={() => useAppStore.getState().lookUpRequest(error.requestId ?? turn.requestId ?? null)}>
               {t('errors.lookUpRequest')}
             </button>
           ) : null}
