@@ -1,6 +1,6 @@
 // The Local environment's console over the service's admin API (DESIGN.md §4). Main holds the
 // admin token; new keys go to the clipboard or the keychain, never to the renderer (DESIGN.md §2 rule 3).
-import type { AdminPack, AdminRequest, Faults, PatchAccountBody, PatchPackBody, ServiceSettings } from '../../src-shared/admin.ts';
+import type { AdminPack, Faults, PatchAccountBody, PatchPackBody, ServiceSettings } from '../../src-shared/admin.ts';
 import type { CreatedKey, LocalRequestPage, LocalRequestView } from '../../src-shared/ipc/local-console.ts';
 import type { LocalConsoleState, LocalPackView, MethodInputOf, PublishOutcome } from './types.ts';
 import type { Language } from '../../src-shared/language.ts';
@@ -13,26 +13,6 @@ import type { AdminClient } from '../clients/admin-client.ts';
 
 function packView(p: AdminPack): LocalPackView {
   return { packId: p.pack_id, styleCode: p.style_code, imageIds: p.image_ids, saved: p.saved, versions: p.versions };
-}
-
-function requestView(r: AdminRequest): LocalRequestView {
-  return {
-    requestId: r.request_id,
-    at: r.at,
-    accountId: r.account_id,
-    keyId: r.key_id,
-    method: r.method,
-    path: r.path,
-    route: r.route,
-    status: r.status,
-    errorCode: r.error_code,
-    durationMs: r.duration_ms,
-    requestBody: r.request_body,
-    responseBody: r.response_body,
-    turnId: r.turn_id,
-    credits: r.credits,
-    deliveries: r.deliveries.map((d) => ({ deliveryId: d.delivery_id, event: d.event, outcome: d.outcome, attempts: d.attempts, status: d.status })),
-  };
 }
 
 export interface LocalConsoleDeps {
@@ -243,12 +223,12 @@ export class LocalConsole {
       cursor: input.cursor,
       limit: input.limit,
     });
-    return { requests: page.requests.map(requestView), nextCursor: page.next_cursor };
+    return { requests: page.requests, nextCursor: page.next_cursor };
   }
 
   async request(requestId: string): Promise<LocalRequestView> {
     const { admin } = this.admin();
-    return requestView(await admin.requestEntry(requestId));
+    return admin.requestEntry(requestId);
   }
 
   /** Library image ids are the service's ids; only images of the Local environment can go into a pack. */

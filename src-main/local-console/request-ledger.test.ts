@@ -52,9 +52,9 @@ describe('the request ledger in the local console', () => {
       const result = await invoke<LocalRequestView>(app, 'localRequest', { requestId });
       entry = result.ok ? result.value : null;
     }
-    expect(entry).toMatchObject({ requestId, status: 401, errorCode: 'unauthorized', route: 'publication', keyId: null, credits: { reserved: 0, charged: 0, refunded: 0 } });
+    expect(entry).toMatchObject({ request_id: requestId, status: 401, error_code: 'unauthorized', route: 'publication', key_id: null, credits: { reserved: 0, charged: 0, refunded: 0 } });
     const page = await value<LocalRequestPage>(app, 'localRequests', { status: 401 });
-    expect(page.requests.map((r) => r.requestId)).toContain(requestId);
+    expect(page.requests.map((r) => r.request_id)).toContain(requestId);
 
     const missing = await invoke(app, 'localRequest', { requestId: 'req_AAAAAAAAAAAAAAAAAAAA' });
     expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' } });

@@ -1,6 +1,7 @@
 // IPC: the local service console (Local environment only). Main calls the service's admin API
 // (DESIGN.md §4) with its admin token; the renderer never sees that token, API keys or webhook secrets.
 import { z } from 'zod';
+import type { AdminRequest } from '../admin.ts';
 import { REQUEST_ROUTES } from '../limits.ts';
 import { API_SCOPES, FaultsSchema, ServiceSettingsSchema, type AdminApiKey, type Faults, type ServiceSettings } from '../api.ts';
 import { HeaderTokenSchema, IdSchema, method } from './contract.ts';
@@ -69,25 +70,11 @@ export interface CreatedKey {
   oneTimeKey?: string | null;
 }
 
-/** One entry of the local service's request ledger as the console shows it (bodies capped and screened by the service). */
-export interface LocalRequestView {
-  requestId: string;
-  /** Unix seconds of the service clock. */
-  at: number;
-  accountId: string | null;
-  keyId: string | null;
-  method: string;
-  path: string;
-  route: string;
-  status: number;
-  errorCode: string | null;
-  durationMs: number;
-  requestBody: { text: string; cut: boolean };
-  responseBody: { text: string; cut: boolean };
-  turnId: string | null;
-  credits: { reserved: number; charged: number; refunded: number };
-  deliveries: Array<{ deliveryId: string; event: string | null; outcome: string | null; attempts: number; status: number | null }>;
-}
+/**
+ * One entry of the local service's request ledger, as the service answers it (GET /admin/requests/:request_id;
+ * bodies capped and screened by the service, never a key).
+ */
+export type LocalRequestView = AdminRequest;
 
 export interface LocalRequestPage {
   requests: LocalRequestView[];

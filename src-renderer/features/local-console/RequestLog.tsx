@@ -42,19 +42,19 @@ function RequestDetail({ entry }: { entry: LocalRequestView }) {
   return (
     <div className="request-detail" data-testid="request-detail">
       <div className="muted small">
-        {t('key')} <code>{entry.keyId ?? '—'}</code> · {t('turn')} <code>{entry.turnId ?? '—'}</code> · {t('credits')}{' '}
+        {t('key')} <code>{entry.key_id ?? '—'}</code> · {t('turn')} <code>{entry.turn_id ?? '—'}</code> · {t('credits')}{' '}
         <span data-testid="request-credits">{t('creditsLine', entry.credits)}</span>
       </div>
-      <Body label={t('requestBody')} body={entry.requestBody} />
-      <Body label={t('responseBody')} body={entry.responseBody} />
+      <Body label={t('requestBody')} body={entry.request_body} />
+      <Body label={t('responseBody')} body={entry.response_body} />
       <div className="field-label">{t('deliveries')}</div>
       {entry.deliveries.length === 0 ? (
         <span className="muted small">{t('noDeliveries')}</span>
       ) : (
         <ul className="pack-list">
           {entry.deliveries.map((d) => (
-            <li key={d.deliveryId} className="small">
-              <code>{d.deliveryId}</code> {t('delivery', { event: d.event ?? '?', outcome: d.outcome ?? '?', attempts: d.attempts })}
+            <li key={d.delivery_id} className="small">
+              <code>{d.delivery_id}</code> {t('delivery', { event: d.event ?? '?', outcome: d.outcome ?? '?', attempts: d.attempts })}
             </li>
           ))}
         </ul>
@@ -67,16 +67,16 @@ function RequestRow({ entry, open, onToggle }: { entry: LocalRequestView; open: 
   const t = useText(requestLogText);
   const formats = useFormats();
   return (
-    <li className="pack-row" data-testid="request-row" data-request-id={entry.requestId}>
+    <li className="pack-row" data-testid="request-row" data-request-id={entry.request_id}>
       <button type="button" className="request-summary" aria-expanded={open} onClick={onToggle}>
         <span className="muted">{formats.dateTimeSeconds(entry.at * 1000)}</span>
-        <code>{entry.requestId}</code>
+        <code>{entry.request_id}</code>
         <span>
           {entry.method} {entry.path}
         </span>
         <strong className={entry.status >= 400 ? 'hint-danger' : undefined}>{entry.status}</strong>
-        {entry.errorCode ? <code>{entry.errorCode}</code> : null}
-        <span className="muted">{t('durationMs', { ms: entry.durationMs })}</span>
+        {entry.error_code ? <code>{entry.error_code}</code> : null}
+        <span className="muted">{t('durationMs', { ms: entry.duration_ms })}</span>
       </button>
       {open ? <RequestDetail entry={entry} /> : null}
     </li>
@@ -118,10 +118,10 @@ export function RequestLogCard() {
       <ul className="pack-list">
         {entries.map((entry) => (
           <RequestRow
-            key={entry.requestId}
+            key={entry.request_id}
             entry={entry}
-            open={openId === entry.requestId || entries.length === 1}
-            onToggle={() => setOpenId(openId === entry.requestId ? null : entry.requestId)}
+            open={openId === entry.request_id || entries.length === 1}
+            onToggle={() => setOpenId(openId === entry.request_id ? null : entry.request_id)}
           />
         ))}
       </ul>
