@@ -129,6 +129,23 @@ describe('re-runs inside a batch, against the real local service', () => {
     expect(after.spent).toBe(12);
   });
 
+  it('raising the budget does not send the plan job of an over-budget cell already re-shot (the cell is not paid twice)', async () => {
+    const [p] = await c.products(1, 'RESHOT');
+    const l = await c.list('reshot', [cheap('a'), cheap('b', { n: 2 })]);
+    const created = await c.ok<BatchDetail>('batchCreate', { productIds: [p!.id], shotListId: l.id, concurrency: 1, budget: 12 });
+    const done = await c.settled(created.id, 'done');
+    expect(done.counts).toMatchObject({ succeeded: 1, overBudget: 1 });
+    // The over-budget cell re-shot at one image fits what is left (6 of 12).
+    const answer = await c.ok<RerunAnswer>('batchRerunCell', { batchId: created.id, productId: p!.id, shotName: 'b', settings: { n: 1 } });
+    expect((await c.settled(created.id, 'done')).jobs.find((j) => j.id === answer.jobId)).toMatchObject({ status: 'succeeded' });
+
+    await c.ok<BatchSummary>('batchRaiseBudget', { batchId: created.id, budget: 100 });
+    const after = await c.settled(created.id, 'done');
+    // Shot b has its result: its never-sent plan job stays unsent, so nothing more is charged.
+    expect(after.jobs.filter((j) => j.shotName === 'b' && j.turnIds.length > 0)).toHaveLength(1);
+    expect(after.spent).toBe(12);
+  });
+
   it('"only what is missing" tells count and price first, then sends only cells with no result, never a done shot', async () => {
     const [p] = await c.products(1, 'FINISH');
     const l = await c.list('finish', [cheap('a'), cheap('b'), cheap('c')]);

@@ -70,6 +70,18 @@ function cellKey(job: Pick<JobRow, 'productId' | 'shotName'>): string {
   return `${job.productId}\u0000${job.shotName}`;
 }
 
+/** The batch's jobs by cell, in order. */
+function cellsOf(views: JobView[]): Map<string, JobView[]> {
+  const cells = new Map<string, JobView[]>();
+  for (const view of views) cells.set(cellKey(view.job), [...(cells.get(cellKey(view.job)) ?? []), view]);
+  return cells;
+}
+
+/** A cell with a result or a job on its way gets nothing more sent by finish or a raised budget: never paid twice. */
+function isServed(views: JobView[]): boolean {
+  return views.some((v) => ['succeeded', 'queued', 'running'].includes(jobFacts(v).status));
+}
+
 export class Reruns {
   private readonly deps: RerunDeps;
   private readonly now: () => number;
@@ -118,7 +130,9 @@ export class Reruns {
     if (input.budget !== null && input.budget < committed) {
       throw new StudioError('batch_budget_below_spent', { budget: input.budget, spent: tally.spent, committed });
     }
-    const overBudget = this.deps.batches.overBudgetJobs(batch.id).map((j) => j.id);
+    // A cell re-shot meanwhile has its result: its never-sent plan job stays unsent (the cell is not paid twice).
+    const served = new Set([...cellsOf(this.deps.batches.jobViews(batch.id))].filter(([, views]) => isServed(views)).map(([key]) => key));
+    const overBudget = this.deps.batches.overBudgetJobs(batch.id).filter((j) => !served.has(cellKey(j))).map((j) => j.id);
     transaction(this.deps.db, () => {
       this.deps.batches.requeueUnsent(overBudget);
       this.deps.runner.setBudget(batch.id, input.budget);
@@ -135,14 +149,12 @@ export class Reruns {
     const dryRun = input.dryRun === true;
     const batch = dryRun ? this.require(input.batchId) : this.sendable(input.batchId);
     const language = this.deps.language();
-    const cells = new Map<string, JobView[]>();
-    for (const view of this.deps.batches.jobViews(batch.id)) cells.set(cellKey(view.job), [...(cells.get(cellKey(view.job)) ?? []), view]);
+    const cells = cellsOf(this.deps.batches.jobViews(batch.id));
     const requeue: JobRow[] = [];
     const retry: JobView[] = [];
     const skipped: FinishAnswer['skipped'] = [];
     for (const views of cells.values()) {
-      const statuses = views.map((v) => jobFacts(v).status);
-      if (statuses.some((s) => s === 'succeeded' || s === 'queued' || s === 'running')) continue;
+      if (isServed(views)) continue;
       const latest = views.filter((v) => v.replacedBy === null).at(-1) ?? (views.at(-1) as JobView);
       const status = jobFacts(latest).status;
       if (status === 'over_budget' || status === 'cancelled') {
