@@ -123,7 +123,9 @@ describe('receiver', () => {
       diagnosis: 'body_changed',
     },
     { name: 'a stale timestamp (301 s old)', make: () => ({ headers: signed(body, { ts: now() - 301 }), body }), status: 401, diagnosis: 'timestamp_stale' },
-    { name: 'a future timestamp (301 s ahead)', make: () => ({ headers: signed(body, { ts: now() + 301 }), body }), status: 401, diagnosis: 'timestamp_future' },
+    // 302 s, not 301: the receiver reads the clock a moment later, and a second boundary crossed in between (a loaded
+    // machine) would bring 301 s ahead to exactly 300, inside the window.
+    { name: 'a future timestamp (302 s ahead)', make: () => ({ headers: signed(body, { ts: now() + 302 }), body }), status: 401, diagnosis: 'timestamp_future' },
     { name: 'a timestamp 290 s old is still inside the window', make: () => ({ headers: signed(body, { ts: now() - 290 }), body }), status: 200, diagnosis: 'valid' },
     {
       name: 'several signature parts where one v1 part matches',
