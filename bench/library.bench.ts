@@ -184,7 +184,7 @@ function migrationMs(): number {
 }
 
 async function waitForBackup(dataDir: string): Promise<void> {
-  // The daily backup starts with the app and copies the whole file in the background: let it finish first.
+  // The start-up backup starts with the app and copies the whole file in the background: let it finish first.
   const dir = join(dataDir, 'backups');
   const until = Date.now() + 120_000;
   while (Date.now() < until) {

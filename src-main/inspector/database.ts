@@ -1,5 +1,5 @@
 // The inspector's own database, `<dataDir>/inspector.db` (docs/decisions.md, webhook inspector): captures are
-// disposable diagnostics that anyone on loopback can send, so they live apart from library.db (no daily backup,
+// disposable diagnostics that anyone on loopback can send, so they live apart from library.db (no library backups,
 // no quick_check at start, nothing of the user's at risk) in a file that gives space back: auto_vacuum is
 // INCREMENTAL and the store runs incremental_vacuum after pruning and after Clear. Opened through the project's
 // one SQLite bootstrap (src-service/sqlite/) with its migrations in ./migrations/.

@@ -121,7 +121,7 @@ export class WebhookInspector {
 
   /**
    * Library migration 0101 dropped the captures that used to live in library.db; the pages they held stay in
-   * the file until a VACUUM, which cannot run inside a migration. Done here once, before the daily backup.
+   * the file until a VACUUM, which cannot run inside a migration. Done here once, before the start-up backup.
    */
   private vacuumLibraryOnce(): void {
     if (!this.settings.get<boolean>('vacuumLibrary')) return;

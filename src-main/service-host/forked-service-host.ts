@@ -6,7 +6,7 @@
 // base URL and admin token stay valid; when and whether is the one restart policy's (../domain/supervisor-policy.ts).
 // Supervision (docs/local-service.md): the admin token and this process's pid go through the environment
 // (STUDIO_ADMIN_TOKEN, STUDIO_PARENT_PID: the service exits when the app dies, however it dies); a service left
-// behind on the folder is stopped first; a folder that stays locked is a failure that is not retried.
+// behind on the folder is stopped first; a folder that stays locked is a failure, tried again after the cool-down.
 import { randomBytes } from 'node:crypto';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, freeDataFolder, probeDataFolder, type ServiceRecovery } from '../../src-service/start.ts';
 import { ServiceSupervisor, triesAgainIn, type SupervisorPolicy } from '../domain/supervisor-policy.ts';
@@ -134,7 +134,7 @@ export class ForkedServiceHost implements LocalServiceHost {
           this.up = false;
         }
         if (!ready) {
-          // Exit code 3 is the lock refusal (docs/local-service.md), even if its message was lost: never retried.
+          // Exit code 3 is the lock refusal (docs/local-service.md), even if its message was lost: retried only after the cool-down.
           if (code === DATA_FOLDER_IN_USE_EXIT_CODE) reject(new DataFolderLockedError(`the data folder ${this.options.dataDir} is in use by another local service`));
           else reject(new Error(`The local service exited with code ${code} while starting.`));
           return;

@@ -5,7 +5,7 @@
 // Supervision (docs/local-service.md): the admin token goes through the environment, never the command line;
 // STUDIO_PARENT_PID and a stdin pipe make the service exit when this process dies, however it dies; a service
 // left behind on the data folder is stopped before ours starts, and a folder locked by a service that cannot be
-// stopped is a failure that is not retried.
+// stopped is a failure, tried again after the policy's cool-down.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
