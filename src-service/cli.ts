@@ -3,6 +3,7 @@
 // Environment (docs/local-service.md): STUDIO_ADMIN_TOKEN instead of --admin-token; STUDIO_PARENT_PID makes it
 // stop when that process dies. Exit codes: 0 clean stop, 1 failure, 2 bad flags, 3 data folder in use.
 // `npm run -s service -- logs [--follow] [filters]`: the request ledger of a running service (cli-logs.ts).
+// `npm run -s service -- exec [--seed] [--data DIR] -- COMMAND …`: a fresh service for one command (cli-exec.ts).
 import { ADMIN_TOKEN_ENV, parseServiceArgs, reportStartFailure } from './cli-options.ts';
 import { exitSoon, parentPidFromEnv, watchParent } from './parent-watch.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, readyLine, startService, type RunningService } from './start.ts';
@@ -30,11 +31,13 @@ function stop(reason: string, options: { soon?: boolean } = {}): void {
 // clean stop (running generations still answer 500 and are refunded).
 for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 
-// `… service -- logs …` reads the request ledger of a running service (cli-logs.ts); anything else starts one.
+// `… service -- logs …` reads the request ledger of a running service (cli-logs.ts); `… exec …` runs a command
+// against a fresh one (cli-exec.ts); anything else starts one.
 const readsLogs = process.argv[2] === 'logs';
+const runsCommand = process.argv[2] === 'exec';
 
 // Handlers go in before the ready line: a parent may signal the moment it reads that line.
-if (!readsLogs) {
+if (!readsLogs && !runsCommand) {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
@@ -83,4 +86,14 @@ if (readsLogs) {
   void import('./cli-logs.ts')
     .then(({ runLogs }) => runLogs(process.argv.slice(3), process.env, (line) => process.stdout.write(line)))
     .then((code) => process.exit(code));
+} else if (runsCommand) {
+  void import('./cli-exec.ts')
+    .then(({ runExec }) => runExec(process.argv.slice(3), process.env))
+    .then(
+      (code) => process.exit(code),
+      (error: unknown) => {
+        process.stderr.write(`local service exec: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
 } else startCommand();
