@@ -18,6 +18,15 @@ function sameFilters(a: GalleryFilters, b: GalleryFilters): boolean {
   return true;
 }
 
+/** The delete buttons' icon, drawn here: the 🗑 emoji is a blank box on a system without an emoji font. */
+function TrashIcon() {
+  return (
+    <svg width="13" height="13" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <path d="M2.5 4h11M6 4V2.5h4V4M4 4l.8 9.5h6.4L12 4M6.7 6.5v5M9.3 6.5v5" fill="none" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 /** Replaces the gallery's filters (a smart board, a board view). */
 export function applyFilters(filters: GalleryFilters): void {
   useGalleryStore.getState().clearFilters();
@@ -184,7 +193,7 @@ function BoardRow({ board, active }: { board: Board; active: boolean }) {
         ⇩
       </button>
       <button type="button" className="icon-btn" data-testid="board-delete" aria-label={lt('deleteBoard', { name: board.name })} title={lt('delete')} onClick={() => setMode('delete')}>
-        🗑
+        <TrashIcon />
       </button>
       {mode === 'delete' ? (
         <div className="board-confirm" role="alertdialog" aria-label={lt('deleteBoard', { name: board.name })}>
@@ -238,7 +247,7 @@ function SmartBoardRow({ board, active }: { board: SmartBoard; active: boolean }
           if (active) applyFilters({});
         }}
       >
-        🗑
+        <TrashIcon />
       </button>
     </li>
   );

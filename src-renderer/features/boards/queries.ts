@@ -1,9 +1,12 @@
 // Boards (images put together by hand) and smart boards (saved filters), from the library through main. Changes made
 // elsewhere (another window, main) come with main's library:changed events (lib/library-state/library-events.ts).
+import { useCallback } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Board, GalleryFilters } from '../../../src-shared/ipc/library.ts';
+import type { Board, GalleryFilters, SmartBoard } from '../../../src-shared/ipc/library.ts';
 import { call } from '../../lib/desktop.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
+import { useLanguage } from '../../i18n/useLanguage.ts';
+import { sortByName } from './board-order.ts';
 
 function refreshBoards(client: QueryClient): void {
   void client.invalidateQueries({ queryKey: queryKeys.boards() });
@@ -22,12 +25,18 @@ async function inBatches(method: 'boardAdd' | 'boardRemove', input: { boardId: s
   return board;
 }
 
+/** Sorts a list by name in the UI language (board-order.ts); a new language sorts again. */
+function useNameOrder<T extends { id: string; name: string }>(): (items: T[]) => T[] {
+  const language = useLanguage();
+  return useCallback((items: T[]) => sortByName(items, language), [language]);
+}
+
 export function useBoards() {
-  return useQuery({ queryKey: queryKeys.boards(), queryFn: () => call('boardList', {}) });
+  return useQuery({ queryKey: queryKeys.boards(), queryFn: () => call('boardList', {}), select: useNameOrder<Board>() });
 }
 
 export function useSmartBoards() {
-  return useQuery({ queryKey: queryKeys.smartBoards(), queryFn: () => call('smartBoardList', {}) });
+  return useQuery({ queryKey: queryKeys.smartBoards(), queryFn: () => call('smartBoardList', {}), select: useNameOrder<SmartBoard>() });
 }
 
 export function useCreateBoard() {
