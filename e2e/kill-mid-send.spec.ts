@@ -81,10 +81,7 @@ test('kill -9 mid-send, then a restore from before the send: Resume never sends 
       await page.goto(h3.url);
       const told = page.locator('[data-testid="startup-notice"][data-code="sends_brought_back"]');
       await expect(told).toContainText('恢复的图库不知道备份之后发出的 1 次生成');
-      // KNOWN BUG, not yet fixed (closing note of 2026-11-27): in about one start in two the notice names no paused
-      // batch (main computes batchCount 0 at start), so the line "批量任务 … 已暂停…" is not asserted here until it is
-      // found. The money assertions below (the job never sent again, only the other job charged) always run.
-      test.info().annotations.push({ type: 'known-bug', description: 'sends_brought_back sometimes names no paused batch' });
+      await expect(told.getByTestId('startup-notice-detail')).toHaveText([`批量任务 ${waiting.name} 已暂停。点“继续”只会发送尚未发送的任务，不会重发这些。`]);
       const restored = await batch(h3, waiting.id);
       // Known again from the send journal: sent with the very turn that went out, never queued.
       expect(restored.jobs[0]).toMatchObject({ id: firstJob.id, turnIds: [firstJob.turnId] });

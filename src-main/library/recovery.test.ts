@@ -62,12 +62,18 @@ describe('library backups', () => {
     const db = openLibraryDatabase(join(dataDir, 'library.db'));
     addSessions(db, 0, 10);
     expect(await backupLibrary(db, dataDir, new Date('2026-11-20T09:00:00Z'))).toBe(join(dataDir, 'backups', 'library-2026-11-20T090000Z.db'));
-    expect(await backupLibrary(db, dataDir, new Date('2026-11-20T09:00:00Z'))).toBeNull();
+    // A later backup in the same second replaces that second's copy with the newer state (it was skipped, and a
+    // restore then lost what changed in that second).
+    addSessions(db, 10, 2);
+    expect(await backupLibrary(db, dataDir, new Date('2026-11-20T09:00:00Z'))).toBe(join(dataDir, 'backups', 'library-2026-11-20T090000Z.db'));
+    const sameSecond = openLibraryDatabase(join(dataDir, 'backups', 'library-2026-11-20T090000Z.db'));
+    expect(sessionCount(sameSecond)).toBe(12);
+    sameSecond.close();
     for (const hour of ['10', '11', '12', '13', '14']) await backupLibrary(db, dataDir, new Date(`2026-11-20T${hour}:00:00Z`));
     db.close();
     expect(readdirSync(join(dataDir, 'backups')).sort()).toEqual(['10', '11', '12', '13', '14'].map((h) => `library-2026-11-20T${h}0000Z.db`));
     const copy = openLibraryDatabase(listBackups(dataDir)[0]!.path);
-    expect(sessionCount(copy)).toBe(10);
+    expect(sessionCount(copy)).toBe(12);
     copy.close();
   });
 

@@ -168,8 +168,8 @@ export function openLibraryWithRecovery(dataDir: string, now: () => Date = () =>
 /**
  * Backs the open library up into `<dataDir>/backups/library-<stamp>.db`, then keeps the newest BACKUPS_KEPT.
  * SQLite's online backup copies `rate` pages a step on a worker thread, so main keeps working meanwhile; the copy
- * passes quick_check (also off main) before it counts as a backup. Resolves with the new file, or null when a
- * backup of this very second exists. When to back up is backups.ts's rule.
+ * passes quick_check (also off main) before it counts as a backup. Resolves with the new file. When to back up is
+ * backups.ts's rule.
  */
 export async function backupLibrary(db: DatabaseSync, dataDir: string, now: Date = new Date(), options: { rate?: number } = {}): Promise<string | null> {
   // A namespace lookup, not a named import: on Node before 22.16 the app still starts, only without backups.
@@ -179,8 +179,9 @@ export async function backupLibrary(db: DatabaseSync, dataDir: string, now: Date
   mkdirSync(dir, { recursive: true, mode: PRIVATE_FOLDER });
   // A backup cut off by a crash or a kill left a partial file; it is never a backup.
   for (const name of readdirSync(dir)) if (name.endsWith('.partial')) rmSync(join(dir, name), { force: true });
+  // A second backup within the same second replaces the first (rename is atomic): the newer copy holds everything the
+  // older one does. Skipping it lost what changed in that second (a quit right after a start restored the start's copy).
   const target = join(dir, `library-${fileStamp(now)}.db`);
-  if (existsSync(target)) return null;
   const partial = `${target}.partial`;
   try {
     // Created owner-only before SQLite writes into it (it keeps the file's mode), like library.db itself.
