@@ -86,7 +86,7 @@ export interface SignaturePart {
   scheme: string | null;
   value: string | null;
   /** Why a part is not usable: not scheme=value, not v1, not 64 hex digits. */
-  problem: 'not_key_value' | 'other_scheme' | 'not_hex' | null;
+  problem: 'not_key_value' | 'other_scheme' | 'not_hex' | 'uppercase_hex' | null;
   matches: boolean;
 }
 
@@ -139,6 +139,8 @@ export function parseSignatureHeader(header: string): SignaturePart[] {
       const value = raw.slice(eq + 1).trim();
       if (scheme !== 'v1') return { raw, scheme, value, problem: 'other_scheme', matches: false };
       if (!/^[0-9a-f]{64}$/i.test(value)) return { raw, scheme, value, problem: 'not_hex', matches: false };
+      // The service writes lower-case hex, and receivers that compare strings reject upper case: so does this one.
+      if (!/^[0-9a-f]{64}$/.test(value)) return { raw, scheme, value, problem: 'uppercase_hex', matches: false };
       return { raw, scheme, value, problem: null, matches: false };
     });
 }

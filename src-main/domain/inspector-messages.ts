@@ -70,6 +70,13 @@ const DIAGNOSES = {
     en: () =>
       'Signature mismatch: the HMAC computed with the stored secret differs from the one received, and no earlier secret matches either. The sender signs with another secret (another account or environment).',
   },
+  // A paste has no earlier attempt to compare with: the secret may be right and the bytes changed (D10).
+  diagnosis_signature_unexplained: {
+    zh: () =>
+      '签名不匹配：用这个密钥算出的 HMAC 与收到的不同。可能是发送方用了另一个密钥，也可能是签名之后正文或时间戳被改过；没有原始投递可比对，无法分辨。请粘贴接收方收到的原始字节（不要重新格式化），或在检查器中查看这次投递。',
+    en: () =>
+      'Signature mismatch: the HMAC computed with this secret differs from the one received. Either the sender used another secret, or the body or the timestamp changed after signing; with no original delivery to compare with, which one cannot be told. Paste the exact bytes your receiver got (not re-formatted), or look the delivery up in the inspector.',
+  },
   diagnosis_old_secret: {
     zh: (p) => `签名使用的是旧密钥，它已在 ${time(p.replacedAt, 'zh-CN')} 被“重新生成”替换。重新生成后旧密钥立即失效；请在接收方更新为新密钥。`,
     en: (p) =>
@@ -117,6 +124,10 @@ const ERRORS = {
   receiver_stopped: {
     zh: () => '接收器没有运行。',
     en: () => 'The receiver is not running.',
+  },
+  no_previous_secret: {
+    zh: () => '没有已知的旧密钥：只有在“重新生成”替换过密钥之后，才能用旧密钥签名。',
+    en: () => 'No earlier secret is known: signing with the previous secret needs a secret that Regenerate replaced.',
   },
   no_secret: {
     zh: () => '没有存储签名密钥：先连接本地服务，或直接填写密钥。',

@@ -9,6 +9,8 @@ export interface InspectorSecrets {
   get(name: string): Promise<string | null>;
   set(name: string, value: string): Promise<void>;
   delete(name: string): Promise<unknown>;
+  /** Whether this entry lives only in memory for this run (no system keychain). */
+  isMemoryOnly?(name: string): boolean;
 }
 
 /** The bundled local service's admin API, for the one-click "point the webhook at the inspector". */

@@ -31,6 +31,11 @@ export interface ExplainInput {
    * secret"; a function is only called when the signature does not match.
    */
   earlierAttempts?: ReadonlyArray<{ body: Uint8Array; timestamp: string | null }> | (() => ReadonlyArray<{ body: Uint8Array; timestamp: string | null }>);
+  /**
+   * Set for pasted requests: with no earlier attempt to compare with, a mismatch is not blamed on the secret
+   * (the paste may have changed the body or the timestamp), it says it cannot tell.
+   */
+  pasted?: boolean;
 }
 
 /**
@@ -184,6 +189,7 @@ async function diagnoseMismatch(report: VerificationReport, input: ExplainInput,
       return 'body_changed';
     }
   }
+  if (input.pasted && earlierAttempts.length === 0) return 'signature_unexplained';
   return 'wrong_secret';
 }
 

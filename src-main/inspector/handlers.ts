@@ -30,6 +30,8 @@ export function createInspectorHandlers(ctx: InspectorContext, options: Inspecto
     inspectorVerifyPasted: (input) => after(() => inspector.verifyPasted(input)),
     inspectorSendTest: (input) => after(() => inspector.sendTest(input)),
     inspectorResend: (input) => after(() => inspector.resend(input)),
+    inspectorSetSecret: (input) => after(() => inspector.setSecret(input.secret)),
+    inspectorRevealSecret: () => after(() => inspector.revealSecret()),
     inspectorConnectLocal: () => after(() => inspector.connectLocal()),
     inspectorRegenerateLocal: () => after(() => inspector.regenerateLocal()),
     inspectorFetchPublication: (input) => after(() => inspector.fetchPublication(input.publicationId)),

@@ -7,11 +7,13 @@ import type {
   CapturedHeader,
   CapturedRequestDetail,
   DeliveryGroup,
+  ForwardAttempt,
   InspectorExport,
   InspectorStatus,
   SendResult,
   VerificationExplained,
 } from '../../src-shared/ipc/inspector.ts';
+import { BREAKAGE_FAILS_AT, type WebhookBreakage } from '../../src-shared/webhook-breakage.ts';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../src-shared/webhook-signature.ts';
 import { ServiceClient } from '../clients/service-client.ts';
 import { StudioError, renderText, type StoredError } from '../domain/errors.ts';
@@ -23,8 +25,8 @@ import { exportCurl, exportJson } from './export.ts';
 import { parseRawRequest, parseSeparate } from './paste.ts';
 import { openInspectorDatabase } from './database.ts';
 import { WebhookReceiver, type ReceivedHead, type ReceivedRequest, type ReceiverAnswer } from './receiver.ts';
-import { InspectorSecretKeeper } from './secrets.ts';
-import { sendSignedNotification } from './sender.ts';
+import { InspectorSecretKeeper, SECRET_ACCOUNT } from './secrets.ts';
+import { postOnce, sendSignedNotification } from './sender.ts';
 import { InspectorSettings, InspectorStore, type StoredRequest } from './store.ts';
 
 type SecretChoice = { secret?: string | undefined; useStoredSecret?: boolean | undefined };
@@ -33,7 +35,12 @@ interface Behaviour {
   port: number;
   forcedStatus: number | null;
   delayMs: number;
+  /** Relay every capture at /webhooks, unchanged, to this URL (the integrator's own receiver). */
+  forwardTo: string | null;
 }
+
+/** Headers that belong to one connection, not to the delivery: not relayed by forward-to. */
+const HOP_BY_HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'content-length', 'te', 'trailer', 'upgrade', 'proxy-connection']);
 
 const WEBHOOK_PATH = '/webhooks';
 /** How many captured requests are kept (oldest dropped first). */
@@ -116,7 +123,7 @@ export class WebhookInspector {
     this.clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
     this.eventWindowMs = options.eventWindowMs ?? DELIVERY_EVENT_WINDOW_MS;
     this.eventClock = options.eventClock ?? REAL_EVENT_CLOCK;
-    this.behaviour = { port: 0, forcedStatus: null, delayMs: 0, ...(this.settings.get<Behaviour>('behaviour') ?? {}) };
+    this.behaviour = { port: 0, forcedStatus: null, delayMs: 0, forwardTo: null, ...(this.settings.get<Behaviour>('behaviour') ?? {}) };
   }
 
   /**
@@ -173,12 +180,20 @@ export class WebhookInspector {
       delayMs: this.behaviour.delayMs,
       error: this.error === null ? null : renderText(this.error, this.ctx.language()),
       browserRequestsRefused: this.browserRefused,
+      secretKept: this.ctx.secrets.isMemoryOnly?.(SECRET_ACCOUNT) ? 'memory' : 'keychain',
+      forwardTo: this.behaviour.forwardTo,
     };
   }
 
-  async configure(input: { port?: number | undefined; forcedStatus?: number | null | undefined; delayMs?: number | undefined }): Promise<InspectorStatus> {
+  async configure(input: {
+    port?: number | undefined;
+    forcedStatus?: number | null | undefined;
+    delayMs?: number | undefined;
+    forwardTo?: string | null | undefined;
+  }): Promise<InspectorStatus> {
     const next: Behaviour = { ...this.behaviour };
     if (input.forcedStatus !== undefined) next.forcedStatus = input.forcedStatus;
+    if (input.forwardTo !== undefined) next.forwardTo = input.forwardTo;
     if (input.delayMs !== undefined) next.delayMs = input.delayMs;
     const portChanged = input.port !== undefined && input.port !== this.receiver.port;
     if (input.port !== undefined) next.port = input.port;
@@ -304,8 +319,29 @@ export class WebhookInspector {
     } catch {
       // A full disk must not take the receiver down; the answer still goes out.
     }
+    if (this.behaviour.forwardTo !== null && request.path === WEBHOOK_PATH && !request.tooLarge) void this.forward(base, this.behaviour.forwardTo);
     if (this.behaviour.delayMs > 0 && request.path === WEBHOOK_PATH) await new Promise((r) => setTimeout(r, this.behaviour.delayMs));
     return { status, body: answer };
+  }
+
+  /**
+   * Forward-to: the capture is relayed byte for byte with its own headers (not re-signed), so the integrator's
+   * receiver verifies exactly what the sender signed; its answer is recorded beside the inspector's verdict.
+   * In the background: the sender gets the inspector's answer without waiting for the relay.
+   */
+  private async forward(captured: StoredRequest, url: string): Promise<ForwardAttempt> {
+    const headers = captured.headers.filter(([name]) => !HOP_BY_HOP.has(name.toLowerCase()));
+    headers.push(['Content-Length', String(captured.body.byteLength)]);
+    const at = Date.now();
+    const answer = await postOnce(url, headers, captured.body);
+    const attempt: ForwardAttempt = { at, url, ...answer };
+    try {
+      this.store.addForward(captured.id, attempt);
+      this.notifyDelivery({ requestId: captured.id, deliveryId: captured.deliveryId });
+    } catch {
+      // A full disk or a closed store: the relay happened, only its record is lost.
+    }
+    return attempt;
   }
 
   list(limit = 200): { groups: DeliveryGroup[]; total: number } {
@@ -333,6 +369,7 @@ export class WebhookInspector {
         report: r.report === null ? emptyReport(r.body.byteLength) : withExpectedPrefix(r.report),
         diagnosis: describeDiagnosis(r.diagnosis, r.diagnosisParams, this.ctx.language()),
       },
+      forwards: this.store.forwardsOf(r.id),
     };
   }
 
@@ -361,13 +398,19 @@ export class WebhookInspector {
     const pasted = 'raw' in input ? parseRawRequest(input.raw) : parseSeparate(input.headers, input.body);
     const stored = await this.secrets.load();
     const secret = await this.chooseSecret(input);
+    const bag = headerBag(pasted.headers);
+    const deliveryHeader = bag['x-service-delivery'];
+    const deliveryId = (Array.isArray(deliveryHeader) ? deliveryHeader[0] : deliveryHeader) ?? null;
     const explained = await explainDelivery({
-      headers: headerBag(pasted.headers),
+      headers: bag,
       body: pasted.body,
       now: this.clock(),
       secret,
       // Earlier secrets only help when verifying with the stored one (they are its predecessors).
       previousSecrets: input.useStoredSecret ? stored.previous : [],
+      // A capture of the same delivery tells a changed body or timestamp from another secret (D10).
+      earlierAttempts: () => (deliveryId ? this.store.validAttemptsOf(deliveryId.slice(0, 200)) : []),
+      pasted: true,
     });
     return {
       report: explained.report,
@@ -383,9 +426,12 @@ export class WebhookInspector {
       event: WebhookEvent;
       publication?: { id: number; pack_id: string; version: number; style_code: string; published_at: number } | undefined;
       deliveryId?: string | undefined;
+      breakage?: WebhookBreakage | undefined;
     } & SecretChoice,
   ): Promise<SendResult> {
     const secret = await this.chooseSecret(input);
+    const breakage = input.breakage ?? 'none';
+    const previousSecret = await this.previousSecretFor(breakage);
     const now = this.clock();
     const body =
       input.event === 'ping'
@@ -394,30 +440,66 @@ export class WebhookInspector {
             event: 'image_pack.published',
             publication: input.publication ?? { id: 1, pack_id: `pk_${randomAlphanumeric(8)}`, version: 1, style_code: 'TEST', published_at: now },
           };
-    return sendSignedNotification({
+    const sent = await sendSignedNotification({
       url: input.url,
       secret,
+      previousSecret,
+      breakage,
       event: input.event,
       deliveryId: input.deliveryId ?? randomUUID(),
       timestamp: now,
       body: new TextEncoder().encode(JSON.stringify(body)),
     });
+    return { ...sent, breakage, failsAt: BREAKAGE_FAILS_AT[breakage] };
   }
 
-  /** Re-sends a captured delivery byte for byte, re-signed with a fresh timestamp and the same delivery id. */
-  async resend(input: { requestId: string; url: string } & SecretChoice): Promise<SendResult> {
+  /** The secret Regenerate replaced last, for the `previous_secret` breakage (a clear error when none is known). */
+  private async previousSecretFor(breakage: WebhookBreakage): Promise<string | null> {
+    if (breakage !== 'previous_secret') return null;
+    const { previous } = await this.secrets.load();
+    const last = previous[0]?.secret;
+    if (!last) throw new StudioError('no_previous_secret');
+    return last;
+  }
+
+  /**
+   * Re-sends a captured delivery, re-signed with a fresh timestamp and the same delivery id: byte for byte, or
+   * with the body as the user edited it (then the event follows the edited body).
+   */
+  async resend(
+    input: { requestId: string; url: string; bodyText?: string | undefined; breakage?: WebhookBreakage | undefined } & SecretChoice,
+  ): Promise<SendResult> {
     const r = this.requireRequest(input.requestId);
     if (r.tooLarge) throw new StudioError('too_large');
     const secret = await this.chooseSecret(input);
-    const event = (WEBHOOK_EVENTS as readonly string[]).includes(r.event ?? '') ? (r.event as WebhookEvent) : eventOfBody(r.body);
-    return sendSignedNotification({
+    const breakage = input.breakage ?? 'none';
+    const previousSecret = await this.previousSecretFor(breakage);
+    const body = input.bodyText === undefined ? r.body : new TextEncoder().encode(input.bodyText);
+    const headerEvent = input.bodyText === undefined && (WEBHOOK_EVENTS as readonly string[]).includes(r.event ?? '') ? (r.event as WebhookEvent) : null;
+    const sent = await sendSignedNotification({
       url: input.url,
       secret,
-      event,
+      previousSecret,
+      breakage,
+      event: headerEvent ?? eventOfBody(body),
       deliveryId: r.deliveryId ?? randomUUID(),
       timestamp: this.clock(),
-      body: r.body,
+      body,
     });
+    return { ...sent, breakage, failsAt: BREAKAGE_FAILS_AT[breakage] };
+  }
+
+  /** The integrator's own secret: later deliveries from any sender are verified with it (the old one is kept as previous). */
+  async setSecret(secret: string): Promise<InspectorStatus> {
+    await this.secrets.replace(secret);
+    return this.status();
+  }
+
+  /** The whole current secret, asked for by a click (to copy into the integrator's receiver). */
+  async revealSecret(): Promise<{ secret: string }> {
+    const { current } = await this.secrets.load();
+    if (current === null) throw new StudioError('no_secret');
+    return { secret: current };
   }
 
   export(requestId: string, format: 'curl' | 'json'): InspectorExport {

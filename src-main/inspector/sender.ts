@@ -3,7 +3,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { CapturedHeader, SendResult } from '../../src-shared/ipc/inspector.ts';
-import { signWebhookDelivery, type WebhookEvent } from '../../src-shared/webhook-signature.ts';
+import { buildBrokenDelivery, type WebhookBreakage } from '../../src-shared/webhook-breakage.ts';
+import type { WebhookEvent } from '../../src-shared/webhook-signature.ts';
 
 export const SEND_TIMEOUT_MS = 8_000;
 const SNIPPET_BYTES = 4096;
@@ -17,6 +18,10 @@ export interface SendOptions {
   /** Unix seconds; fresh at each send. */
   timestamp: number;
   timeoutMs?: number;
+  /** Deliberate breakage (src-shared/webhook-breakage.ts); none by default. */
+  breakage?: WebhookBreakage;
+  /** The secret replaced last, for the `previous_secret` breakage. */
+  previousSecret?: string | null;
 }
 
 function pairs(raw: string[]): CapturedHeader[] {
@@ -26,36 +31,59 @@ function pairs(raw: string[]): CapturedHeader[] {
 }
 
 export async function sendSignedNotification(options: SendOptions): Promise<SendResult> {
-  const signed = await signWebhookDelivery({
+  const built = await buildBrokenDelivery({
     secret: options.secret,
+    previousSecret: options.previousSecret ?? null,
     event: options.event,
     deliveryId: options.deliveryId,
     timestamp: options.timestamp,
     body: options.body,
+    breakage: options.breakage ?? 'none',
   });
-  const headers: Record<string, string> = { ...signed, 'Content-Length': String(options.body.byteLength) };
-  const url = new URL(options.url);
-  const started = performance.now();
-  const base = {
+  const headers: Array<[string, string]> = [...Object.entries(built.headers), ['Content-Length', String(built.body.byteLength)]];
+  const answer = await postOnce(options.url, headers, built.body, options.timeoutMs ?? SEND_TIMEOUT_MS);
+  return {
     url: options.url,
     deliveryId: options.deliveryId,
-    timestamp: options.timestamp,
-    requestHeaders: Object.entries(headers).map(([name, value]) => ({ name, value })),
-    body: new TextDecoder().decode(options.body),
+    timestamp: built.timestamp,
+    requestHeaders: headers.map(([name, value]) => ({ name, value })),
+    body: new TextDecoder().decode(built.body),
+    ...answer,
   };
-  const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
+}
 
-  return new Promise<SendResult>((resolve) => {
+export interface PostAnswer {
+  /** null when no answer came (connection refused, timeout). */
+  status: number | null;
+  responseHeaders: CapturedHeader[];
+  responseSnippet: string;
+  durationMs: number;
+  error: string | null;
+}
+
+/**
+ * One POST with exactly these headers and bytes; never follows a redirect (a 3xx is reported as it came, as the
+ * service treats it: a failure). Used to send a signed notification and to forward a captured one unchanged.
+ */
+export function postOnce(target: string, headers: ReadonlyArray<readonly [string, string]>, body: Uint8Array, timeoutMs = SEND_TIMEOUT_MS): Promise<PostAnswer> {
+  const url = new URL(target);
+  const started = performance.now();
+  return new Promise<PostAnswer>((resolve) => {
     let settled = false;
-    const settle = (r: Omit<SendResult, keyof typeof base | 'durationMs'>) => {
+    const settle = (r: Omit<PostAnswer, 'durationMs'>) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ ...base, ...r, durationMs: Math.round(performance.now() - started) });
+      resolve({ ...r, durationMs: Math.round(performance.now() - started) });
     };
     const requestFn = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    // Node's http client never follows redirects: a 3xx is reported as it came (spec §6: a 3xx is a failure).
-    const req = requestFn(url, { method: 'POST', headers, agent: false }, (res: IncomingMessage) => {
+    // An object (not a raw array) so Node adds Host; a repeated header becomes an array, sent as repeated lines.
+    const bag: Record<string, string | string[]> = {};
+    for (const [name, value] of headers) {
+      const had = bag[name];
+      bag[name] = had === undefined ? value : [...(Array.isArray(had) ? had : [had]), value];
+    }
+    const req = requestFn(url, { method: 'POST', headers: bag, agent: false }, (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
       const finish = () =>
@@ -84,6 +112,6 @@ export async function sendSignedNotification(options: SendOptions): Promise<Send
     req.on('error', (error: NodeJS.ErrnoException) => {
       settle({ status: null, responseHeaders: [], responseSnippet: '', error: error.code ? `${error.code}: ${error.message}` : error.message });
     });
-    req.end(Buffer.from(options.body));
+    req.end(Buffer.from(body));
   });
 }

@@ -6,7 +6,7 @@
 // commit per turn, not one per request); every read writes what is queued first, so reads see every capture.
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 import { preparedOnce, transaction } from '../../src-service/sqlite/index.ts';
-import type { CapturedRequest, DeliveryGroup, DiagnosisCode } from '../../src-shared/ipc/inspector.ts';
+import type { CapturedRequest, DeliveryGroup, DiagnosisCode, ForwardAttempt } from '../../src-shared/ipc/inspector.ts';
 import type { VerificationReport } from '../../src-shared/webhook-signature.ts';
 import type { ReceivedRequest } from './receiver.ts';
 
@@ -106,7 +106,7 @@ export class InspectorStore {
   /** Called after each write with the captures it stored, in arrival order. */
   private readonly onStored: (stored: StoredRequest[]) => void;
   private readonly sql: Record<
-    'insertRequest' | 'insertPayload' | 'get' | 'validAttempts' | 'groupPage' | 'attemptsOf' | 'firstOfPack' | 'oldest' | 'deleteRequests' | 'deletePayloads' | 'freelist',
+    'insertRequest' | 'insertPayload' | 'get' | 'validAttempts' | 'groupPage' | 'attemptsOf' | 'firstOfPack' | 'oldest' | 'deleteRequests' | 'deletePayloads' | 'freelist' | 'deleteForwards' | 'addForward' | 'forwardsOf',
     StatementSync
   >;
 
@@ -144,6 +144,15 @@ export class InspectorStore {
       oldest: prepare('SELECT seq, stored_bytes FROM inspector_requests WHERE seq > ? ORDER BY seq LIMIT 64'),
       deleteRequests: prepare('DELETE FROM inspector_requests WHERE seq <= ?'),
       deletePayloads: prepare('DELETE FROM inspector_payloads WHERE seq <= ?'),
+      deleteForwards: prepare('DELETE FROM inspector_forwards WHERE request_seq <= ?'),
+      addForward: prepare(
+        `INSERT INTO inspector_forwards (request_seq, at, url, status, duration_ms, error, response_headers_json, response_snippet)
+         SELECT seq, ?, ?, ?, ?, ?, ?, ? FROM inspector_requests WHERE id = ?`,
+      ),
+      forwardsOf: prepare(
+        `SELECT f.at, f.url, f.status, f.duration_ms, f.error, f.response_headers_json, f.response_snippet
+         FROM inspector_forwards f JOIN inspector_requests r ON r.seq = f.request_seq WHERE r.id = ? ORDER BY f.id`,
+      ),
       freelist: prepare('PRAGMA freelist_count'),
     };
     this.rows = 0;
@@ -269,6 +278,7 @@ export class InspectorStore {
     }
     if (rows === 0) return 0;
     transaction(this.db, () => {
+      this.sql.deleteForwards.run(upTo);
       this.sql.deletePayloads.run(upTo);
       this.sql.deleteRequests.run(upTo);
     });
@@ -324,6 +334,43 @@ export class InspectorStore {
       diagnosisParams: JSON.parse(row.diagnosis_params_json) as Record<string, string | number | null>,
       report: row.report_json === null ? null : (JSON.parse(row.report_json) as VerificationReport),
     };
+  }
+
+  /** Records one relay of a capture to the forward-to endpoint (nothing when the capture was pruned meanwhile). */
+  addForward(requestId: string, attempt: ForwardAttempt): void {
+    this.flush();
+    this.sql.addForward.run(
+      attempt.at,
+      attempt.url,
+      attempt.status,
+      attempt.durationMs,
+      attempt.error,
+      JSON.stringify(attempt.responseHeaders.map((h) => [h.name, h.value])),
+      attempt.responseSnippet,
+      requestId,
+    );
+  }
+
+  forwardsOf(requestId: string): ForwardAttempt[] {
+    this.flush();
+    const rows = this.sql.forwardsOf.all(requestId) as Array<{
+      at: number;
+      url: string;
+      status: number | null;
+      duration_ms: number;
+      error: string | null;
+      response_headers_json: string;
+      response_snippet: string;
+    }>;
+    return rows.map((r) => ({
+      at: r.at,
+      url: r.url,
+      status: r.status,
+      durationMs: r.duration_ms,
+      error: r.error,
+      responseHeaders: (JSON.parse(r.response_headers_json) as Array<[string, string]>).map(([name, value]) => ({ name, value })),
+      responseSnippet: r.response_snippet,
+    }));
   }
 
   /** Earlier attempts with this delivery id that verified: their raw body and timestamp header. */
@@ -382,6 +429,7 @@ export class InspectorStore {
     this.flush();
     const cleared = this.rows;
     transaction(this.db, () => {
+      this.db.exec('DELETE FROM inspector_forwards');
       this.db.exec('DELETE FROM inspector_payloads');
       this.db.exec('DELETE FROM inspector_requests');
     });

@@ -3,6 +3,7 @@
 // secret: only whether one is stored and its masked tail (DESIGN.md §2 rule 3).
 import { z } from 'zod';
 import type { PublicationRecord } from '../api.ts';
+import { WEBHOOK_BREAKAGES, type WebhookBreakage } from '../webhook-breakage.ts';
 import type { VerificationReport, VerifyFailure, WebhookEvent } from '../webhook-signature.ts';
 import { HeaderTokenSchema, IdSchema, method } from './contract.ts';
 
@@ -29,6 +30,27 @@ export interface InspectorStatus {
    * Origin or Sec-Fetch-Site header, which the service's sender and curl never send.
    */
   browserRequestsRefused?: number;
+  /**
+   * Where the secret is kept: the system keychain, or this run's memory when there is no keychain (then it is
+   * gone at quit and the badge must not say "keychain").
+   */
+  secretKept?: 'keychain' | 'memory';
+  /** Every capture at /webhooks is relayed unchanged to this URL (forward-to); null when off. */
+  forwardTo?: string | null;
+}
+
+/** One relay of a capture to the forward-to endpoint: what the integrator's endpoint answered. */
+export interface ForwardAttempt {
+  /** ms since epoch, when the relay started. */
+  at: number;
+  url: string;
+  /** null when no answer came (connection refused, timeout). */
+  status: number | null;
+  durationMs: number;
+  error: string | null;
+  responseHeaders: CapturedHeader[];
+  /** First 4 KB of the answer. */
+  responseSnippet: string;
 }
 
 /**
@@ -40,6 +62,8 @@ export type DiagnosisCode =
   | Exclude<VerifyFailure, 'signature_mismatch'>
   | 'no_secret'
   | 'wrong_secret'
+  /** Pasted without anything to compare with: another secret, or a body or timestamp changed after signing. */
+  | 'signature_unexplained'
   | 'old_secret'
   | 'timestamp_changed'
   | 'body_changed'
@@ -103,6 +127,8 @@ export interface CapturedRequestDetail extends CapturedRequest {
   bodyText: string;
   /** The verdict when it arrived, against the secret stored then. */
   verification: VerificationExplained;
+  /** Each relay of this capture to the forward-to endpoint, oldest first. */
+  forwards?: ForwardAttempt[];
 }
 
 export interface SendResult {
@@ -119,6 +145,9 @@ export interface SendResult {
   responseSnippet: string;
   durationMs: number;
   error: string | null;
+  /** The deliberate breakage sent, and the verifier step a receiver must fail at (null: it must accept). */
+  breakage?: WebhookBreakage;
+  failsAt?: VerifyFailure | null;
 }
 
 export interface InspectorExport {
@@ -152,6 +181,14 @@ const SecretChoice = z.union([
   z.object({ useStoredSecret: z.literal(true), secret: z.undefined().optional() }),
 ]);
 
+/** A whsec_ secret the user brings (their own app's), to verify deliveries from any sender with. */
+const OwnSecret = z
+  .string()
+  .trim()
+  .regex(/^whsec_[A-Za-z0-9_-]{8,256}$/, 'a webhook secret: whsec_ followed by at least 8 letters, digits, - or _');
+
+const Breakage = z.enum(WEBHOOK_BREAKAGES);
+
 const PublicationFields = z.object({
   id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
   pack_id: z.string().max(64),
@@ -169,6 +206,8 @@ export const inspectorMethods = {
       port: Port.optional(),
       /** Answer every /webhooks request with this status instead of the verdict's; null to stop forcing. */
       forcedStatus: HttpStatus.nullable().optional(),
+      /** Relay every capture at /webhooks unchanged to this URL (your own receiver); null turns it off. */
+      forwardTo: TargetUrl.nullable().optional(),
       delayMs: z.number().int().min(0).max(INSPECTOR_MAX_DELAY_MS).optional(),
     }),
   ),
@@ -199,14 +238,32 @@ export const inspectorMethods = {
         publication: PublicationFields.optional(),
         /** Keep this delivery id (to test dedupe) or omit for a new UUID v4. */
         deliveryId: HeaderTokenSchema.optional(),
+        /** Break the delivery on purpose (stale timestamp, tampered body, …); none by default. */
+        breakage: Breakage.optional(),
       }),
       SecretChoice,
     ),
   ),
   inspectorResend: method<SendResult>()(
     'inspector:resend',
-    z.intersection(z.object({ requestId: RequestId, url: TargetUrl }), SecretChoice),
+    z.intersection(
+      z.object({
+        requestId: RequestId,
+        url: TargetUrl,
+        /** The body edited before the replay; re-signed with a fresh timestamp. Omit to replay the bytes captured. */
+        bodyText: z.string().max(INSPECTOR_BODY_LIMIT).optional(),
+        breakage: Breakage.optional(),
+      }),
+      SecretChoice,
+    ),
   ),
+  /** Verify every later delivery with this secret (your own app's whsec_); the local service's is replaced. */
+  inspectorSetSecret: method<InspectorStatus>()('inspector:set-secret', z.object({ secret: OwnSecret })),
+  /**
+   * The whole current secret, for copying into the integrator's receiver. Asked for by a click only; the
+   * renderer shows it until hidden and never caches it.
+   */
+  inspectorRevealSecret: method<{ secret: string }>()('inspector:reveal-secret', z.object({})),
   inspectorConnectLocal: method<InspectorStatus>()('inspector:connect-local', z.object({})),
   inspectorRegenerateLocal: method<InspectorStatus>()('inspector:regenerate-local', z.object({})),
   inspectorFetchPublication: method<PublicationRecord>()(

@@ -2,7 +2,8 @@
 // to any URL, and the publication it points to (spec §4.3) with its images.
 import { useState } from 'react';
 import type { PublicationRecord } from '../../../src-shared/api.ts';
-import type { CapturedRequestDetail, SendResult } from '../../../src-shared/ipc/inspector.ts';
+import type { CapturedRequestDetail, ForwardAttempt, SendResult } from '../../../src-shared/ipc/inspector.ts';
+import type { WebhookBreakage } from '../../../src-shared/webhook-breakage.ts';
 import { useText } from '../../i18n/text.ts';
 import { call, imageUrl } from '../../lib/desktop.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
@@ -10,7 +11,8 @@ import { inspectorText } from './i18n.ts';
 import { useCapturedRequest, useInspectorAction } from './queries.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { submitWith } from '../../ui/submitWith.ts';
-import { SendOutcome } from './SendTestForm.tsx';
+import { Badge } from '../../ui/Badge.tsx';
+import { BreakageField, SendOutcome } from './SendTestForm.tsx';
 import { useInspectorStore } from './store.ts';
 import { VerificationSteps } from './VerificationSteps.tsx';
 
@@ -49,13 +51,28 @@ function ExportButtons({ requestId }: { requestId: string }) {
   );
 }
 
+/** Replay to any URL: the captured bytes, or the body as edited here (re-signed either way), optionally broken. */
 function ResendForm({ detail }: { detail: CapturedRequestDetail }) {
   const t = useText(inspectorText);
   const resend = useInspectorAction('inspectorResend');
   const [url, setUrl] = useState('');
+  const [edited, setEdited] = useState<string | null>(null);
+  const [breakage, setBreakage] = useState<WebhookBreakage>('none');
   const [result, setResult] = useState<SendResult | null>(null);
+  const submit = submitWith(() =>
+    resend.mutate(
+      {
+        requestId: detail.requestId,
+        url,
+        useStoredSecret: true,
+        ...(edited !== null && edited !== detail.bodyText ? { bodyText: edited } : {}),
+        ...(breakage !== 'none' ? { breakage } : {}),
+      },
+      { onSuccess: setResult },
+    ),
+  );
   return (
-    <form className="stack" onSubmit={submitWith(() => resend.mutate({ requestId: detail.requestId, url, useStoredSecret: true }, { onSuccess: setResult }))}>
+    <form className="stack" onSubmit={submit}>
       <div className="row-gap">
         <label className="field-label" htmlFor="inspector-resend-url">
           {t('resendTo')}
@@ -65,8 +82,48 @@ function ResendForm({ detail }: { detail: CapturedRequestDetail }) {
           {t('resend')}
         </button>
       </div>
+      <details onToggle={(e) => setEdited((e.currentTarget as HTMLDetailsElement).open ? (edited ?? detail.bodyText) : null)}>
+        <summary>{t('editReplay')}</summary>
+        <label className="sr-only" htmlFor="inspector-resend-body">
+          {t('body')}
+        </label>
+        <textarea
+          id="inspector-resend-body"
+          data-testid="inspector-resend-body"
+          className="inspector-pre"
+          rows={6}
+          value={edited ?? detail.bodyText}
+          onChange={(e) => setEdited(e.target.value)}
+        />
+        <BreakageField idPrefix="inspector-resend" value={breakage} onChange={setBreakage} />
+      </details>
       <SendOutcome error={resend.error} result={result} />
     </form>
+  );
+}
+
+/** What the integrator's endpoint answered to each relay of this capture (forward-to). */
+function ForwardList({ forwards }: { forwards: ForwardAttempt[] }) {
+  const t = useText(inspectorText);
+  if (forwards.length === 0) return null;
+  return (
+    <div className="stack" data-testid="inspector-forwards">
+      <strong>{t('forwards')}</strong>
+      {forwards.map((f, i) => {
+        const ok = f.status !== null && f.status >= 200 && f.status < 300;
+        return (
+          <details key={i} data-testid="inspector-forward" data-status={f.status ?? ''}>
+            <summary className="row-gap">
+              <Badge tone={ok ? 'ok' : 'danger'}>{f.status ?? t('forwardNoAnswer')}</Badge>
+              <code className="small">{f.url}</code>
+              <span className="muted small">{t('took', { ms: f.durationMs })}</span>
+            </summary>
+            {f.error ? <p className="hint-danger">{f.error}</p> : null}
+            <pre className="inspector-pre">{`${f.responseHeaders.map((h) => `${h.name}: ${h.value}`).join('\n')}\n\n${f.responseSnippet}`}</pre>
+          </details>
+        );
+      })}
+    </div>
   );
 }
 
@@ -116,6 +173,7 @@ export function DeliveryDetail() {
       {d ? (
         <>
           <VerificationSteps report={d.verification.report} diagnosis={d.verification.diagnosis} />
+          <ForwardList forwards={d.forwards ?? []} />
           {d.publication ? <PublicationBox id={d.publication.id} /> : null}
           <ExportButtons requestId={d.requestId} />
           <ResendForm detail={d} />

@@ -1,6 +1,7 @@
-// The receiver: its URL (with copy), the stored secret (masked), one-click connect of the local service,
-// Regenerate, and the forced answer / delay used to watch the service's retries.
-import { useState } from 'react';
+// The receiver: its URL (with copy), the stored secret (masked; revealed and copied on a click, or replaced by
+// the integrator's own), one-click connect of the local service, Regenerate, forward-to, and the forced answer
+// / delay used to watch the service's retries.
+import { useEffect, useState } from 'react';
 import type { InspectorStatus } from '../../../src-shared/ipc/inspector.ts';
 import { useText } from '../../i18n/text.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
@@ -61,6 +62,104 @@ function BehaviourForm({ status }: { status: InspectorStatus | undefined }) {
   );
 }
 
+/** The whole secret on a click, to paste into the integrator's receiver; hidden again by a click or after a minute. */
+function RevealSecret() {
+  const t = useText(inspectorText);
+  const reveal = useInspectorAction('inspectorRevealSecret');
+  const [shown, setShown] = useState<string | null>(null);
+  useEffect(() => {
+    if (shown === null) return;
+    const timer = setTimeout(() => setShown(null), 60_000);
+    return () => clearTimeout(timer);
+  }, [shown]);
+  if (shown !== null) {
+    return (
+      <>
+        <code className="inspector-secret-full" data-testid="inspector-secret-revealed">
+          {shown}
+        </code>
+        <CopyButton text={shown} testId="inspector-secret-copy" />
+        <button type="button" className="btn btn-sm" onClick={() => setShown(null)}>
+          {t('hideSecret')}
+        </button>
+      </>
+    );
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-sm"
+        data-testid="inspector-secret-reveal"
+        disabled={reveal.isPending}
+        onClick={() => reveal.mutate({}, { onSuccess: (answer) => setShown(answer.secret) })}
+      >
+        {t('revealSecret')}
+      </button>
+      <ErrorLine error={reveal.error} testId="inspector-error" />
+    </>
+  );
+}
+
+/** Verify with the integrator's own whsec_ (deliveries from any sender), instead of the local service's. */
+function OwnSecretForm() {
+  const t = useText(inspectorText);
+  const setSecret = useInspectorAction('inspectorSetSecret');
+  const [value, setValue] = useState('');
+  const submit = submitWith(() => setSecret.mutate({ secret: value }, { onSuccess: () => setValue('') }));
+  return (
+    <form className="row-gap wrap" onSubmit={submit}>
+      <label className="field-label" htmlFor="inspector-own-secret">
+        {t('ownSecret')}
+      </label>
+      <input
+        id="inspector-own-secret"
+        data-testid="inspector-own-secret"
+        className="grow"
+        type="password"
+        autoComplete="off"
+        placeholder="whsec_…"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+      />
+      <button type="submit" className="btn btn-sm" data-testid="inspector-own-secret-save" disabled={setSecret.isPending || value.trim() === ''}>
+        {t('ownSecretSave')}
+      </button>
+      <span className="muted small">{t('ownSecretHint')}</span>
+      <ErrorLine error={setSecret.error} testId="inspector-error" />
+    </form>
+  );
+}
+
+/** Forward-to: every capture relayed unchanged to the integrator's own endpoint, each answer recorded. */
+function ForwardForm({ status }: { status: InspectorStatus | undefined }) {
+  const t = useText(inspectorText);
+  const configure = useInspectorAction('inspectorConfigure');
+  const [url, setUrl] = useState<string | null>(null);
+  const shown = url ?? status?.forwardTo ?? '';
+  const submit = submitWith(() => configure.mutate({ forwardTo: shown.trim() === '' ? null : shown.trim() }, { onSuccess: () => setUrl(null) }));
+  return (
+    <form className="row-gap wrap" onSubmit={submit}>
+      <label className="field-label" htmlFor="inspector-forward-to">
+        {t('forwardTo')}
+      </label>
+      <input
+        id="inspector-forward-to"
+        data-testid="inspector-forward-to"
+        className="grow"
+        placeholder="http://127.0.0.1:3000/webhooks"
+        value={shown}
+        onChange={(e) => setUrl(e.target.value)}
+      />
+      <button type="submit" className="btn btn-sm" data-testid="inspector-forward-apply" disabled={configure.isPending}>
+        {shown.trim() === '' ? t('forwardOff') : t('apply')}
+      </button>
+      <span className="muted small">{t('forwardHint')}</span>
+      <ErrorLine error={configure.error} testId="inspector-error" />
+    </form>
+  );
+}
+
 export function ReceiverCard() {
   const t = useText(inspectorText);
   const status = useInspectorStatus();
@@ -89,7 +188,15 @@ export function ReceiverCard() {
         {s?.secretStored ? (
           <>
             <code data-testid="inspector-secret-masked">{s.secretMasked}</code>
-            <Badge tone="ok">{t('secretStored')}</Badge>
+            {/* D9: without a system keychain the secret is held for this run only; say so, not "keychain". */}
+            {s.secretKept === 'memory' ? (
+              <Badge tone="warn" testId="inspector-secret-memory">
+                {t('secretInMemory')}
+              </Badge>
+            ) : (
+              <Badge tone="ok">{t('secretStored')}</Badge>
+            )}
+            <RevealSecret />
           </>
         ) : (
           <Badge tone="warn" testId="inspector-no-secret">
@@ -116,6 +223,8 @@ export function ReceiverCard() {
         </div>
       ) : null}
       <ErrorLine error={connect.error ?? regenerate.error} testId="inspector-error" />
+      <OwnSecretForm />
+      <ForwardForm status={s} />
       <BehaviourForm status={s} />
     </section>
   );

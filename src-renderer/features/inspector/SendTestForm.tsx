@@ -2,6 +2,7 @@
 // delivery id kept or new, the stored secret or a given one; shows the receiver's answer.
 import { useState } from 'react';
 import type { SendResult } from '../../../src-shared/ipc/inspector.ts';
+import { WEBHOOK_BREAKAGES, type WebhookBreakage } from '../../../src-shared/webhook-breakage.ts';
 import { useText } from '../../i18n/text.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { inspectorText } from './i18n.ts';
@@ -9,6 +10,25 @@ import { useInspectorAction, useInspectorStatus } from './queries.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { submitWith } from '../../ui/submitWith.ts';
 import { SecretChoiceFields, type SecretChoiceState, secretChoiceInput } from './SecretChoice.tsx';
+
+/** Deliberate breakage for a send or a replay (src-shared/webhook-breakage.ts). */
+export function BreakageField({ idPrefix, value, onChange }: { idPrefix: string; value: WebhookBreakage; onChange(next: WebhookBreakage): void }) {
+  const t = useText(inspectorText);
+  return (
+    <div className="row-gap wrap">
+      <label className="field-label" htmlFor={`${idPrefix}-breakage`}>
+        {t('breakage')}
+      </label>
+      <select id={`${idPrefix}-breakage`} data-testid={`${idPrefix}-breakage`} value={value} onChange={(e) => onChange(e.target.value as WebhookBreakage)}>
+        {WEBHOOK_BREAKAGES.map((b) => (
+          <option key={b} value={b}>
+            {t(`breakage_${b}`)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
 
 /** Under a form that sends: the call's error, or the receiver's answer once there is one. */
 export function SendOutcome({ error, result }: { error: Error | null; result: SendResult | null }) {
@@ -31,6 +51,11 @@ export function SendAnswer({ result }: { result: SendResult }) {
         <span className="muted small">{t('took', { ms: result.durationMs })}</span>
         <code className="small">{result.deliveryId}</code>
       </div>
+      {result.breakage && result.breakage !== 'none' ? (
+        <p className="small" data-testid="send-expected" data-fails-at={result.failsAt ?? ''}>
+          {result.failsAt ? t('expectedFailure', { step: result.failsAt }) : t('expectedAccept')}
+        </p>
+      ) : null}
       {result.error ? <p className="hint-danger">{result.error}</p> : null}
       {result.responseHeaders.length > 0 ? (
         <pre className="inspector-pre">{result.responseHeaders.map((h) => `${h.name}: ${h.value}`).join('\n')}</pre>
@@ -53,6 +78,7 @@ export function SendTestForm() {
   const [deliveryId, setDeliveryId] = useState('');
   const [pub, setPub] = useState(() => ({ id: '1', pack_id: 'pk_Test0001', version: '1', style_code: 'SS26', published_at: String(Math.floor(Date.now() / 1000)) }));
   const [secret, setSecret] = useState<SecretChoiceState>({ useStored: true, secret: '' });
+  const [breakage, setBreakage] = useState<WebhookBreakage>('none');
   const [result, setResult] = useState<SendResult | null>(null);
   const target = url || status.data?.url || '';
   const num = (v: string) => Number.parseInt(v, 10) || 0;
@@ -64,6 +90,7 @@ export function SendTestForm() {
         event,
         ...(event === 'image_pack.published' ? { publication: publication() } : {}),
         ...(deliveryId.trim() ? { deliveryId: deliveryId.trim() } : {}),
+        ...(breakage !== 'none' ? { breakage } : {}),
         ...secretChoiceInput(secret),
       },
       { onSuccess: setResult },
@@ -102,6 +129,7 @@ export function SendTestForm() {
           </div>
         ) : null}
         <SecretChoiceFields idPrefix="send" value={secret} onChange={setSecret} />
+        <BreakageField idPrefix="send" value={breakage} onChange={setBreakage} />
         <button type="submit" className="btn btn-primary" disabled={!target || send.isPending} data-testid="send-submit">
           {t('send')}
         </button>

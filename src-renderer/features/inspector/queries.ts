@@ -17,6 +17,8 @@ export function useDeliveries() {
     () =>
       onEvent('inspector:delivery', () => {
         void client.invalidateQueries({ queryKey: queryKeys.inspectorList() });
+        // A forward-to answer is added to a capture after it arrived: an open detail refreshes too.
+        void client.invalidateQueries({ queryKey: queryKeys.inspectorRequest('', '').slice(0, 2) });
       }),
     [client],
   );
