@@ -4,6 +4,7 @@
 // stop when that process dies. Exit codes: 0 clean stop, 1 failure, 2 bad flags, 3 data folder in use.
 // `npm run -s service -- logs [--follow] [filters]`: the request ledger of a running service (cli-logs.ts).
 // `npm run -s service -- exec [--seed] [--data DIR] -- COMMAND …`: a fresh service for one command (cli-exec.ts).
+// `npm run -s service -- trigger …`: one signed (or deliberately broken) webhook delivery to a receiver (cli-trigger.ts).
 import { ADMIN_TOKEN_ENV, parseServiceArgs, reportStartFailure } from './cli-options.ts';
 import { exitSoon, parentPidFromEnv, watchParent } from './parent-watch.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, readyLine, startService, type RunningService } from './start.ts';
@@ -35,9 +36,10 @@ for (const stream of [process.stdout, process.stderr]) stream.on('error', () => 
 // against a fresh one (cli-exec.ts); anything else starts one.
 const readsLogs = process.argv[2] === 'logs';
 const runsCommand = process.argv[2] === 'exec';
+const triggers = process.argv[2] === 'trigger';
 
 // Handlers go in before the ready line: a parent may signal the moment it reads that line.
-if (!readsLogs && !runsCommand) {
+if (!readsLogs && !runsCommand && !triggers) {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
@@ -96,4 +98,8 @@ if (readsLogs) {
         process.exit(1);
       },
     );
+} else if (triggers) {
+  void import('./cli-trigger.ts')
+    .then(({ runTrigger }) => runTrigger(process.argv.slice(3), process.env, (line) => process.stdout.write(line)))
+    .then((code) => process.exit(code));
 } else startCommand();

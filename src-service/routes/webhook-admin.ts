@@ -17,6 +17,7 @@ export function registerWebhookAdminRoutes(app: Hono<AppEnv>, deps: ServiceDeps)
     return c.json({ deliveries: webhooks.deliveries(c.req.param('id'), limit.data) });
   });
   app.put('/admin/accounts/:id/webhook', admin, async (c) => c.json(webhooks.put(c.req.param('id'), await readJson(c, PutWebhookBodySchema))));
+  app.get('/admin/accounts/:id/webhook/secret', admin, (c) => c.json(webhooks.secret(c.req.param('id'))));
   app.post('/admin/accounts/:id/webhook/regenerate', admin, (c) => c.json(webhooks.regenerate(c.req.param('id'))));
   app.post('/admin/accounts/:id/webhook/ping', admin, (c) => c.json(webhooks.ping(c.req.param('id')), 202));
 }

@@ -100,6 +100,14 @@ export function createWebhookService(
       return { url: config.url, enabled: config.enabled, secret: config.secret };
     },
 
+    /** The current signing secret, for an integrator's receiver or `service -- trigger --account` (admin only). */
+    secret(accountId: string): AdminWebhookSecret {
+      mustHaveAccount(accountId);
+      const config = repo.getConfig(accountId);
+      if (!config) fail('not_found', { what: `webhook of account ${accountId}`, what_zh: `账户 ${accountId} 的通知设置` });
+      return { secret: config.secret };
+    },
+
     /** spec §6 step 6: the old secret stops at once; pending retries are signed with the new one. */
     regenerate(accountId: string): AdminWebhookSecret {
       mustHaveAccount(accountId);
