@@ -62,7 +62,7 @@ export interface FaultStore {
   /** Consumes one auth_unavailable count; true when this call must answer 503. */
   takeAuthUnavailable(): boolean;
   /** The scenario's outcome for a generation that passed the body checks, before anything is reserved. */
-  drawGenerate(caller: Caller, model: string): GenerateFaultPlan;
+  drawGenerate(caller: Caller, model: string, n: number): GenerateFaultPlan;
   /** Consumes one count of each armed generate fault for this generation, on top of what the scenario drew. */
   takeGenerate(drawn?: GenerateFaultPlan): GenerateFaultPlan;
   drawRequest(route: 'file' | 'publication', caller: Caller): RequestFaultPlan;
@@ -112,8 +112,8 @@ export function createFaultStore(scenario?: Scenario): FaultStore {
       armed.auth_unavailable--;
       return true;
     },
-    drawGenerate(caller, model) {
-      return generatePlanOf(engine.draw({ route: 'generate', accountId: caller.accountId, keyId: caller.keyId, model }));
+    drawGenerate(caller, model, n) {
+      return generatePlanOf(engine.draw({ route: 'generate', accountId: caller.accountId, keyId: caller.keyId, model, n }));
     },
     takeGenerate(drawn = PASSING_GENERATE) {
       const g = armed.generate;

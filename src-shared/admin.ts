@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ALL_ERROR_CODES, type ErrorCode } from './errors.ts';
 import { REQUEST_ROUTES, type RequestRoute } from './limits.ts';
-import { CONCRETE_MODEL_IDS, type ConcreteModelId } from './catalog.ts';
+import { CONCRETE_MODEL_IDS, IMAGE_COUNTS, type ConcreteModelId } from './catalog.ts';
 import {
   AdminAccountSchema,
   AdminApiKeySchema,
@@ -139,6 +139,8 @@ export const ScenarioMatchSchema = z.strictObject({
   key_id: z.string().min(1).max(100).optional(),
   route: z.enum(SCENARIO_ROUTES).optional(),
   model: z.enum(CONCRETE_MODEL_IDS as [ConcreteModelId, ...ConcreteModelId[]]).optional(),
+  /** The number of images asked for (the body's `n`, 1 when it is left out); generate only. */
+  n: z.union(IMAGE_COUNTS.map((n) => z.literal(n)) as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<4>]).optional(),
 });
 
 export const ScenarioRuleSchema = z
@@ -150,12 +152,13 @@ export const ScenarioRuleSchema = z
   })
   .superRefine((rule, ctx) => {
     const problem = (path: Array<string | number>, message: string): void => void ctx.addIssue({ code: 'custom', path, message });
-    const { route, key_id: keyId, model } = rule.match;
+    const { route, key_id: keyId, model, n } = rule.match;
     if (rule.sequence === undefined && rule.outcome === undefined) return problem(['outcome'], 'a rule needs a sequence or an outcome');
     if (rule.sequence !== undefined && rule.outcome !== undefined) return problem(['outcome'], 'give a sequence or an outcome, not both');
     if (rule.sequence !== undefined && rule.probability !== undefined) return problem(['probability'], 'a probability goes with an outcome, not a sequence');
     if (route === 'webhook' && keyId !== undefined) return problem(['match', 'key_id'], 'a webhook delivery has no key; match it by account_id');
     if (model !== undefined && route !== undefined && route !== 'generate') return problem(['match', 'model'], 'only generate requests have a model');
+    if (n !== undefined && route !== undefined && route !== 'generate') return problem(['match', 'n'], 'only generate requests have an n');
     const outcomes = rule.sequence ? rule.sequence.map((o, i) => [['sequence', i], o] as const) : [[['outcome'], rule.outcome as ScenarioOutcome] as const];
     for (const [path, outcome] of outcomes) {
       const found = outcomeProblem(outcome, route);
@@ -223,7 +226,20 @@ export const AdminPingSchema = z.object({ delivery_id: z.string() });
 export type AdminPing = z.infer<typeof AdminPingSchema>;
 
 /** One row of GET /admin/accounts/:id/webhook/deliveries (docs/decisions.md), newest first. */
-export const AdminDeliverySchema = LastDeliverySchema.extend({ error: z.string().optional(), created_at: z.number() });
+/** One finished attempt of a delivery: when it started (ms), what the receiver answered (null: nothing), how long. */
+export const AdminDeliveryAttemptSchema = z.object({
+  attempt: z.number().int(),
+  at: z.number(),
+  status: z.number().int().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number(),
+});
+export const AdminDeliverySchema = LastDeliverySchema.extend({
+  error: z.string().optional(),
+  created_at: z.number(),
+  /** Every finished attempt, oldest first (the fields above say only the last one's status). */
+  attempt_log: z.array(AdminDeliveryAttemptSchema).optional(),
+});
 export const AdminDeliveryListSchema = z.object({ deliveries: z.array(AdminDeliverySchema) });
 export type AdminDelivery = z.infer<typeof AdminDeliverySchema>;
 export type AdminLastDelivery = z.infer<typeof LastDeliverySchema>;

@@ -119,6 +119,17 @@ describe('sequences and per-account rules', () => {
     expect((await svc.admin('GET', '/admin/scenario')).body.matched).toEqual([4]);
   });
 
+  it('matches on n: a rule for n 4 fails only the generations that ask for 4 images', async () => {
+    const a = await svc.account();
+    const put = await svc.admin('PUT', '/admin/scenario', { rules: [{ match: { route: 'generate', n: 4 }, outcome: { status: 500 } }] });
+    expect(put.status).toBe(200);
+    expect(put.body.rules[0].match).toEqual({ route: 'generate', n: 4 });
+    expect((await generate(a.key, 1)).status).toBe(200);
+    expect((await generate(a.key, 2)).status).toBe(200);
+    expect(outcomeOf(await generate(a.key, 4))).toBe('500 internal_error');
+    expect((await svc.admin('GET', '/admin/scenario')).body.matched).toEqual([1]);
+  });
+
   it('forces a publication lookup to 503 with Retry-After, a file link expired and a file download slow', async () => {
     const a = await svc.account();
     const filename = await fileOf(a.key);
@@ -245,6 +256,8 @@ describe('bad scenarios', () => {
       [{ rules: [{ match: {}, probability: 0.5 }] }, 'rules.0.outcome'],
       [{ rules: [{ match: {}, outcome: { status: 500, retry_after_s: 5 } }] }, 'rules.0.outcome.retry_after_s'],
       [{ rules: [{ match: { model: 'dall-e' }, outcome: { status: 500 } }] }, 'rules.0.match.model'],
+      [{ rules: [{ match: { n: 3 }, outcome: { status: 500 } }] }, 'rules.0.match.n'],
+      [{ rules: [{ match: { route: 'file', n: 2 }, outcome: { status: 500 } }] }, 'rules.0.match.n'],
       [{ rules: [{ match: {}, outcome: {} }] }, 'rules.0.outcome.pass'],
       [{ rules: [{ match: {}, outcome: { pass: true, status: 500 } }] }, 'rules.0.outcome.status'],
     ];

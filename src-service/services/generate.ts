@@ -269,7 +269,7 @@ export function createGenerateService(deps: ServiceDeps) {
       const validated = parseGenerateBody(bodyText);
       const { request, model, ratio, purpose, estimate } = validated;
       // A scenario's 429 or 503 is answered before anything is reserved, as production refuses (faults.ts).
-      const drawn = faults.drawGenerate(caller, model);
+      const drawn = faults.drawGenerate(caller, model, estimate.n);
       if (drawn.refuse) {
         await faultLatency(drawn.latencyMs);
         failAsForced(drawn.refuse, deps.settings.get().default_rate_limit_per_24h);

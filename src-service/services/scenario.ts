@@ -1,5 +1,5 @@
 // Fault scenarios (issue 27 Deliver 2, docs/local-service.md "Fault scenarios"): rules that match a request (route,
-// account, key, model) and give it an outcome, from a sequence or with a seeded probability. Rules are tried in
+// account, key, model, n) and give it an outcome, from a sequence or with a seeded probability. Rules are tried in
 // order; the first that gives an outcome decides; a rule whose sequence is spent, or whose draw missed, lets the
 // next one try. Each rule counts the requests it matched and draws its numbers from (seed, rule, count) alone, so
 // the same seed and the same requests give the same outcomes, and traffic another rule matches cannot shift them.
@@ -11,6 +11,8 @@ export interface ScenarioRequest {
   accountId: string;
   keyId?: string | null;
   model?: string | null;
+  /** How many images a generate asked for. */
+  n?: number | null;
 }
 
 /** An outcome with its latency drawn (a fixed number of milliseconds). */
@@ -60,6 +62,7 @@ function matches(rule: ScenarioRule, request: ScenarioRequest): boolean {
   if (m.account_id !== undefined && m.account_id !== request.accountId) return false;
   if (m.key_id !== undefined && m.key_id !== request.keyId) return false;
   if (m.model !== undefined && m.model !== request.model) return false;
+  if (m.n !== undefined && m.n !== request.n) return false;
   return true;
 }
 
