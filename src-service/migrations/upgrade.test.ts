@@ -38,6 +38,7 @@ describe('service.db of the earlier migration layout', () => {
       { version: 2, name: 'packs-webhooks' },
       { version: 3, name: '0003-client-turn-id' },
       { version: 4, name: '0004-request-ledger' },
+      { version: 5, name: '0005-delivery-attempts' },
     ]);
     expect(db.prepare("SELECT 1 AS found FROM pragma_table_info('turns') WHERE name = 'client_turn_id'").get()).toEqual({ found: 1 });
     db.close();

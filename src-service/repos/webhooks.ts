@@ -11,6 +11,17 @@ export interface WebhookConfigRow {
 
 export type DeliveryOutcome = 'pending' | 'succeeded' | 'failed';
 
+/** One finished attempt of a delivery, as the admin API shows it. */
+export interface DeliveryAttempt {
+  attempt: number;
+  /** ms since epoch (real time), when the attempt started. */
+  at: number;
+  /** The receiver's HTTP status; null when none came (refused, timeout, refused address). */
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 export interface DeliveryRow {
   seq: number;
   id: string;
@@ -22,6 +33,8 @@ export interface DeliveryRow {
   outcome: DeliveryOutcome;
   lastStatus: number | null;
   lastError: string | null;
+  /** Every finished attempt, oldest first. */
+  attemptLog: DeliveryAttempt[];
   /** Real wall-clock ms of the next attempt; null once the delivery is finished. */
   nextAttemptAt: number | null;
   createdAt: number;
@@ -42,6 +55,7 @@ function toDelivery(r: Raw): DeliveryRow {
     outcome: r.outcome as DeliveryOutcome,
     lastStatus: (r.last_status as number | null) ?? null,
     lastError: (r.last_error as string | null) ?? null,
+    attemptLog: JSON.parse((r.attempt_log as string | undefined) ?? '[]') as DeliveryAttempt[],
     nextAttemptAt: (r.next_attempt_at as number | null) ?? null,
     createdAt: r.created_at as number,
     updatedAt: r.updated_at as number,
@@ -64,6 +78,7 @@ export function createWebhooksRepo(db: DatabaseSync) {
     pending: db.prepare("SELECT * FROM webhook_deliveries WHERE outcome = 'pending' ORDER BY seq"),
     last: db.prepare('SELECT * FROM webhook_deliveries WHERE account_id = ? ORDER BY seq DESC LIMIT 1'),
     recent: db.prepare('SELECT * FROM webhook_deliveries WHERE account_id = ? ORDER BY seq DESC LIMIT ?'),
+    logAttempt: db.prepare(`UPDATE webhook_deliveries SET attempt_log = json_insert(attempt_log, '$[#]', json(?)) WHERE id = ?`),
     recordAttempt: db.prepare(
       `UPDATE webhook_deliveries SET attempts = ?, outcome = ?, last_status = ?, last_error = ?, next_attempt_at = ?, updated_at = ?
        WHERE id = ?`,
@@ -107,6 +122,10 @@ export function createWebhooksRepo(db: DatabaseSync) {
       a: { attempts: number; outcome: DeliveryOutcome; lastStatus: number | null; lastError: string | null; nextAttemptAt: number | null; now: number },
     ): void {
       statements.recordAttempt.run(a.attempts, a.outcome, a.lastStatus, a.lastError, a.nextAttemptAt, a.now, id);
+    },
+    /** Appends one finished attempt to the delivery's log (what the receiver answered, or why there was no answer). */
+    logAttempt(id: string, attempt: DeliveryAttempt): void {
+      statements.logAttempt.run(JSON.stringify(attempt), id);
     },
   };
 }

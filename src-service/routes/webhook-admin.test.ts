@@ -312,3 +312,35 @@ describe('recent deliveries (console addition)', () => {
     expect((await svc.admin('GET', `/admin/accounts/${account}/webhook/deliveries?limit=1`)).json).toMatchObject({ deliveries: [{ delivery_id: second }] });
   });
 });
+
+describe('every attempt of a delivery (issue 27: not only the last status)', () => {
+  it('lists each attempt with its status, start and duration, oldest first', async () => {
+    const { account, r } = await accountWithWebhook((_req, index, res) => res.writeHead(index === 0 ? 500 : 204).end());
+    const ping = await svc.admin('POST', `/admin/accounts/${account}/webhook/ping`);
+    expect(ping.status).toBe(202);
+    await r.waitFor(2, 15_000);
+    const deliveries = await waitUntil(async () => {
+      const body = (await svc.admin('GET', `/admin/accounts/${account}/webhook/deliveries`)).json as {
+        deliveries: Array<{ outcome: string; attempt_log: Array<{ attempt: number; at: number; status: number | null; error: string | null; duration_ms: number }> }>;
+      };
+      return body.deliveries[0]?.outcome === 'succeeded' ? body.deliveries : null;
+    });
+    const log = deliveries[0]?.attempt_log ?? [];
+    expect(log.map((a) => [a.attempt, a.status])).toEqual([
+      [1, 500],
+      [2, 204],
+    ]);
+    expect(log[0]?.error).toMatch(/500/);
+    expect(log[1]?.error).toBeNull();
+    // The retry waits 2 s after the first attempt ended (spec §6 rule 3).
+    expect((log[1]?.at ?? 0) - (log[0]?.at ?? 0)).toBeGreaterThanOrEqual(1_900);
+    for (const a of log) expect(a.duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('GET …/webhook/secret gives the current secret to the admin, and 404 before any webhook was saved', async () => {
+    const { account, secret } = await accountWithWebhook();
+    expect((await svc.admin('GET', `/admin/accounts/${account}/webhook/secret`)).json).toEqual({ secret });
+    const bare = await newAccount();
+    expect((await svc.admin('GET', `/admin/accounts/${bare}/webhook/secret`)).status).toBe(404);
+  });
+});

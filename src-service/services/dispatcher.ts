@@ -365,6 +365,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
 
     const finishedAt = clock.now();
+    repo.logAttempt(id, { attempt: number, at: startedAt, status: result.status, error: result.ok ? null : result.error, duration_ms: Math.max(0, finishedAt - startedAt) });
     if (result.ok) {
       repo.recordAttempt(id, { attempts: number, outcome: 'succeeded', lastStatus: result.status, lastError: null, nextAttemptAt: null, now: now() });
       log?.info({ delivery_id: id, attempt: number, status: result.status }, 'webhook delivered');

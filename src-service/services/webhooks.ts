@@ -80,6 +80,7 @@ export function createWebhookService(
         ...lastView(row),
         ...(row.lastError !== null ? { error: row.lastError } : {}),
         created_at: Math.floor(row.createdAt / 1000),
+        attempt_log: row.attemptLog,
       }));
     },
 
