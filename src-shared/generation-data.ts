@@ -84,11 +84,14 @@ function unescapeXml(text: string): string {
 
 /** An XMP packet holding the generation data as one text property (for JPEG and WebP exports). */
 export function generationDataXmp(data: GenerationData): string {
+  const prompt = data.request.prompt?.trim() ?? '';
   return [
     '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
     '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
     ' <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
-    `  <rdf:Description rdf:about="" xmlns:imagestudio="${GENERATION_XMP_NAMESPACE}">`,
+    `  <rdf:Description rdf:about="" xmlns:imagestudio="${GENERATION_XMP_NAMESPACE}" xmlns:dc="http://purl.org/dc/elements/1.1/">`,
+    // The prompt as the caption Lightroom, Bridge and most DAMs show (dc:description, a language alternative).
+    ...(prompt === '' ? [] : [`   <dc:description><rdf:Alt><rdf:li xml:lang="x-default">${escapeXml(prompt)}</rdf:li></rdf:Alt></dc:description>`]),
     `   <${XMP_PROPERTY}>${escapeXml(generationDataJson(data))}</${XMP_PROPERTY}>`,
     '  </rdf:Description>',
     ' </rdf:RDF>',

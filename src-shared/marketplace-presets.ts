@@ -21,6 +21,38 @@ export interface MarketplacePreset {
   maxBytes: number;
   colourSpace: 'srgb';
   notes: { zh: string; en: string };
+  /**
+   * Sizes per shot kind, by the image's shape: an image whose aspect is within 3% of an entry's is scaled to that
+   * entry (filling it exactly). An image of another shape gets `width` × `height` with `fit`, which for `contain`
+   * adds bars: the dialog and the manifest say so (`fit` column `pad`).
+   */
+  sizes?: readonly PresetSize[];
+}
+
+export interface PresetSize {
+  width: number;
+  height: number;
+  /** Which listing images take this size, e.g. the main image, or detail shots. */
+  use: { zh: string; en: string };
+}
+
+/** How one image is written under a preset: its size, and whether it fills the frame or is padded with bars. */
+export interface SizeForImage {
+  width: number;
+  height: number;
+  fit: 'cover' | 'pad';
+}
+
+/** How far an image's aspect may be from a size's for that size to take it (model outputs round their sides). */
+const ASPECT_TOLERANCE = 0.03;
+
+/** The size an image of `width` × `height` is written at (the one owner of "sizes per shot kind"). */
+export function sizeForImage(preset: MarketplacePreset, width: number, height: number): SizeForImage {
+  const aspect = width / height;
+  const match = (preset.sizes ?? []).find((s) => Math.abs(s.width / s.height - aspect) / aspect <= ASPECT_TOLERANCE);
+  if (match) return { width: match.width, height: match.height, fit: 'cover' };
+  const sameShape = Math.abs(preset.width / preset.height - aspect) / aspect <= ASPECT_TOLERANCE;
+  return { width: preset.width, height: preset.height, fit: preset.fit === 'cover' || sameShape ? 'cover' : 'pad' };
 }
 
 const MB = 1_000_000;
@@ -42,6 +74,13 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
     height: 2000,
     quality: 90,
     maxBytes: 10 * MB,
+    sizes: [
+      { width: 2000, height: 2000, use: { zh: '主图与方形附图', en: 'main and square additional images' } },
+      { width: 1500, height: 2000, use: { zh: '3:4 附图', en: '3:4 additional images' } },
+      { width: 2000, height: 1500, use: { zh: '4:3 附图', en: '4:3 additional images' } },
+      { width: 2000, height: 1125, use: { zh: '16:9 附图', en: '16:9 additional images' } },
+      { width: 1125, height: 2000, use: { zh: '9:16 附图', en: '9:16 additional images' } },
+    ],
     notes: {
       zh: '主图须为纯白背景（RGB 255,255,255），商品约占画面 85%；最长边至少 1000 像素才能放大查看。',
       en: 'Main image on pure white (RGB 255,255,255), product filling about 85% of the frame; 1000 px or more on the longest side enables zoom.',
@@ -55,6 +94,11 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
     height: 2048,
     quality: 90,
     maxBytes: 20 * MB,
+    sizes: [
+      { width: 2048, height: 2048, use: { zh: '方形商品图', en: 'square product images' } },
+      { width: 1536, height: 2048, use: { zh: '3:4 商品图', en: '3:4 product images' } },
+      { width: 2048, height: 1536, use: { zh: '4:3 商品图', en: '4:3 product images' } },
+    ],
     notes: {
       zh: 'Shopify 建议方形 2048×2048；上限 4472×4472 像素、20 MB。白底不是强制要求，但同一店铺宜统一。',
       en: 'Shopify recommends square 2048×2048; at most 4472×4472 px and 20 MB. White is not required, but keep one backdrop across the store.',
@@ -107,6 +151,10 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
     height: 800,
     quality: 90,
     maxBytes: 3 * MB,
+    sizes: [
+      { width: 800, height: 800, use: { zh: '主图（方形）', en: 'main images (square)' } },
+      { width: 750, height: 1000, use: { zh: '3:4 主图与详情图', en: '3:4 main and detail images' } },
+    ],
     notes: {
       zh: '主图 800×800 起才有放大镜功能，不超过 3 MB；天猫白底图须为纯白背景、商品居中、无文字与水印。',
       en: 'Main images from 800×800 get the zoom lens, 3 MB at most; Tmall’s white-background image must be pure white, product centred, no text or watermark.',
@@ -120,6 +168,10 @@ export const MARKETPLACE_PRESETS: readonly MarketplacePreset[] = [
     height: 800,
     quality: 90,
     maxBytes: 1 * MB,
+    sizes: [
+      { width: 800, height: 800, use: { zh: '主图（方形）', en: 'main images (square)' } },
+      { width: 750, height: 1000, use: { zh: '3:4 详情图', en: '3:4 detail images' } },
+    ],
     notes: {
       zh: '主图 800×800，不超过 1 MB；首图建议白底、商品居中、无牛皮癣（文字、水印、拼接）。',
       en: 'Main image 800×800, 1 MB at most; the first image preferably on white, product centred, no overlaid text, watermarks or collages.',
@@ -150,9 +202,20 @@ function megabytes(bytes: number): string {
   return `${Math.round((bytes / MB) * 10) / 10} MB`;
 }
 
+/** The sizes per shot kind, e.g. "800×800 main images (square); 750×1000 3:4 detail images". */
+export function presetSizes(preset: MarketplacePreset, language: Language): string {
+  return (preset.sizes ?? []).map((s) => `${s.width}×${s.height} ${s.use[language]}`).join(language === 'zh' ? '；' : '; ');
+}
+
 /** One line: size, fit, format and quality, size limit, colour space. */
 export function presetSummary(preset: MarketplacePreset, language: Language): string {
   const format = `${FORMAT_LABELS[preset.format]}${preset.format === 'png' ? '' : ` ${language === 'zh' ? '质量 ' : 'q'}${preset.quality}`}`;
+  const sizes = presetSizes(preset, language);
+  if (sizes !== '') {
+    // Other shapes are padded: said here, so bars never come as a surprise.
+    if (language === 'zh') return `${sizes} · 其他比例：${preset.width}×${preset.height} 白色留白 · ${format} · 不超过 ${megabytes(preset.maxBytes)} · sRGB`;
+    return `${sizes} · other shapes: ${preset.width}×${preset.height} padded with white · ${format} · ≤ ${megabytes(preset.maxBytes)} · sRGB`;
+  }
   const size = `${preset.width}×${preset.height}`;
   if (language === 'zh') {
     const fit = preset.fit === 'contain' ? '白色留白、不裁切' : '铺满画面、裁去多余部分';

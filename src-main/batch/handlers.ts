@@ -13,7 +13,7 @@ import { newCatalogId, newLocalId } from '../domain/ids.ts';
 import type { DesktopShell } from '../ports/desktop-shell.ts';
 import { StudioError } from '../domain/errors.ts';
 import { mainMessage } from '../domain/messages.ts';
-import { createExclusive } from '../export/index.ts';
+import { createExclusive, generationDataOf } from '../export/index.ts';
 import { existingCachePath, type CacheDirs } from '../files/index.ts';
 import { transaction, type LibraryDatabase, type LibraryRepo } from '../library/index.ts';
 import type { HandlerTable } from '../ports/ipc-table.ts';
@@ -230,12 +230,23 @@ function marketplaceItems(detail: BatchDetail, repo: Pick<LibraryRepo, 'getTurn'
         height: image.height,
         downloaded: image.download === 'done',
         picked: picks.get(key) === image.id,
+        generation: generationDataOf(image, turn),
         rejected: image.rejected,
         starred: image.starred,
       });
     }
   }
   return items;
+}
+
+/** Credits charged for each product's shots in the batch, by SKU: every job with a turn, re-runs included. */
+function productCredits(detail: BatchDetail, repo: Pick<LibraryRepo, 'getTurn'>): Map<string, number> {
+  const totals = new Map<string, number>();
+  for (const job of detail.jobs) {
+    const charged = job.turnId ? (repo.getTurn(job.turnId)?.creditsCharged ?? 0) : 0;
+    totals.set(job.sku, (totals.get(job.sku) ?? 0) + charged);
+  }
+  return totals;
 }
 
 /** What a mode writes: the picks, the starred, or every result; never a rejected image. */
@@ -273,7 +284,16 @@ function outputHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<Outp
       if (folder === null) return { folder: null, presetId: preset.id, written: [], flagged: [], manifestFile: null, bytes: 0, mode, missingPicks: missing.map(({ purpose: _, ...m }) => m) };
       return exportMarketplace(
         items,
-        { folder, preset, template: input.template ?? DEFAULT_MARKETPLACE_TEMPLATE, includeFailedChecks: input.includeFailedChecks, now: now(), mode, missingPicks: missing },
+        {
+          folder,
+          preset,
+          template: input.template ?? DEFAULT_MARKETPLACE_TEMPLATE,
+          includeFailedChecks: input.includeFailedChecks,
+          now: now(),
+          mode,
+          missingPicks: missing,
+          productCredits: productCredits(detail, deps.repo),
+        },
         { imagePath: (imageId) => existingCachePath(deps.dirs, 'full', imageId) },
       );
     },

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDate } from '../../src-shared/export-template.ts';
-import { DEFAULT_MARKETPLACE_TEMPLATE, MARKETPLACE_PRESETS, MARKETPLACE_TEMPLATE_FIELDS, marketplacePreset, presetInfo, type MarketplacePreset } from '../../src-shared/marketplace-presets.ts';
+import { sizeForImage, DEFAULT_MARKETPLACE_TEMPLATE, MARKETPLACE_PRESETS, MARKETPLACE_TEMPLATE_FIELDS, marketplacePreset, presetInfo, type MarketplacePreset } from '../../src-shared/marketplace-presets.ts';
 import { StudioError } from '../domain/errors.ts';
 import { exportMarketplace, MANIFEST_HEADER, qualitySteps, QUALITY_FLOOR, type MarketplaceItem, type MarketplaceExportOptions } from './marketplace-export.ts';
 import { parseCsv } from '../export/csv-reader.test-support.ts';
@@ -68,8 +68,9 @@ function item(imageId: string, over: Partial<MarketplaceItem> = {}): Marketplace
     height: 900,
     downloaded: true,
     picked: false,
+    generation: null,
     ...over,
-  };
+  } as MarketplaceItem;
 }
 
 /** 2 products × 2 shots (a white hero and a lifestyle shot each), sources of four different shapes. */
@@ -202,8 +203,55 @@ describe('exportMarketplace', () => {
         status: 'written',
         selection: 'not_rejected',
         picked: '',
+        candidate: String(it.index),
+        // Taobao has a square size and a 3:4 one: the square source fills it, the other shapes are padded and say so.
+        fit: it.width === it.height ? 'cover' : 'pad',
+        product_credits: '',
       });
     }
+  });
+
+  it('writes each shot at its size under the preset, embeds sRGB and the prompt as caption, and totals each product', async () => {
+    const prompt = '白色陶瓷杯，木桌上，柔和的晨光 & "quotes" <tags>';
+    const generation = { schemaVersion: 1, request: { prompt }, imageId: 'x' } as unknown as NonNullable<MarketplaceItem['generation']>;
+    const items = [
+      item('img_MugHero1', { width: 1000, height: 1000, generation }),
+      item('img_MugLife1', { shotName: 'detail', purpose: 'detail', width: 600, height: 800, index: 1, generation }),
+      item('img_TeeLife1', { sku: 'TEE/02', shotName: 'wide', purpose: 'free', width: 1600, height: 900, generation: null }),
+    ];
+    const sources: Array<[string, number, number]> = [
+      ['img_MugHero1', 1000, 1000],
+      ['img_MugLife1', 600, 800],
+      ['img_TeeLife1', 1600, 900],
+    ];
+    const dir = join(root, 'sized-src');
+    mkdirSync(dir, { recursive: true });
+    for (const [id, w, h] of sources) {
+      await sharp({ create: { width: w, height: h, channels: 3, background: '#ffffff' } }).png().toFile(join(dir, `${id}.png`));
+    }
+    const credits = new Map([
+      ['MUG-001', 40],
+      ['TEE/02', 16],
+    ]);
+    const summary = await exportMarketplace(items, options('sized', { productCredits: credits }), { imagePath: (id) => join(dir, `${id}.png`) });
+    expect(summary.written.map((w) => [w.shotName, w.width, w.height])).toEqual([
+      ['hero', 800, 800],
+      ['detail', 750, 1000],
+      ['wide', 800, 800],
+    ]);
+    const rows = readManifest(join(root, 'sized', 'manifest.csv'));
+    expect(rows.map((r) => [r.shot, r.fit, r.product_credits])).toEqual([
+      ['hero', 'cover', '40'],
+      ['detail', 'cover', '40'],
+      ['wide', 'pad', '16'],
+    ]);
+    const detail = await sharp(join(root, 'sized', summary.written[1]?.file ?? '')).metadata();
+    expect(iccDescription(detail.icc as Buffer)).toMatch(/sRGB/);
+    const xmp = (detail.xmp as Buffer).toString('utf8');
+    expect(xmp).toContain('<dc:description><rdf:Alt><rdf:li xml:lang="x-default">白色陶瓷杯，木桌上，柔和的晨光 &amp; &quot;quotes&quot; &lt;tags&gt;</rdf:li></rdf:Alt></dc:description>');
+    // No generation data known: no caption, the file is still written.
+    const wide = await sharp(join(root, 'sized', summary.written[2]?.file ?? '')).metadata();
+    expect(wide.xmp).toBeUndefined();
   });
 
   it('in picks mode names the picked candidate and lists every product × shot without a pick in the manifest and the answer', async () => {
@@ -314,7 +362,8 @@ describe('exportMarketplace', () => {
   });
 
   it('falls back to a palette PNG when the lossless PNG is over the limit', async () => {
-    const png: MarketplacePreset = { ...TAOBAO, id: 'test-png', format: 'png', width: 400, height: 400, maxBytes: 50_000_000 };
+    const { sizes: _sizes, ...oneSize } = TAOBAO;
+    const png: MarketplacePreset = { ...oneSize, id: 'test-png', format: 'png', width: 400, height: 400, maxBytes: 50_000_000 };
     const noisy = [item('img_Noise001', { purpose: 'detail' })];
     const lossless = await exportMarketplace(noisy, options('png-lossless', { preset: png }), { imagePath });
     const file = join(root, 'png-lossless', lossless.written[0]?.file as string);
@@ -397,7 +446,9 @@ describe('exportMarketplace', () => {
       const w = summary.written[0] as (typeof summary.written)[number];
       expect(w.file).toBe(`MUG-001/MUG-001_hero_1.${preset.format === 'jpeg' ? 'jpg' : preset.format}`);
       const meta = await sharp(join(root, `preset-${preset.id}`, w.file)).metadata();
-      expect(meta).toMatchObject({ format: preset.format, width: preset.width, height: preset.height, space: 'srgb' });
+      // The 4:3 source takes the preset's 4:3 size where it has one (Amazon, Shopify), else the preset's frame.
+      const size = sizeForImage(preset, 1200, 900);
+      expect(meta).toMatchObject({ format: preset.format, width: size.width, height: size.height, space: 'srgb' });
       expect(w.bytes).toBeLessThanOrEqual(preset.maxBytes);
     }
   });
@@ -410,7 +461,7 @@ describe('presetInfo', () => {
     expect(en.find((p) => p.id === 'taobao-tmall-main')).toEqual({
       id: 'taobao-tmall-main',
       name: 'Taobao / Tmall main image',
-      summary: '800×800 px · padded with white, never cropped · JPEG q90 · ≤ 3 MB · sRGB',
+      summary: '800×800 main images (square); 750×1000 3:4 main and detail images · other shapes: 800×800 padded with white · JPEG q90 · ≤ 3 MB · sRGB',
     });
     expect(presetInfo('zh').find((p) => p.id === 'etsy')).toEqual({ id: 'etsy', name: 'Etsy 商品图', summary: '3000×2250 像素 · 白色留白、不裁切 · JPEG 质量 85 · 不超过 1 MB · sRGB' });
     for (const p of MARKETPLACE_PRESETS) expect(p).toMatchObject({ background: '#ffffff', colourSpace: 'srgb' });

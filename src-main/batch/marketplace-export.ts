@@ -8,7 +8,8 @@ import sharp from 'sharp';
 import { PURPOSES, type PurposeId } from '../../src-shared/catalog.ts';
 import { nameKey, renderTemplate, sanitizeFileStem, slug, templateDate, type TemplatePart } from '../../src-shared/export-template.ts';
 import type { ExportSelection, MarketplaceExportFile, MarketplaceExportSummary, WhiteCheck } from '../../src-shared/ipc/batch.ts';
-import { MARKETPLACE_TEMPLATE_FIELDS, type MarketplacePreset, type MarketplaceTemplateField } from '../../src-shared/marketplace-presets.ts';
+import { generationDataXmp, type GenerationData } from '../../src-shared/generation-data.ts';
+import { MARKETPLACE_TEMPLATE_FIELDS, sizeForImage, type MarketplacePreset, type MarketplaceTemplateField, type SizeForImage } from '../../src-shared/marketplace-presets.ts';
 import { isDiskFull, StudioError } from '../domain/errors.ts';
 import { csvDocument, type CsvCell } from '../export/index.ts';
 import { createExclusive, errorCode, EXTENSIONS, notWritable, prepareFolder, templatePartsOrThrow } from '../export/index.ts';
@@ -35,6 +36,8 @@ export interface MarketplaceItem {
   downloaded: boolean;
   /** The cell's pick (the manifest's `picked` column says so, in every mode). */
   picked: boolean;
+  /** What made it (prompt first): written as XMP, the prompt as the caption (dc:description); null when unknown. */
+  generation: GenerationData | null;
 }
 
 /** A product × shot that `picks` mode has nothing to write for, and why (a manifest row with status `no_pick`). */
@@ -59,6 +62,8 @@ export interface MarketplaceExportOptions {
   mode?: ExportSelection;
   /** `picks` mode: the product × shots without a pick, listed in the manifest and the answer. */
   missingPicks?: MissingPick[];
+  /** Credits charged for each product's shots in this batch (re-runs included), by SKU: the manifest's `product_credits`. */
+  productCredits?: ReadonlyMap<string, number>;
 }
 
 export interface MarketplaceExportDeps {
@@ -93,6 +98,9 @@ export const MANIFEST_HEADER = [
   'status',
   'selection',
   'picked',
+  'candidate',
+  'fit',
+  'product_credits',
 ] as const;
 /** Text that came from the user (and names made from it) is guarded against spreadsheet formulas. */
 const MANIFEST_TEXT_COLUMNS = new Set((['file', 'sku', 'product', 'shot'] as const).map((c) => MANIFEST_HEADER.indexOf(c)));
@@ -125,25 +133,32 @@ interface Encoded {
   content: Buffer;
   width: number;
   height: number;
+  fit: SizeForImage['fit'];
 }
 
 /**
- * The source at the preset's size (contain: padded with the background; cover: cropped to fill), in sRGB with
- * the sRGB profile embedded; null when no encoding fits maxBytes. Sources with another profile are converted.
+ * The source at its shot's size under the preset (sizeForImage: filled exactly, or padded with the background
+ * when its shape has no size of its own), in sRGB with the sRGB profile embedded, and for JPEG and WebP the
+ * prompt as caption and the generation data as XMP; null when no encoding fits maxBytes. Sources with another
+ * profile are converted.
  */
-async function encodeForPreset(source: Buffer, preset: MarketplacePreset): Promise<Encoded | null> {
+async function encodeForPreset(source: Buffer, preset: MarketplacePreset, generation: GenerationData | null): Promise<Encoded | null> {
+  const oriented = sharp(source, { failOn: 'error' }).autoOrient();
+  const meta = await sharp(source, { failOn: 'error' }).autoOrient().metadata();
+  const size = sizeForImage(preset, meta.autoOrient?.width ?? meta.width ?? preset.width, meta.autoOrient?.height ?? meta.height ?? preset.height);
   // Resize once (sharp converts an embedded profile to sRGB on decode); each encoding attempt starts from the pixels.
-  const { data, info } = await sharp(source, { failOn: 'error' })
-    .autoOrient()
+  const { data, info } = await oriented
     .flatten({ background: preset.background })
-    .resize(preset.width, preset.height, { fit: preset.fit, position: 'centre', background: preset.background })
+    .resize(size.width, size.height, { fit: size.fit === 'pad' ? 'contain' : 'cover', position: 'centre', background: preset.background })
     .toColourspace('srgb')
     .raw()
     .toBuffer({ resolveWithObject: true });
   const raw = { width: info.width, height: info.height, channels: info.channels };
+  const xmp = generation !== null && preset.format !== 'png' ? generationDataXmp(generation) : null;
   for (const encode of encoders(preset)) {
-    const out = await encode(sharp(data, { raw }).withIccProfile('srgb')).toBuffer({ resolveWithObject: true });
-    if (out.data.byteLength <= preset.maxBytes) return { content: out.data, width: out.info.width, height: out.info.height };
+    const image = encode(sharp(data, { raw }).withIccProfile('srgb'));
+    const out = await (xmp === null ? image : image.withXmp(xmp)).toBuffer({ resolveWithObject: true });
+    if (out.data.byteLength <= preset.maxBytes) return { content: out.data, width: out.info.width, height: out.info.height, fit: size.fit };
   }
   return null;
 }
@@ -198,7 +213,16 @@ function whiteCheckCell(check: WhiteCheck | null): string {
 }
 
 /** One manifest record: flagged images too, with an empty file and their reason as the status. */
-function manifestRow(item: MarketplaceItem, preset: MarketplacePreset, file: string | null, encoded: Encoded | null, check: WhiteCheck | null, status: 'written' | FlagReason, mode: ExportSelection): CsvCell[] {
+function manifestRow(
+  item: MarketplaceItem,
+  preset: MarketplacePreset,
+  file: string | null,
+  encoded: Encoded | null,
+  check: WhiteCheck | null,
+  status: 'written' | FlagReason,
+  mode: ExportSelection,
+  productCredits: CsvCell,
+): CsvCell[] {
   return [
     file,
     item.sku,
@@ -218,11 +242,14 @@ function manifestRow(item: MarketplaceItem, preset: MarketplacePreset, file: str
     status,
     mode,
     item.picked ? 'yes' : '',
+    item.index,
+    encoded?.fit ?? null,
+    productCredits,
   ];
 }
 
 /** A product × shot with no pick to write (`picks` mode): named, with no file, status `no_pick`, and why in `picked`. */
-function missingRow(missing: MissingPick, mode: ExportSelection): CsvCell[] {
+function missingRow(missing: MissingPick, mode: ExportSelection, productCredits: CsvCell): CsvCell[] {
   const row: CsvCell[] = MANIFEST_HEADER.map(() => null);
   const set = (column: (typeof MANIFEST_HEADER)[number], value: CsvCell) => (row[MANIFEST_HEADER.indexOf(column)] = value);
   set('sku', missing.sku);
@@ -232,6 +259,7 @@ function missingRow(missing: MissingPick, mode: ExportSelection): CsvCell[] {
   set('status', 'no_pick');
   set('selection', mode);
   set('picked', missing.reason);
+  set('product_credits', productCredits);
   return row;
 }
 
@@ -239,6 +267,7 @@ export async function exportMarketplace(items: MarketplaceItem[], options: Marke
   const { folder, preset } = options;
   const mode = options.mode ?? 'not_rejected';
   const missing = options.missingPicks ?? [];
+  const creditsOf = (sku: string): CsvCell => options.productCredits?.get(sku) ?? null;
   // Everything wrong with the request before anything is written.
   const parts: TemplatePart<MarketplaceTemplateField>[] = templatePartsOrThrow(options.template, MARKETPLACE_TEMPLATE_FIELDS);
   await prepareFolder(folder);
@@ -276,7 +305,7 @@ export async function exportMarketplace(items: MarketplaceItem[], options: Marke
   for (const [i, item] of items.entries()) {
     const flag = (reason: FlagReason, check: WhiteCheck | null) => {
       flagged.push({ imageId: item.imageId, sku: item.sku, shotName: item.shotName, reason, whiteCheck: check });
-      rows.push(manifestRow(item, preset, null, null, check, reason, mode));
+      rows.push(manifestRow(item, preset, null, null, check, reason, mode, creditsOf(item.sku)));
       deps.onProgress?.(i + 1, total, null);
     };
 
@@ -293,7 +322,7 @@ export async function exportMarketplace(items: MarketplaceItem[], options: Marke
         flag('not_white', check);
         continue;
       }
-      encoded = await encodeForPreset(source.bytes, preset);
+      encoded = await encodeForPreset(source.bytes, preset, item.generation);
     } catch {
       // sharp could not decode the file (damaged, or not an image).
       flag('unreadable', check);
@@ -313,11 +342,11 @@ export async function exportMarketplace(items: MarketplaceItem[], options: Marke
     const file = `${folderName}/${name}`;
     bytes += encoded.content.byteLength;
     written.push({ imageId: item.imageId, sku: item.sku, shotName: item.shotName, file, width: encoded.width, height: encoded.height, bytes: encoded.content.byteLength, whiteCheck: check });
-    rows.push(manifestRow(item, preset, file, encoded, check, 'written', mode));
+    rows.push(manifestRow(item, preset, file, encoded, check, 'written', mode, creditsOf(item.sku)));
     deps.onProgress?.(i + 1, total, file);
   }
 
-  for (const m of missing) rows.push(missingRow(m, mode));
+  for (const m of missing) rows.push(missingRow(m, mode, creditsOf(m.sku)));
   let manifestFile: string | null = null;
   if (written.length > 0) {
     const text = csvDocument(MANIFEST_HEADER, rows, MANIFEST_TEXT_COLUMNS);

@@ -180,8 +180,11 @@ describe('export:run against the real local service', () => {
         const cached = readFileSync((await app.imageFile('full', id)) as string);
         const reference =
           format === 'jpeg'
-            ? await sharp(cached).flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).withXmp(generationDataXmp(data)).toBuffer()
-            : await sharp(cached).webp({ quality: 90 }).withXmp(generationDataXmp(data)).toBuffer();
+            ? await sharp(cached).flatten({ background: '#ffffff' }).jpeg({ quality: 80 }).withIccProfile('srgb').withXmp(generationDataXmp(data)).toBuffer()
+            : await sharp(cached).webp({ quality: 90 }).withIccProfile('srgb').withXmp(generationDataXmp(data)).toBuffer();
+        // An sRGB profile and the prompt as the caption Lightroom and Bridge show.
+        expect(meta.icc).toBeDefined();
+        if (data.request.prompt) expect((meta.xmp as Buffer).toString('utf8')).toContain('<dc:description><rdf:Alt><rdf:li xml:lang="x-default">');
         expect(file.equals(reference)).toBe(true);
       }
       const rows = parseCsv(readFileSync(join(out, summary.csvFile!), 'utf8').slice(1));

@@ -171,8 +171,9 @@ function stamp(ms: number): string {
 async function encode(format: ExportFormat, quality: number, png: Buffer, data: GenerationData): Promise<Uint8Array> {
   if (format === 'png') return embedGenerationData(png, data, (bytes) => zlibCrc32(bytes));
   const pipeline = sharp(png, { failOn: 'error' });
-  if (format === 'jpeg') return pipeline.flatten({ background: '#ffffff' }).jpeg({ quality }).withXmp(generationDataXmp(data)).toBuffer();
-  return pipeline.webp({ quality }).withXmp(generationDataXmp(data)).toBuffer();
+  // sRGB profile embedded, so colour-managed viewers show the colours the service made.
+  if (format === 'jpeg') return pipeline.flatten({ background: '#ffffff' }).jpeg({ quality }).withIccProfile('srgb').withXmp(generationDataXmp(data)).toBuffer();
+  return pipeline.webp({ quality }).withIccProfile('srgb').withXmp(generationDataXmp(data)).toBuffer();
 }
 
 /** The parts of a file-name template, or the StudioError naming what is wrong with it (`field: 'template'`). */
