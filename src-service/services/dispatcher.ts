@@ -252,6 +252,12 @@ async function planAttempt(row: DeliveryRow, ctx: AttemptContext): Promise<Attem
   return { kind: 'send', url: text.url, pinned: addresses[0] ?? null, secret: fresh.secret };
 }
 
+/** Adds a finished attempt to the delivery's log (every attempt, not only the last status); returns when it ended. */
+function logFinished(repo: WebhooksRepo, finishedAt: number, id: string, attempt: number, startedAt: number, result: AttemptResult): number {
+  repo.logAttempt(id, { attempt, at: startedAt, status: result.status, error: result.ok ? null : result.error, duration_ms: Math.max(0, finishedAt - startedAt) });
+  return finishedAt;
+}
+
 /** Ends a pending delivery as failed without a new attempt, keeping its attempt count and last status. */
 function endUnsent(repo: WebhooksRepo, row: DeliveryRow, lastError: string, now: number): void {
   repo.recordAttempt(row.id, { attempts: row.attempts, outcome: 'failed', lastStatus: row.lastStatus, lastError, nextAttemptAt: null, now });
@@ -364,8 +370,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (closed) return;
     }
 
-    const finishedAt = clock.now();
-    repo.logAttempt(id, { attempt: number, at: startedAt, status: result.status, error: result.ok ? null : result.error, duration_ms: Math.max(0, finishedAt - startedAt) });
+    const finishedAt = logFinished(repo, clock.now(), id, number, startedAt, result);
     if (result.ok) {
       repo.recordAttempt(id, { attempts: number, outcome: 'succeeded', lastStatus: result.status, lastError: null, nextAttemptAt: null, now: now() });
       log?.info({ delivery_id: id, attempt: number, status: result.status }, 'webhook delivered');
