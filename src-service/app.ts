@@ -11,6 +11,7 @@ import { registerFileRoutes } from './routes/files.ts';
 import { registerGenerateRoutes } from './routes/generate.ts';
 import { registerPackRoutes } from './routes/packs.ts';
 import { registerPublicationRoutes } from './routes/publications.ts';
+import { registerSnapshotRoutes } from './routes/admin-snapshots.ts';
 import { registerWebhookAdminRoutes } from './routes/webhook-admin.ts';
 
 export { MAX_BODY_BYTES };
@@ -56,6 +57,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   registerPublicationRoutes(app, deps);
   registerWebhookAdminRoutes(app, deps);
   registerAdminRequestRoutes(app, deps);
+  registerSnapshotRoutes(app, deps);
 
   // Unknown routes and wrong methods answer with the spec §7 body too (DESIGN.md §4).
   const routePatterns = (): Array<{ method: string; pattern: RegExp }> =>

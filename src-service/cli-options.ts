@@ -1,13 +1,18 @@
 // The flags of `npm run service` (DESIGN.md §4), shared by the CLI and the utilityProcess entry. The admin token
 // may also come from STUDIO_ADMIN_TOKEN (preferred: a command line is visible to every user of the machine).
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ScenarioSchema, type Scenario } from '../src-shared/admin.ts';
+import { fsyncPath } from './recovery/backups.ts';
+import { snapshotFolderOf } from './services/snapshots.ts';
 import type { StartServiceOptions } from './start.ts';
 
 export const ADMIN_TOKEN_ENV = 'STUDIO_ADMIN_TOKEN';
 
-export function parseServiceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): StartServiceOptions {
+/** The flags as startService takes them, and `--ready-file` (the CLI writes it). */
+export type ServiceArgs = StartServiceOptions & { readyFile?: string };
+
+export function parseServiceArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): ServiceArgs {
   const { values } = parseArgs({
     args: [...argv],
     options: {
@@ -18,6 +23,9 @@ export function parseServiceArgs(argv: readonly string[], env: NodeJS.ProcessEnv
       seed: { type: 'boolean', default: false },
       'log-level': { type: 'string', default: 'info' },
       scenario: { type: 'string' },
+      import: { type: 'string' },
+      'export-on-exit': { type: 'string' },
+      'ready-file': { type: 'string' },
     },
     strict: true,
     allowPositionals: false,
@@ -33,6 +41,9 @@ export function parseServiceArgs(argv: readonly string[], env: NodeJS.ProcessEnv
     seed: values.seed,
     logLevel: values['log-level'],
     ...(values.scenario !== undefined ? { scenario: readScenarioFile(values.scenario) } : {}),
+    ...(values.import !== undefined ? { importFrom: snapshotFolderOf(values.import) } : {}),
+    ...(values['export-on-exit'] ? { exportOnExit: values['export-on-exit'] } : {}),
+    ...(values['ready-file'] ? { readyFile: values['ready-file'] } : {}),
   };
 }
 
@@ -54,6 +65,21 @@ export function readScenarioFile(path: string): Scenario {
     throw new Error(`--scenario ${path}: ${issue?.path.join('.') || 'scenario'}: ${issue?.message ?? 'invalid'}`);
   }
   return parsed.data;
+}
+
+/**
+ * `--ready-file PATH`: the ready line written whole or not at all (a temporary file beside it, flushed, then renamed),
+ * owner-only since it holds the admin token, so a CI step that waits for the file never reads half a line.
+ */
+export function writeReadyFile(path: string, line: string): void {
+  const partial = `${path}.partial-${process.pid}`;
+  try {
+    writeFileSync(partial, line, { mode: 0o600 });
+    fsyncPath(partial);
+    renameSync(partial, path);
+  } finally {
+    rmSync(partial, { force: true });
+  }
 }
 
 /**

@@ -2,57 +2,11 @@
 // The CLI as a child process (DESIGN.md §4): the ready line, --seed, logs without secrets, clean SIGTERM,
 // and crash safety: kill -9 during a slow generation, restart on the same data, the reservation is refunded.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceReadyLineSchema, type ServiceReadyLine } from '../src-shared/api.ts';
-
-const children: ChildProcessWithoutNullStreams[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
-  dirs.push(dir);
-  return dir;
-}
-
-interface Started {
-  child: ChildProcessWithoutNullStreams;
-  ready: ServiceReadyLine;
-  stdout: () => string;
-  stderr: () => string;
-}
-
-function startCli(args: string[]): Promise<Started> {
-  const child = spawn(process.execPath, ['src-service/cli.ts', ...args], { cwd: process.cwd() });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const newline = out.indexOf('\n');
-      if (newline >= 0) {
-        try {
-          resolve({ child, ready: ServiceReadyLineSchema.parse(JSON.parse(out.slice(0, newline))), stdout: () => out, stderr: () => err });
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`service exited with ${code}: ${err}`)));
-  });
-}
-
-function exited(child: ChildProcessWithoutNullStreams): Promise<number | null> {
-  return child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
+import { children, exited, startCli, tempDir } from './cli.test-support.ts';
 
 async function waitForReserved(ready: ServiceReadyLine, accountId: string): Promise<void> {
   for (let i = 0; i < 100; i++) {

@@ -5,7 +5,7 @@
 // `npm run -s service -- logs [--follow] [filters]`: the request ledger of a running service (cli-logs.ts).
 // `npm run -s service -- exec [--seed] [--data DIR] -- COMMAND …`: a fresh service for one command (cli-exec.ts).
 // `npm run -s service -- trigger …`: one signed (or deliberately broken) webhook delivery to a receiver (cli-trigger.ts).
-import { ADMIN_TOKEN_ENV, parseServiceArgs, reportStartFailure } from './cli-options.ts';
+import { ADMIN_TOKEN_ENV, parseServiceArgs, reportStartFailure, writeReadyFile } from './cli-options.ts';
 import { exitSoon, parentPidFromEnv, watchParent } from './parent-watch.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, readyLine, startService, type RunningService } from './start.ts';
 
@@ -74,7 +74,9 @@ async function main(): Promise<void> {
     stop(reason);
     return;
   }
-  process.stdout.write(`${JSON.stringify(readyLine(service))}\n`);
+  const line = `${JSON.stringify(readyLine(service))}\n`;
+  process.stdout.write(line);
+  if (options.readyFile !== undefined) writeReadyFile(options.readyFile, line);
 }
 
 function startCommand(): void {

@@ -20,11 +20,14 @@ export interface Clock {
   reset(): number;
   /** How far the clock is ahead of real time, in whole seconds. */
   offsetSeconds(): number;
+  /** Reads the offset from the database again (after a snapshot is restored or the service reset). */
+  reload(): void;
 }
 
 export function createClock(db?: DatabaseSync): Clock {
   const kv = db ? createKvRepo(db) : null;
-  let offsetMs = Number(kv?.get(OFFSET_KEY) ?? 0) || 0;
+  const saved = (): number => Number(kv?.get(OFFSET_KEY) ?? 0) || 0;
+  let offsetMs = saved();
   const now = (): number => Date.now() + offsetMs;
   const setOffset = (ms: number): number => {
     offsetMs = ms;
@@ -37,5 +40,6 @@ export function createClock(db?: DatabaseSync): Clock {
     advance: (seconds) => setOffset(offsetMs + Math.round(seconds * 1000)),
     reset: () => setOffset(0),
     offsetSeconds: () => Math.floor(offsetMs / 1000),
+    reload: () => void (offsetMs = saved()),
   };
 }

@@ -11,6 +11,7 @@ import type { FileStore } from './files.ts';
 import type { Logger } from './logger.ts';
 import type { SettingsStore } from './settings.ts';
 import type { RequestLedger } from './services/request-ledger.ts';
+import type { SnapshotStore } from './services/snapshots.ts';
 import type { WebhookService } from './services/webhooks.ts';
 import type { Context } from 'hono';
 
@@ -41,6 +42,8 @@ export interface ServiceDeps {
   lifecycle: Lifecycle;
   /** The request ledger (services/request-ledger.ts): what each request under /api did, for GET /admin/requests. */
   requests: RequestLedger;
+  /** Named snapshots of the whole state, restore and reset (services/snapshots.ts). */
+  snapshots: SnapshotStore;
   /** The one webhook service and its dispatcher, started by start.ts (packs notify through it). */
   webhooks: WebhookService;
   /** Accept-Language → 'zh' | 'en' (DESIGN.md §3). */

@@ -67,6 +67,8 @@ export interface FaultStore {
   takeGenerate(drawn?: GenerateFaultPlan): GenerateFaultPlan;
   drawRequest(route: 'file' | 'publication', caller: Caller): RequestFaultPlan;
   drawWebhook(accountId: string): WebhookFaultPlan;
+  /** No counter armed and no scenario (POST /admin/reset). */
+  clearAll(): void;
 }
 
 function empty(): ArmedFaults {
@@ -107,6 +109,10 @@ export function createFaultStore(scenario?: Scenario): FaultStore {
       return snapshot();
     },
     scenario: engine,
+    clearAll() {
+      Object.assign(armed, empty());
+      engine.clear();
+    },
     takeAuthUnavailable() {
       if (armed.auth_unavailable <= 0) return false;
       armed.auth_unavailable--;

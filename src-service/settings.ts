@@ -10,18 +10,26 @@ export const DEFAULT_SETTINGS: Settings = { allow_loopback_webhooks: true, defau
 export interface SettingsStore {
   get(): Settings;
   update(patch: Partial<Settings>): Settings;
+  /** Reads the settings from the database again (after a snapshot is restored or the service reset). */
+  reload(): void;
 }
 
 export function createSettingsStore(db: DatabaseSync): SettingsStore {
   const kv = createKvRepo(db);
-  const saved = kv.get('settings');
-  let current: Settings = { ...DEFAULT_SETTINGS, ...(saved !== null ? (JSON.parse(saved) as Partial<Settings>) : {}) };
+  const read = (): Settings => {
+    const saved = kv.get('settings');
+    return { ...DEFAULT_SETTINGS, ...(saved !== null ? (JSON.parse(saved) as Partial<Settings>) : {}) };
+  };
+  let current = read();
   return {
     get: () => ({ ...current }),
     update(patch) {
       current = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
       kv.put('settings', JSON.stringify(current));
       return { ...current };
+    },
+    reload() {
+      current = read();
     },
   };
 }

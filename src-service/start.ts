@@ -10,25 +10,26 @@ import type { Scenario } from '../src-shared/admin.ts';
 import { API_SCOPES } from '../src-shared/api.ts';
 import { isFilename, randomAlphanumeric } from '../src-shared/ids.ts';
 import { createApp } from './app.ts';
-import { createClock } from './clock.ts';
+import { createClock, type Clock } from './clock.ts';
 import type { Lifecycle, ServiceDeps, ServiceTestingHooks } from './deps.ts';
 import { createFaultStore } from './faults.ts';
 import { createFileStore } from './files.ts';
 import { lockDataFolder, type DataFolderLock } from './lock.ts';
-import { createAdminAuth, createApiKeyAuth, createRateLimiter, startUsageFlush } from './http/auth.ts';
+import { createAdminAuth, createApiKeyAuth, createRateLimiter, startUsageFlush, type RateLimiter } from './http/auth.ts';
 import { fail, languageOf } from './http/errors.ts';
 import { answerClientErrors } from './http/transport.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { scheduleServiceBackups } from './recovery/backups.ts';
+import { scheduleServiceBackups, type BackupSchedule } from './recovery/backups.ts';
 import { openServiceDatabase, type ServiceRecovery } from './recovery/index.ts';
 import { createApiKeysRepo } from './repos/api-keys.ts';
 import { createImagesRepo } from './repos/images.ts';
 import { createTurnsRepo } from './repos/turns.ts';
 import { createAccountService } from './services/accounts.ts';
 import { createCreditService } from './services/credits.ts';
-import { createRequestLedger } from './services/request-ledger.ts';
-import { createWebhookService } from './services/webhooks.ts';
-import { createSettingsStore } from './settings.ts';
+import { createRequestLedger, type RequestLedger } from './services/request-ledger.ts';
+import { createSnapshotStore, type LiveState } from './services/snapshots.ts';
+import { createWebhookService, type WebhookService } from './services/webhooks.ts';
+import { createSettingsStore, type SettingsStore } from './settings.ts';
 
 export interface StartServiceOptions {
   host?: string;
@@ -40,6 +41,10 @@ export interface StartServiceOptions {
   seed?: boolean;
   /** The fault scenario to start with (`--scenario FILE`, docs/local-service.md "Fault scenarios"). */
   scenario?: Scenario;
+  /** `--import PATH`: the state to start with, an export or snapshot folder (or its service.db), replacing the folder's. */
+  importFrom?: string;
+  /** `--export-on-exit PATH`: the folder the state is written to when the service stops. */
+  exportOnExit?: string;
   logLevel?: string;
   logger?: Logger;
   /** Slow-client limits (slowloris); defaults in DEFAULT_TIMEOUTS. Tests shorten them. */
@@ -159,6 +164,11 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   const requests = createRequestLedger({ db, logger, bounds: options.testing?.requestLedgerBounds });
   lifecycle.onClose(() => requests.close());
 
+  // Snapshots, restore and reset (docs/local-service.md "Snapshots and reset"); the backups start once it listens.
+  let backups: BackupSchedule | null = null;
+  const snapshots = createSnapshotStore({ db, dataDir, filesDir: files.dir, clock, live: liveStateOf({ clock, settings, limiter, requests, webhooks, backups: () => backups }) });
+  if (options.importFrom !== undefined) await snapshots.importFrom(options.importFrom);
+
   const deps: ServiceDeps = {
     db,
     requests,
@@ -170,6 +180,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
     files,
     lifecycle,
     webhooks,
+    snapshots,
     languageOf,
     fail,
     requireApiKey: createApiKeyAuth({ keys, clock, faults, settings, limiter }),
@@ -225,7 +236,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   // A restart resumes the deliveries the last run left pending (DESIGN.md §4).
   webhooks.dispatcher.resume();
   // What a damaged or lost service.db is rebuilt from: a backup now, while it changes, and at the stop.
-  const backups = scheduleServiceBackups(db, dataDir, (error) => logger.warn({ err: error }, 'service.db backup failed; tried again later'));
+  backups = scheduleServiceBackups(db, dataDir, (error) => logger.warn({ err: error }, 'service.db backup failed; tried again later'));
 
   let closing: Promise<void> | null = null;
   return {
@@ -243,12 +254,45 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
         await waitForAnswers(answering, 2_000);
         server.closeAllConnections();
         await closed;
-        await backups.close();
+        // After the closers: cut generations are refunded and the ledger written, so the export holds them. A failed
+        // export still closes everything, then fails the stop (exit 1).
+        const exported = options.exportOnExit === undefined ? null : await snapshots.exportTo(options.exportOnExit).then(() => null, (error: unknown) => error);
+        await backups?.close();
         db.close();
         lock.release();
         logger.flush();
+        if (exported !== null) throw new Error(`--export-on-exit ${options.exportOnExit}: ${String(exported)}`, { cause: exported });
       })();
       return closing;
+    },
+  };
+}
+
+/**
+ * What the service holds in memory beside service.db: written out before a snapshot copies it, read again after a
+ * restore or a reset replaced it (the clock offset, settings, usage windows, ledger counts, pending deliveries), and a
+ * backup of the new state taken at once.
+ */
+function liveStateOf(parts: {
+  clock: Clock;
+  settings: SettingsStore;
+  limiter: RateLimiter;
+  requests: RequestLedger;
+  webhooks: WebhookService;
+  backups: () => BackupSchedule | null;
+}): LiveState {
+  return {
+    flush() {
+      parts.requests.flushNow();
+      parts.limiter.flush();
+    },
+    reload() {
+      parts.clock.reload();
+      parts.settings.reload();
+      parts.limiter.forget();
+      parts.requests.recount();
+      parts.webhooks.dispatcher.resume();
+      void parts.backups()?.takeNow();
     },
   };
 }

@@ -70,6 +70,28 @@ export const AdvanceClockBodySchema = z
   });
 export type AdvanceClockBody = z.infer<typeof AdvanceClockBodySchema>;
 
+// ---- Snapshots and reset (docs/local-service.md "Snapshots and reset") ----
+
+/** A snapshot's name: a folder name on every system, 1 to 64 letters, digits, `.`, `_` or `-`, not starting with `.`. */
+export const SNAPSHOT_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/;
+
+export const CreateSnapshotBodySchema = z.strictObject({
+  name: z.string().regex(SNAPSHOT_NAME, '1 to 64 letters, digits, ".", "_" or "-", not starting with "."'),
+});
+export type CreateSnapshotBody = z.infer<typeof CreateSnapshotBodySchema>;
+
+/** One snapshot: its name, when it was taken (Unix s of the service clock) and its size on disk in bytes. */
+export const AdminSnapshotSchema = z.object({ name: z.string(), created_at: z.number(), size: z.number() });
+export type AdminSnapshot = z.infer<typeof AdminSnapshotSchema>;
+
+/** GET /admin/snapshots, newest first. */
+export const AdminSnapshotListSchema = z.object({ snapshots: z.array(AdminSnapshotSchema) });
+export type AdminSnapshotList = z.infer<typeof AdminSnapshotListSchema>;
+
+/** POST /admin/reset: the service as a fresh data folder has it, and its clock (back at real time). */
+export const AdminResetSchema = z.object({ reset: z.literal(true), now: z.number(), offset_s: z.number() });
+export type AdminReset = z.infer<typeof AdminResetSchema>;
+
 // ---- Fault scenarios (PUT/GET/DELETE /admin/scenario, `--scenario FILE`; docs/local-service.md "Fault scenarios") ----
 
 /** What a rule can match: the three API routes and the service's own webhook delivery attempts. */

@@ -37,6 +37,8 @@ export interface RateLimiter {
    * write failed, with its error.
    */
   flush(): { ok: true } | { ok: false; error: unknown };
+  /** Drops what it holds in memory, to read the counts from SQLite again (after a snapshot restore or a reset). */
+  forget(): void;
 }
 
 interface KeyWindow {
@@ -100,6 +102,10 @@ export function createRateLimiter(keys: ApiKeysRepo, clock: Clock, db?: Database
       let perKey = unsaved.get(keyId);
       if (!perKey) unsaved.set(keyId, (perKey = new Map()));
       perKey.set(minute, (perKey.get(minute) ?? 0) + 1);
+    },
+    forget() {
+      windows.clear();
+      unsaved = new Map();
     },
     flush() {
       if (unsaved.size === 0) return { ok: true };

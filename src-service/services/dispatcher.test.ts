@@ -78,7 +78,7 @@ afterEach(async () => {
 });
 
 function serviceOn(db: DatabaseSync, timers: ManualTimers): WebhookService {
-  const clock: Clock = { now: () => timers.now(), nowSeconds: () => Math.floor(timers.now() / 1000), advance: () => timers.now(), reset: () => timers.now(), offsetSeconds: () => 0 };
+  const clock: Clock = { now: () => timers.now(), nowSeconds: () => Math.floor(timers.now() / 1000), advance: () => timers.now(), reset: () => timers.now(), offsetSeconds: () => 0, reload: () => undefined };
   const webhooks = createWebhookService({ db, clock, settings: createSettingsStore(db), logger: createLogger('silent') }, { timers });
   cleanups.push(() => webhooks.dispatcher.close());
   return webhooks;
@@ -93,7 +93,7 @@ async function rig(respond: Responder, dir = mkdtempSync(join(tmpdir(), 's2-disp
   cleanups.push(() => receiver.close());
   const timers = new ManualTimers();
   const webhooks = serviceOn(db, timers);
-  const clock: Clock = { now: () => timers.now(), nowSeconds: () => Math.floor(timers.now() / 1000), advance: () => timers.now(), reset: () => timers.now(), offsetSeconds: () => 0 };
+  const clock: Clock = { now: () => timers.now(), nowSeconds: () => Math.floor(timers.now() / 1000), advance: () => timers.now(), reset: () => timers.now(), offsetSeconds: () => 0, reload: () => undefined };
   const accountId = createAccountService(db, clock, () => 1000).create({}).id;
   const { secret } = webhooks.put(accountId, { url: receiver.url, enabled: true });
   return { timers, webhooks, accountId, secret, receiver, db, dir };
@@ -235,7 +235,7 @@ describe('failures that are not the receiver\'s', () => {
 
   it('gives up a delivery whose handling hits a bug, records why, and goes on with the others', async () => {
     const r = await rig(ok200);
-    const clock: Clock = { now: () => r.timers.now(), nowSeconds: () => Math.floor(r.timers.now() / 1000), advance: () => r.timers.now(), reset: () => r.timers.now(), offsetSeconds: () => 0 };
+    const clock: Clock = { now: () => r.timers.now(), nowSeconds: () => Math.floor(r.timers.now() / 1000), advance: () => r.timers.now(), reset: () => r.timers.now(), offsetSeconds: () => 0, reload: () => undefined };
     const other = createAccountService(r.db, clock, () => 1000).create({}).id;
     r.webhooks.put(other, { url: r.receiver.url, enabled: true });
     // The same real database, with a bug in reading one account's webhook.

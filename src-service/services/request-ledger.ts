@@ -253,6 +253,14 @@ export function createRequestLedger(options: RequestLedgerOptions) {
     get dropped(): number {
       return dropped;
     },
+    /** Writes what is queued now (before a snapshot copies service.db, or a restore replaces it). */
+    flushNow(): void {
+      flush();
+    },
+    /** Counts the rows again (after a snapshot restore or a reset replaced them), for the bounds. */
+    recount(): void {
+      Object.assign(totals, repo.totals());
+    },
     /** On stop: one last write of what is queued. */
     close(): void {
       closed = true;
