@@ -2,7 +2,7 @@
 // The CLI as a child process (DESIGN.md §4): the ready line, --seed, logs without secrets, clean SIGTERM,
 // and crash safety: kill -9 during a slow generation, restart on the same data, the reservation is refunded.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ServiceReadyLineSchema, type ServiceReadyLine } from '../src-shared/api.ts';
@@ -197,6 +197,18 @@ describe('npm run service', () => {
     const exit = new Promise<[number | null, string | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
     child.kill('SIGTERM');
     expect(await exit, err).toEqual([0, null]);
+  });
+
+  it('--ready-file: writes the ready line whole, owner-only, beside the same line first on stdout', async () => {
+    const file = join(tempDir(), 'ready.json');
+    const started = await startCli(['--port', '0', '--seed', '--data', tempDir(), '--ready-file', file]);
+    const line = started.stdout().slice(0, started.stdout().indexOf('\n') + 1);
+    for (let i = 0; i < 50 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(readFileSync(file, 'utf8')).toBe(line);
+    expect(JSON.parse(line)).toEqual(started.ready);
+    if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600);
+    started.child.kill('SIGTERM');
+    expect(await exited(started.child)).toBe(0);
   });
 
   it('exits with a clear message on an unknown flag', async () => {
