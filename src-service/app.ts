@@ -77,7 +77,8 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
         new DomainError('method_not_allowed', { method: c.req.method, path: c.req.path }, { Allow: allowed.join(', ') }),
       );
     }
-    return errorResponse(c, new DomainError('not_found', { what: c.req.path }));
+    // No route has this path: say so, not "does not exist or is not yours", which reads like an ownership problem.
+    return errorResponse(c, new DomainError('not_found', { route: `${c.req.method} ${c.req.path}` }));
   });
 
   app.onError((error, c) => {

@@ -214,9 +214,12 @@ const MESSAGES: Record<ErrorCode, { zh: MessageFn; en: MessageFn }> = {
     zh: (p) => `会话 ${list(p.session_id)} 不存在或不属于当前账户。`,
     en: (p) => `Session ${list(p.session_id)} does not exist or is not yours.`,
   },
+  // `route`: no route answers this method and path (not a record someone else owns); `admin`: a record of the admin
+  // API, which no account owns.
   not_found: {
-    zh: (p) => (p.what ? `${list(p.what_zh ?? p.what)} 不存在或不属于当前账户。` : '未找到。'),
-    en: (p) => (p.what ? `${list(p.what)} does not exist or is not yours.` : 'Not found.'),
+    zh: (p) =>
+      p.route ? `没有这个路由：${list(p.route)}。` : p.what ? `${list(p.what_zh ?? p.what)} 不存在${p.admin ? '' : '或不属于当前账户'}。` : '未找到。',
+    en: (p) => (p.route ? `No such route: ${list(p.route)}.` : p.what ? `${list(p.what)} does not exist${p.admin ? '' : ' or is not yours'}.` : 'Not found.'),
   },
   rate_limited: {
     zh: (p) => `该密钥已超过 24 小时内 ${list(p.limit)} 次请求的限制，请在 ${list(p.retry_after_s)} 秒后重试，并使用指数退避。`,

@@ -10,7 +10,7 @@ export function registerSnapshotRoutes(app: Hono<AppEnv>, deps: ServiceDeps): vo
   const { snapshots } = deps;
   /** A name in the path that cannot be a snapshot's is no snapshot: 404 like any unknown one. */
   const nameOf = (name: string): string =>
-    SNAPSHOT_NAME.test(name) ? name : deps.fail('not_found', { what: `snapshot ${name}`, what_zh: `快照 ${name}` });
+    SNAPSHOT_NAME.test(name) ? name : deps.fail('not_found', { what: `snapshot ${name}`, what_zh: `快照 ${name}`, admin: true });
 
   app.get('/admin/snapshots', admin, (c) => c.json({ snapshots: snapshots.list() }));
   app.post('/admin/snapshots', admin, async (c) => c.json(await snapshots.save((await readJson(c, CreateSnapshotBodySchema)).name), 201));

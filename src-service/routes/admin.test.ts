@@ -15,6 +15,25 @@ describe('admin API', () => {
     expect(wrong.headers.get('x-request-id')).toMatch(/^req_/);
   });
 
+  it('answers an unknown route with not_found saying there is no such route, in the language Accept-Language asks for', async () => {
+    for (const path of ['/nothing-here', '/admin/no-such-thing', '/api/v1/nope']) {
+      const en = await fetch(`${svc.baseUrl}${path}`, { headers: { 'Accept-Language': 'en-US,en;q=0.9' } });
+      const body = (await en.json()) as any;
+      expect(en.status, path).toBe(404);
+      expect(body.error.code).toBe('not_found');
+      expect(body.error.message).toBe(`No such route: GET ${path}.`);
+      expect(body.error.request_id).toBe(en.headers.get('x-request-id'));
+      // No Accept-Language: the service's one language rule gives Chinese (docs/local-service.md "Languages").
+      const zh = (await (await fetch(`${svc.baseUrl}${path}`, { method: 'DELETE' })).json()) as any;
+      expect(zh.error.message).toBe(`没有这个路由：DELETE ${path}。`);
+    }
+    const snapshot = await fetch(`${svc.baseUrl}/admin/snapshots/none/restore`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${svc.adminToken}`, 'Accept-Language': 'en' },
+    });
+    expect(((await snapshot.json()) as any).error.message).toBe('snapshot none does not exist.');
+  });
+
   it('creates, reads and patches accounts with credits, age, ban and reserved', async () => {
     const created = await svc.admin('POST', '/admin/accounts', { credits: 50, age_days: 3 });
     expect(created.status).toBe(201);

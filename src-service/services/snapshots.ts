@@ -72,7 +72,7 @@ export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStor
 
   const folderOf = (name: string): string => join(root, name);
   const known = (name: string): boolean => existsSync(join(folderOf(name), SNAPSHOT_DB));
-  const notFound = (name: string): never => fail('not_found', { what: `snapshot ${name}`, what_zh: `快照 ${name}` });
+  const notFound = (name: string): never => fail('not_found', { what: `snapshot ${name}`, what_zh: `快照 ${name}`, admin: true });
 
   async function writeFolder(target: string): Promise<void> {
     mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
