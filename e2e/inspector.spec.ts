@@ -72,17 +72,18 @@ test('a tampered paste shows the failing step and why, in the UI language', asyn
   await paste.getByTestId('paste-verify').click();
   await expect(paste.getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'valid');
 
-  // One changed byte in the body: headers still pass, the signature step fails, and the reason says so.
+  // One changed byte in the body: headers still pass, the signature step fails, and the reason says so. The
+  // delivery was captured, so the paste is compared with it: the body changed, the secret is not blamed (D10).
   await paste.getByTestId('paste-raw').fill(`POST /webhooks HTTP/1.1\r\n${head}\r\n\r\n${detail.bodyText.replace('ping', 'pong')}`);
   await paste.getByTestId('paste-verify').click();
   const result = paste.getByTestId('paste-result');
-  await expect(result.getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'wrong_secret');
+  await expect(result.getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'body_changed');
   await expect(result.getByTestId('step-headers')).toHaveAttribute('data-verdict', 'pass');
   await expect(result.getByTestId('step-signature')).toHaveAttribute('data-verdict', 'fail');
   await expect(result.getByTestId('signature-part')).toHaveAttribute('data-matches', 'false');
   await expect(result.getByTestId('step-body')).toHaveAttribute('data-verdict', 'fail');
   // The app starts in Chinese (DESIGN.md §3): the reason is a sentence in Chinese.
-  await expect(result.getByTestId('inspector-diagnosis')).toContainText('签名不匹配');
+  await expect(result.getByTestId('inspector-diagnosis')).toContainText('正文被改动过');
 
   // A newline added by the paste is named as a changed body, not a wrong secret.
   await paste.getByTestId('paste-raw').fill(`${head}\n\n${detail.bodyText}\n`);
@@ -125,4 +126,53 @@ test('send a signed test notification from the form; the same (pack_id, version)
   await groups.nth(0).getByTestId('inspector-attempt').click();
   await expect(page.getByTestId('inspector-detail').getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'wrong_secret');
   await expect(page.getByTestId('inspector-detail').getByTestId('step-signature')).toHaveAttribute('data-verdict', 'fail');
+});
+
+test('for integrators: forward to my endpoint, break a delivery on purpose, reveal the secret', async ({ page, harness }, testInfo) => {
+  const { createServer } = await import('node:http');
+  const seen: string[] = [];
+  const endpoint = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      seen.push(body);
+      res.writeHead(202, { 'Content-Type': 'text/plain' }).end('queued by my app');
+    });
+  });
+  await new Promise<void>((r) => endpoint.listen(0, '127.0.0.1', r));
+  try {
+    await page.goto(harness.url);
+    const deliveryId = await connectAndPing(page);
+    const address = endpoint.address() as { port: number };
+    await page.getByTestId('inspector-forward-to').fill(`http://127.0.0.1:${address.port}/my-hook`);
+    await page.getByTestId('inspector-forward-apply').click();
+    await expect(page.getByTestId('inspector-forward-to')).toHaveValue(`http://127.0.0.1:${address.port}/my-hook`);
+
+    // A new ping is relayed byte for byte; what my endpoint answered shows under the delivery.
+    const second = await callApi<{ deliveryId: string }>(page, 'localWebhookPing');
+    expect(second.deliveryId).not.toBe(deliveryId);
+    const group = page.locator(`[data-testid="inspector-delivery-group"][data-delivery-id="${second.deliveryId}"]`);
+    await group.getByTestId('inspector-attempt').click();
+    await expect(page.getByTestId('inspector-forward')).toHaveAttribute('data-status', '202');
+    expect(seen).toEqual(['{"event":"ping"}']);
+
+    // Broken on purpose: a stale timestamp, sent into the inspector itself, fails at the timestamp step.
+    const form = page.getByTestId('inspector-send-test');
+    await form.getByTestId('send-event').selectOption('ping');
+    await form.getByTestId('send-breakage').selectOption('stale_timestamp');
+    await form.getByTestId('send-submit').click();
+    await expect(form.getByTestId('send-answer')).toHaveAttribute('data-status', '401');
+    await expect(form.getByTestId('send-expected')).toHaveAttribute('data-fails-at', 'timestamp_stale');
+    // Newest first, once the list has it: two pings and this one.
+    await expect(page.getByTestId('inspector-delivery-group')).toHaveCount(3);
+    await page.getByTestId('inspector-delivery-group').first().getByTestId('inspector-attempt').click();
+    await expect(page.getByTestId('inspector-detail').getByTestId('inspector-diagnosis')).toHaveAttribute('data-code', 'timestamp_stale');
+
+    // The whole secret, on a click, to copy into my receiver.
+    await page.getByTestId('inspector-secret-reveal').click();
+    await expect(page.getByTestId('inspector-secret-revealed')).toHaveText(/^whsec_[A-Za-z0-9]{8,}$/);
+    await page.screenshot({ path: testInfo.outputPath('inspector-integrator.png'), fullPage: true });
+  } finally {
+    endpoint.close();
+  }
 });

@@ -30,6 +30,14 @@ describe('IPC dispatch', () => {
     expect(await dispatch(other, 'settingsGet', {}, 'en')).toEqual({ ok: true, value: { oneTimeKey: 'sk_[redacted]' } });
   });
 
+  it('lets the inspector secret through on inspectorRevealSecret only, the field named secret', async () => {
+    const secret = `whsec_${'d'.repeat(32)}`;
+    const reveal = handlers({ inspectorRevealSecret: async () => ({ secret }) });
+    expect(await dispatch(reveal, 'inspectorRevealSecret', {}, 'en', () => [secret])).toEqual({ ok: true, value: { secret } });
+    const other = handlers({ inspectorStatus: async () => ({ secret }) } as never);
+    expect(JSON.stringify(await dispatch(other, 'inspectorStatus', {}, 'en', () => [secret]))).not.toContain(secret);
+  });
+
   it('turns thrown errors into values and never throws', async () => {
     const failing = handlers({
       settingsGet: async () => {

@@ -14,9 +14,11 @@ export type { IpcHandlers } from '../ports/ipc-table.ts';
 
 /**
  * The only replies that may carry a secret, once: the field of the reply that holds it. In the harness a key
- * the local console creates cannot go to a system clipboard, so its dialog shows it a single time.
+ * the local console creates cannot go to a system clipboard, so its dialog shows it a single time. The
+ * inspector's webhook secret is shown on an explicit "Reveal" click, for the integrator to copy into their own
+ * receiver (docs/decisions.md, webhooks for integrators).
  */
-const REVEALS: Partial<Record<IpcMethodName, string>> = { localCreateKey: 'oneTimeKey' };
+const REVEALS: Partial<Record<IpcMethodName, string>> = { localCreateKey: 'oneTimeKey', inspectorRevealSecret: 'secret' };
 
 function revealed(method: string, result: IpcResult<unknown>): ReadonlySet<string> {
   const field = Object.hasOwn(REVEALS, method) ? REVEALS[method as IpcMethodName] : undefined;
