@@ -117,6 +117,38 @@ describe('AdminClient against the local service', () => {
     expect(await rejection(admin.requestEntry('req_AAAAAAAAAAAAAAAAAAAA'))).toMatchObject({ code: 'not_found', status: 404 });
   });
 
+  it('sets, reads and clears a fault scenario; saves, lists, restores and deletes snapshots; resets; brings the clock back', async () => {
+    const scenario = { seed: 3, rules: [{ match: { route: 'file' as const }, outcome: { status: 503 as const } }] };
+    expect(await admin.setScenario(scenario)).toMatchObject({ seed: 3, matched: [0] });
+    expect((await admin.scenario()).rules).toHaveLength(1);
+    expect(await admin.clearScenario()).toEqual({ seed: 0, rules: [], matched: [] });
+
+    const account = await admin.createAccount({ credits: 77 });
+    const saved = await admin.saveSnapshot('client-test');
+    expect(saved).toMatchObject({ name: 'client-test' });
+    expect((await admin.snapshots()).map((s) => s.name)).toContain('client-test');
+    await admin.updateAccount(account.id, { credits: 1 });
+    expect(await admin.restoreSnapshot('client-test')).toMatchObject({ name: 'client-test' });
+    expect((await admin.account(account.id)).credits).toBe(77);
+    await admin.deleteSnapshot('client-test');
+    expect((await rejection(admin.restoreSnapshot('client-test'))).code).toBe('not_found');
+
+    await admin.advanceClock(400);
+    expect((await admin.clockState()).offsetS).toBeGreaterThanOrEqual(399);
+    await admin.resetClock();
+    expect((await admin.clockState()).offsetS).toBe(0);
+    // Reset on a service of its own: the other tests use this one's seeded account.
+    const own = await startService({ port: 0, dataDir: mkdtempSync(join(tmpdir(), 'admin-client-reset-')), logLevel: 'silent' });
+    try {
+      const client = new AdminClient(own.baseUrl, own.adminToken, { language: () => language });
+      const gone = await client.createAccount({});
+      expect(await client.reset()).toMatchObject({ reset: true, offset_s: 0 });
+      expect((await rejection(client.account(gone.id))).code).toBe('not_found');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('throws the service’s error as a StudioError with its code, status, request id and message, in the language asked for', async () => {
     language = 'en';
     const en = await rejection(admin.account('acc_missing000'));

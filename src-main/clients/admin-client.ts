@@ -15,8 +15,12 @@ import {
   AdminPublishedSchema,
   AdminRequestListSchema,
   AdminRequestSchema,
+  AdminResetSchema,
   AdminRevokedKeySchema,
+  AdminScenarioSchema,
   AdminSettingsSchema,
+  AdminSnapshotListSchema,
+  AdminSnapshotSchema,
   AdminTurnListSchema,
   AdminWebhookConfigSchema,
   AdminWebhookSchema,
@@ -30,6 +34,7 @@ import {
   type PatchPackBody,
   type PutWebhookBody,
   type RequestRoute,
+  type Scenario,
   type ServiceSettings,
 } from '../../src-shared/admin.ts';
 import { acceptLanguageFor, type Language } from '../../src-shared/language.ts';
@@ -192,6 +197,52 @@ export class AdminClient {
 
   async advanceClock(seconds: number): Promise<number> {
     return (await this.call('POST', '/admin/clock', AdminClockSchema, { advance_s: seconds })).now;
+  }
+
+  /** The service clock and how far it is ahead of real time (`offset_s`, 0 at real time). */
+  async clockState(): Promise<{ now: number; offsetS: number }> {
+    const clock = await this.call('GET', '/admin/clock', AdminClockSchema);
+    return { now: clock.now, offsetS: clock.offset_s ?? 0 };
+  }
+
+  /** Back to real time (POST /admin/clock {reset: true}). */
+  async resetClock(): Promise<number> {
+    return (await this.call('POST', '/admin/clock', AdminClockSchema, { reset: true })).now;
+  }
+
+  // ---- Fault scenarios, snapshots and reset (docs/local-service.md) ----
+
+  scenario() {
+    return this.call('GET', '/admin/scenario', AdminScenarioSchema);
+  }
+
+  setScenario(body: Scenario) {
+    return this.call('PUT', '/admin/scenario', AdminScenarioSchema, body);
+  }
+
+  clearScenario() {
+    return this.call('DELETE', '/admin/scenario', AdminScenarioSchema);
+  }
+
+  async snapshots() {
+    return (await this.call('GET', '/admin/snapshots', AdminSnapshotListSchema)).snapshots;
+  }
+
+  saveSnapshot(name: string) {
+    return this.call('POST', '/admin/snapshots', AdminSnapshotSchema, { name });
+  }
+
+  restoreSnapshot(name: string) {
+    return this.call('POST', `/admin/snapshots/${seg(name)}/restore`, AdminSnapshotSchema);
+  }
+
+  async deleteSnapshot(name: string): Promise<void> {
+    await this.send('DELETE', `/admin/snapshots/${seg(name)}`);
+  }
+
+  /** No accounts, no files, an empty ledger, default settings, no faults, the clock at real time. */
+  reset() {
+    return this.call('POST', '/admin/reset', AdminResetSchema);
   }
 
   settings() {

@@ -6,7 +6,7 @@ import type { LocalConsole } from './local-console.ts';
 
 export type LocalConsoleMethods =
   | 'localStatus' | 'localTopUp' | 'localUpdateAccount' | 'localCreateKey' | 'localRevokeKey' | 'localSetKeyRateLimit'
-  | 'localSetFaults' | 'localAdvanceClock' | 'localSetSettings' | 'localWebhookSet' | 'localWebhookRegenerate'
+  | 'localSetFaults' | 'localAdvanceClock' | 'localResetClock' | 'localSetSettings' | 'localWebhookSet' | 'localWebhookRegenerate'
   | 'localWebhookPing' | 'localPackCreate' | 'localPackUpdate' | 'localPackPublish' | 'localDeleteImage'
   | 'localRequests' | 'localRequest';
 
@@ -25,6 +25,7 @@ export function createLocalConsoleHandlers(console: LocalConsole, emit: Emit): H
     localSetKeyRateLimit: ({ keyId, ratePer24h }) => console.setKeyRateLimit(keyId, ratePer24h),
     localSetFaults: (faults) => console.setFaults(faults),
     localAdvanceClock: ({ seconds }) => console.advanceClock(seconds),
+    localResetClock: () => console.resetClock(),
     localSetSettings: (settings) => console.setSettings(settings),
     localWebhookSet: ({ url, enabled }) => console.webhookSet(url, enabled),
     localWebhookRegenerate: () => console.webhookRegenerate(),

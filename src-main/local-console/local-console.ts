@@ -72,9 +72,9 @@ export class LocalConsole {
   async status(): Promise<LocalConsoleState> {
     const { admin, accountId } = this.admin();
     // Each answer is parsed by the admin client with its schema (src-shared/admin.ts).
-    const [account, now, keys, settings, faults, webhook, packs] = await Promise.all([
+    const [account, clock, keys, settings, faults, webhook, packs] = await Promise.all([
       admin.account(accountId),
-      admin.clock(),
+      admin.clockState(),
       admin.apiKeys(accountId),
       admin.settings(),
       admin.faults(),
@@ -83,9 +83,11 @@ export class LocalConsole {
     ]);
     const appKeyId = this.deps.settings.get().local.keyId;
     const secretStored = (await this.deps.secrets.get('inspector:webhook-secret')) !== null;
+    const { now } = clock;
     return {
       baseUrl: admin.baseUrl,
       now,
+      clockOffsetS: clock.offsetS,
       account: {
         id: account.id,
         credits: account.credits,
@@ -183,6 +185,12 @@ export class LocalConsole {
   async advanceClock(seconds: number): Promise<LocalConsoleState> {
     const { admin } = this.admin();
     await admin.advanceClock(seconds);
+    return this.status();
+  }
+
+  async resetClock(): Promise<LocalConsoleState> {
+    const { admin } = this.admin();
+    await admin.resetClock();
     return this.status();
   }
 

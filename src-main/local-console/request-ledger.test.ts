@@ -62,3 +62,16 @@ describe('the request ledger in the local console', () => {
     expect(refused.ok).toBe(false);
   });
 });
+
+describe('the service clock in the local console', () => {
+  it('shows how far the clock is ahead of real time, and brings it back', async () => {
+    const app = await open();
+    expect((await value<LocalConsoleState>(app, 'localStatus', {})).clockOffsetS).toBe(0);
+    const ahead = await value<LocalConsoleState>(app, 'localAdvanceClock', { seconds: 400 });
+    expect(ahead.clockOffsetS).toBeGreaterThanOrEqual(399);
+    expect(ahead.clockOffsetS).toBeLessThanOrEqual(400);
+    const back = await value<LocalConsoleState>(app, 'localResetClock', {});
+    expect(back.clockOffsetS).toBe(0);
+    expect(Math.abs(back.now - Date.now() / 1000)).toBeLessThan(5);
+  });
+});

@@ -43,6 +43,8 @@ export interface LocalConsoleState {
   baseUrl: string;
   /** The service clock (Unix seconds), which the admin clock can move forward. */
   now: number;
+  /** How far the service clock is ahead of real time, in seconds (0: real time). */
+  clockOffsetS: number;
   account: LocalAccountView;
   /** Keys the app created or seeded, without their secrets. */
   keys: Array<Omit<AdminApiKey, 'key'> & { usedByApp: boolean }>;
@@ -112,6 +114,8 @@ export const localConsoleMethods = {
   ),
   localSetFaults: method<LocalConsoleState>()('local:set-faults', FaultsSchema),
   localAdvanceClock: method<LocalConsoleState>()('local:advance-clock', z.object({ seconds: z.number().int().min(1).max(400 * 86400) })),
+  /** The service clock back to real time (POST /admin/clock {reset: true}). */
+  localResetClock: method<LocalConsoleState>()('local:reset-clock', z.object({})),
   localSetSettings: method<LocalConsoleState>()('local:set-settings', ServiceSettingsSchema),
   localWebhookSet: method<LocalConsoleState>()('local:webhook-set', z.object({ url: z.string().max(2048), enabled: z.boolean() })),
   localWebhookRegenerate: method<LocalConsoleState>()('local:webhook-regenerate', z.object({})),

@@ -264,13 +264,25 @@ function ClockAndLimitsCard({ state }: { state: LocalConsoleState }) {
   const t = useText(appText);
   const format = useFormats();
   const advance = useLocalAction('localAdvanceClock');
+  const backToRealTime = useLocalAction('localResetClock');
   const settings = useLocalAction('localSetSettings');
   return (
     <Card title={t('local.clockAndLimits')} testId="local-clock">
-      <p>
-        {t('local.serviceClock')}: <strong>{format.dateTimeSeconds(state.now * 1000)}</strong>
-      </p>
+      <div className="row-gap wrap">
+        <span>
+          {t('local.serviceClock')}: <strong>{format.dateTimeSeconds(state.now * 1000)}</strong>
+        </span>
+        <span className="muted small" data-testid="clock-offset">
+          {state.clockOffsetS > 0 ? t('local.clockAhead', { seconds: state.clockOffsetS }) : t('local.clockAtRealTime')}
+        </span>
+        <button type="button" className="btn btn-sm" data-testid="clock-reset" disabled={state.clockOffsetS === 0} onClick={() => backToRealTime.mutate({})}>
+          {t('local.backToRealTime')}
+        </button>
+      </div>
       <NumberAction id="clock-advance-hours" label={t('local.advanceHours')} action={t('local.advance')} initial="24" min={1} narrow onAct={(hours) => advance.mutate({ seconds: Math.round(hours * 3600) })} />
+      <p className="muted small" data-testid="clock-effect">
+        {t('local.clockEffect')}
+      </p>
       <NumberAction
         id="default-rate"
         label={t('local.defaultRateLimit')}
@@ -282,7 +294,7 @@ function ClockAndLimitsCard({ state }: { state: LocalConsoleState }) {
         onAct={(limit) => settings.mutate({ default_rate_limit_per_24h: limit })}
       />
       <Toggle label={t('local.allowLoopback')} checked={state.settings.allow_loopback_webhooks} onChange={(checked) => settings.mutate({ allow_loopback_webhooks: checked })} />
-      <ErrorLine error={advance.error ?? settings.error} />
+      <ErrorLine error={advance.error ?? backToRealTime.error ?? settings.error} />
     </Card>
   );
 }
