@@ -5,7 +5,7 @@ import { batchText, loadBatchPage } from './features/batch/index.ts';
 import { ComposePanel } from './features/compose/index.ts';
 import { GalleryPanel } from './features/gallery/index.ts';
 import { ExportDialog } from './features/export/index.ts';
-import { CompareView, ImageViewer } from './features/viewer/index.ts';
+import { CompareView, ImageViewer, MarkUndoBar } from './features/viewer/index.ts';
 import { useLibraryEvents } from './lib/library-state/library-events.ts';
 import { useGalleryView } from './lib/library-state/view-store.ts';
 import { LibraryView } from './features/library/index.ts';
@@ -122,6 +122,8 @@ export function App() {
       <main className="app-main">
         {tab === 'studio' ? <Studio /> : <LazyTabPage tab={tab} />}
       </main>
+      {/* One note and one Ctrl+Z for marks made anywhere: studio, library, viewer, compare, Catalog board. */}
+      <MarkUndoBar />
     </div>
   );
 }

@@ -84,6 +84,11 @@ function ProductHead({ row, t }: { row: BoardRow; t: BoardT }) {
   );
 }
 
+/** How the designer names a cell: its product's SKU and the shot. */
+function cellLabel(cell: BoardCell): string {
+  return `${cell.sku} · ${cell.shotName}`;
+}
+
 /** What the keys do on a focused candidate: pick, marks, open; the arrows are the grid's. */
 function useCandidateKeys(batchId: string, view: BoardView) {
   const setPick = useSetPick(batchId);
@@ -93,7 +98,11 @@ function useCandidateKeys(batchId: string, view: BoardView) {
     (cell: BoardCell, imageId: string) => setPick.mutate({ batchId, productId: cell.productId, shot: cell.shotName, imageId: cell.pick === imageId ? null : imageId }),
     [setPick, batchId],
   );
-  const open = useCallback((cell: BoardCell, index: number) => openViewer(cell.candidates.map((c) => c.imageId), index), [openViewer]);
+  // The viewer stays inside the cell: "2 / 4 in SKU-001 · main", auto-advance never leaves it.
+  const open = useCallback(
+    (cell: BoardCell, index: number) => openViewer(cell.candidates.map((c) => c.imageId), index, { label: cellLabel(cell) }),
+    [openViewer],
+  );
   const act = (at: BoardFocus, key: string): boolean => {
     const cell = view.rows[at.row]?.cells[at.shot];
     const candidate = cell?.candidates[at.candidate];
@@ -103,7 +112,7 @@ function useCandidateKeys(batchId: string, view: BoardView) {
     else {
       const marks = marksForKey(key, [candidate]);
       if (!marks) return false;
-      mark([candidate.imageId], marks);
+      mark([candidate.imageId], marks, `${cellLabel(cell)} ${at.candidate + 1}/${cell.candidates.length}`);
       // A rejected image never goes to the marketplace: it stops being the pick.
       if (marks.rejected && cell.pick === candidate.imageId) setPick.mutate({ batchId, productId: cell.productId, shot: cell.shotName, imageId: null });
     }

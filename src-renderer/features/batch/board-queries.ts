@@ -67,15 +67,15 @@ export function useSetPick(batchId: string) {
 }
 
 /** Culling marks on board candidates through the one mark hook; the board's candidates show them at once. */
-export function useBoardMark(batchId: string): (imageIds: string[], marks: Marks) => void {
+export function useBoardMark(batchId: string): (imageIds: string[], marks: Marks, label?: string) => void {
   const client = useQueryClient();
   const { mutate } = useMark();
   return useCallback(
-    (imageIds, marks) => {
+    (imageIds, marks, label) => {
       const ids = new Set(imageIds);
       const mark = (c: CellCandidate): CellCandidate => (ids.has(c.imageId) ? { ...c, ...marks } : c);
       patchCells(client, batchId, (cell) => (cell.candidates.some((c) => ids.has(c.imageId)) ? { ...cell, candidates: cell.candidates.map(mark) } : cell));
-      mutate({ imageIds, ...marks }, { onSettled: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }) });
+      mutate({ imageIds, ...marks, ...(label ? { label } : {}) }, { onSettled: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }) });
     },
     [client, batchId, mutate],
   );

@@ -37,7 +37,12 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
   const data = detail.data?.image.id === id ? detail.data : undefined;
   const image = data?.image;
   const mark = useMark();
-  const onMark = useCallback((marks: Marks) => image && mark.mutate({ imageIds: [image.id], ...marks }), [image, mark]);
+  // Inside a cell or product the note names the image by it ("SKU-001 · main 2/4").
+  const scopeName = viewer.scope ? `${viewer.scope.label} ${travel.listIndex + 1}/${viewer.ids.length}` : undefined;
+  const onMark = useCallback(
+    (marks: Marks) => image && mark.mutate({ imageIds: [image.id], ...marks, ...(scopeName ? { label: scopeName } : {}) }),
+    [image, mark, scopeName],
+  );
   const dialogRef = useModalFocus(true, id);
 
   // Natural size: the library's record, or the loaded file's when the record is not there yet.
@@ -51,6 +56,7 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
       <div className="loupe-main">
         <LoupeStage id={id} image={image} alt={data?.turn.request.prompt || t('viewer.title')} content={content} pz={pz} onNaturalSize={(w, h) => setNatural({ id, w, h })} />
         <div className="loupe-foot">
+          {viewer.scope ? <Filmstrip ids={viewer.ids} current={id} scope={viewer.scope.label} go={travel.go} /> : null}
           <ZoomBar pz={pz} />
         </div>
       </div>
@@ -60,6 +66,29 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
         <KeyHints mode="viewer" />
       </aside>
     </div>
+  );
+}
+
+/** The scope's images (a board cell or a product) as thumbnails: where the viewer is, and one click to go. */
+function Filmstrip({ ids, current, scope, go }: { ids: string[]; current: string; scope: string; go: (id: string) => void }) {
+  const lt = useText(loupeText);
+  return (
+    <nav className="loupe-filmstrip" aria-label={lt('filmstrip', { scope })} data-testid="viewer-filmstrip">
+      {ids.map((other, i) => (
+        <button
+          key={other}
+          type="button"
+          className={`loupe-filmstrip-item ${other === current ? 'is-current' : ''}`}
+          aria-current={other === current ? 'true' : undefined}
+          aria-label={lt('filmstripItem', { index: i + 1, total: ids.length })}
+          data-testid="viewer-filmstrip-item"
+          data-image-id={other}
+          onClick={() => go(other)}
+        >
+          <img src={imageUrl('thumb', other)} alt="" decoding="async" />
+        </button>
+      ))}
+    </nav>
   );
 }
 

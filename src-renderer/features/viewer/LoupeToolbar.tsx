@@ -7,7 +7,10 @@ export function LoupeToolbar({ travel, viewer, close }: { travel: LoupeTravel; v
   const t = useText(appText);
   const lt = useText(loupeText);
   const { place, listIndex, prevId, nextId, go } = travel;
-  const position = place
+  const index = listIndex + 1;
+  const position = viewer.scope
+    ? lt('positionInScope', { index, total: viewer.ids.length, scope: viewer.scope.label })
+    : place
     ? place.inFilter
       ? lt('position', { index: place.index + 1, total: place.total })
       : lt('positionOutside', { total: place.total })
@@ -25,6 +28,7 @@ export function LoupeToolbar({ travel, viewer, close }: { travel: LoupeTravel; v
         data-index={place ? place.index : listIndex}
         data-total={place ? place.total : viewer.ids.length}
         data-in-filter={place ? place.inFilter : ''}
+        data-scope={viewer.scope?.label ?? ''}
         aria-label={place?.inFilter ? lt('positionLabel', { index: place.index + 1, total: place.total }) : undefined}
         aria-live="polite"
       >

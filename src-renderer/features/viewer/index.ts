@@ -2,3 +2,4 @@
 // zoom). Other features and App.tsx import the viewer only from here.
 export { ImageViewer } from './ImageViewer.tsx';
 export { CompareView } from './CompareView.tsx';
+export { MarkUndoBar } from './MarkUndoBar.tsx';

@@ -8,8 +8,10 @@ import { imageQuery } from '../../lib/library-queries.ts';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { neighborsQuery, useNeighbors } from './queries.ts';
 
-/** What the gallery opened: a list of ids and the one shown first. */
-export type ViewerState = { ids: string[]; index: number };
+import type { ViewerOpen } from '../../lib/library-state/store.ts';
+
+/** What was opened: a list of ids, the one shown first, and for a catalog cell or product the scope it stays in. */
+export type ViewerState = ViewerOpen;
 
 export interface LoupeTravel {
   /** The image on screen. */
@@ -21,7 +23,7 @@ export interface LoupeTravel {
   place: ImageNeighbors | null;
   /** The image's index in the opened list (-1 when moved beyond it). */
   listIndex: number;
-  /** The library could not answer: previous / next walk the opened list. */
+  /** The library could not answer, or the viewer is scoped to a cell or product: previous / next walk the opened list. */
   onListOnly: boolean;
 }
 
@@ -31,27 +33,30 @@ export function useLoupeTravel(viewer: ViewerState): LoupeTravel {
   const [moved, setMoved] = useState<{ base: ViewerState; id: string } | null>(null);
   const openedId = viewer.ids[viewer.index] ?? viewer.ids[0] ?? '';
   const id = moved && moved.base === viewer ? moved.id : openedId;
-  const neighbors = useNeighbors(filters, id);
-  const place = neighbors.data && !neighbors.isPlaceholderData ? neighbors.data : null;
-  const onListOnly = neighbors.isError;
+  // A scoped viewer never asks the library: the cell's (or product's) candidates are the whole walk.
+  const scoped = viewer.scope !== undefined;
+  const neighbors = useNeighbors(filters, scoped ? null : id);
+  const place = !scoped && neighbors.data && !neighbors.isPlaceholderData ? neighbors.data : null;
+  const onListOnly = scoped || neighbors.isError;
   const listIndex = viewer.ids.indexOf(id);
   const prevId = place ? place.prev : onListOnly && listIndex > 0 ? (viewer.ids[listIndex - 1] ?? null) : null;
   const nextId = place ? place.next : onListOnly && listIndex >= 0 ? (viewer.ids[listIndex + 1] ?? null) : null;
   const go = useCallback((target: string | null) => {
     if (target) setMoved({ base: viewer, id: target });
   }, [viewer]);
-  usePrefetchNeighbors(filters, place?.prev, place?.next);
+  usePrefetchNeighbors(scoped ? null : filters, prevId, nextId);
   return { id, prevId, nextId, go, place, listIndex, onListOnly };
 }
 
 /** Make the next move instant: the neighbours' details, places and full images ahead of time. */
-function usePrefetchNeighbors(filters: GalleryFilters, prev: string | null | undefined, next: string | null | undefined) {
+function usePrefetchNeighbors(filters: GalleryFilters | null, prev: string | null | undefined, next: string | null | undefined) {
   const client = useQueryClient();
   useEffect(() => {
     for (const other of [next, prev]) {
       if (!other) continue;
       void client.prefetchQuery(imageQuery(other));
-      void client.prefetchQuery(neighborsQuery(filters, other));
+      // A scoped viewer walks its list: no library places to ask for.
+      if (filters) void client.prefetchQuery(neighborsQuery(filters, other));
       const img = new Image();
       img.src = imageUrl('full', other);
     }

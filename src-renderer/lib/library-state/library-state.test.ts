@@ -7,7 +7,7 @@ import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { GalleryPage, ImageDetail } from '../../../src-shared/ipc/library.ts';
 import { queryKeys } from '../query-keys.ts';
 import { libraryRefresher } from './library-events.ts';
-import { markMutation, marksForKey, MARK_BATCH, type MarkInput } from './marks.ts';
+import { markMutation, marksForKey, MARK_BATCH, UNDO_DEPTH, undoLastMark, useMarkHistory, type MarkInput } from './marks.ts';
 import { useGalleryStore } from './store.ts';
 
 const image = (id: string, turnId = 'turn_1', marks: Partial<ImageRecord> = {}): ImageRecord =>
@@ -120,6 +120,56 @@ describe('the one mark mutation', () => {
     await mark({ imageIds: ['img_1'], rejected: true });
     expect(stale(client, queryKeys.gallery({}))).toBe(true);
     expect(stale(client, queryKeys.image('img_1'))).toBe(true);
+  });
+});
+
+describe('undo of marks (Ctrl+Z)', () => {
+  let client: QueryClient;
+  /** main's marks by image id, as library:get-images and library:mark read and write them. */
+  let stored: Map<string, ImageRecord>;
+  const calls: MarkInput[] = [];
+
+  beforeEach(() => {
+    client = new QueryClient();
+    calls.length = 0;
+    useMarkHistory.setState({ stack: [], note: null });
+    stored = new Map([['img_1', image('img_1', 'turn_1', { rating: 3, prompt: 'a blue mug on oak' } as Partial<ImageRecord>)]]);
+    const ok = <T>(value: T) => Promise.resolve({ ok: true, value });
+    vi.stubGlobal('window', {
+      api: {
+        libraryGetImages: ({ imageIds }: { imageIds: string[] }) => ok({ images: imageIds.map((id) => stored.get(id)!), missing: [] }),
+        libraryMark: ({ imageIds, ...marks }: MarkInput) => {
+          calls.push({ imageIds, ...marks });
+          for (const id of imageIds) stored.set(id, { ...stored.get(id)!, ...marks });
+          return ok(imageIds.map((id) => stored.get(id)!));
+        },
+      },
+    });
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  const mark = (input: MarkInput & { label?: string }) => new MutationObserver(client, markMutation(client)).mutate(input);
+
+  it('puts back exactly what a reject replaced (a 3-star image is 3 stars and not rejected again), and names the image', async () => {
+    await mark({ imageIds: ['img_1'], rejected: true, label: 'SKU-1 · main 2/2' });
+    expect(useMarkHistory.getState().note).toMatchObject({ kind: 'marked', marks: { rejected: true }, name: 'SKU-1 · main 2/2' });
+    await undoLastMark(client);
+    expect(calls.at(-1)).toEqual({ imageIds: ['img_1'], rating: 3, rejected: false, starred: false });
+    expect(stored.get('img_1')).toMatchObject({ rating: 3, rejected: false, starred: false });
+    expect(useMarkHistory.getState().note).toMatchObject({ kind: 'undone', name: 'a blue mug on oak' });
+    // Nothing left: says so, sends nothing.
+    const sent = calls.length;
+    await undoLastMark(client);
+    expect(calls).toHaveLength(sent);
+    expect(useMarkHistory.getState().note?.kind).toBe('nothing');
+  });
+
+  it(`keeps the last ${UNDO_DEPTH} marks, newest undone first`, async () => {
+    for (let r = 0; r < UNDO_DEPTH + 5; r++) await mark({ imageIds: ['img_1'], rating: (r % 5) + 1 });
+    expect(useMarkHistory.getState().stack).toHaveLength(UNDO_DEPTH);
+    await undoLastMark(client);
+    // The last mark set rating 5 (r = 24); before it the image had 4.
+    expect(stored.get('img_1')?.rating).toBe(4);
   });
 });
 

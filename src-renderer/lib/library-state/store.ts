@@ -4,12 +4,27 @@ import { create } from 'zustand';
 import type { GalleryFilters } from '../../../src-shared/ipc/library.ts';
 import { call } from '../desktop.ts';
 
+/**
+ * A viewer opened on a part of the catalog (a board cell or a product): it walks only these images, never the
+ * library, and says where it is ("2 / 4 in SKU-001 · main").
+ */
+export interface ViewerScope {
+  /** The name of the scope the designer sees, e.g. "SKU-001 · main". */
+  label: string;
+}
+
+export interface ViewerOpen {
+  ids: string[];
+  index: number;
+  scope?: ViewerScope;
+}
+
 interface GalleryState {
   filters: GalleryFilters;
   selected: string[];
   /** The anchor of a Shift-click range. */
   anchor: string | null;
-  viewer: { ids: string[]; index: number } | null;
+  viewer: ViewerOpen | null;
   /** The images compared side by side (2–4, in selection order). */
   compare: string[] | null;
   setFilters: (patch: Partial<GalleryFilters>) => void;
@@ -17,7 +32,8 @@ interface GalleryState {
   /** Click semantics: plain selects one, toggle (Ctrl/Cmd) adds or removes, range (Shift) spans from the anchor. */
   select: (id: string, mode: 'single' | 'toggle' | 'range', order: readonly string[]) => void;
   clearSelection: () => void;
-  openViewer: (ids: string[], index: number) => void;
+  /** With a scope, the viewer stays inside `ids` (a board cell or a product); without, it walks the library. */
+  openViewer: (ids: string[], index: number, scope?: ViewerScope) => void;
   moveViewer: (delta: number) => void;
   closeViewer: () => void;
   openCompare: (...ids: string[]) => void;
@@ -56,7 +72,7 @@ export const useGalleryStore = create<GalleryState>((set) => ({
       return { selected: [id], anchor: id };
     }),
   clearSelection: () => set({ selected: [], anchor: null }),
-  openViewer: (ids, index) => set({ viewer: { ids, index } }),
+  openViewer: (ids, index, scope) => set({ viewer: scope ? { ids, index, scope } : { ids, index } }),
   moveViewer: (delta) =>
     set((s) => {
       if (!s.viewer) return {};

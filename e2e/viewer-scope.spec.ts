@@ -1,0 +1,85 @@
+// The viewer opened from a Catalog board cell stays in that cell, and marks can be undone (issue 26 Deliver 2),
+// through the harness against a real local service: 2 products × a 1-shot list with n=2. Opened on a cell's first
+// candidate, the viewer says "1 / 2 in SKU · shot", shows the cell's filmstrip, walks only its two candidates (→
+// past the last one stays put, auto-advance after a mark too) and never shows another product's image. X rejects,
+// and the note names the image; Ctrl+Z puts the earlier marks back exactly (a 3-star image rejected is 3 stars and
+// not rejected again); the undo-mark button does the same.
+import type { BatchDetail, ImageRecord, Product, ShotList } from '../src-shared/ipc/index.ts';
+import { expect, test } from './fixtures/harness.ts';
+import { ipc } from './support/ipc.ts';
+import { chooseLook, openStudio, SIZES } from './support/studio.ts';
+
+const SKUS = ['VWS-1', 'VWS-2'];
+
+async function marksOf(harness: Parameters<typeof ipc>[0], id: string): Promise<Pick<ImageRecord, 'rating' | 'rejected' | 'starred'>> {
+  const { images } = await ipc<{ images: ImageRecord[] }>(harness, 'library:get-images', { imageIds: [id] });
+  const { rating, rejected, starred } = images[0] as ImageRecord;
+  return { rating, rejected, starred };
+}
+
+test('the viewer from a cell walks only that cell, and Ctrl+Z undoes a reject', async ({ page, harness }) => {
+  test.setTimeout(180_000);
+  const products: Product[] = [];
+  for (const [i, sku] of SKUS.entries()) products.push(await ipc<Product>(harness, 'product:save', { sku, name: `mug ${i + 1}`, prompt: `a ceramic mug ${i + 1}` }));
+  const list = await ipc<ShotList>(harness, 'shotlist:save', {
+    name: 'scope list',
+    shots: [{ name: 'main', purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 2, promptAddition: 'front' }],
+  });
+  await ipc<BatchDetail>(harness, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 2 });
+
+  await page.setViewportSize(SIZES[0]);
+  await openStudio(page, harness.url);
+  await chooseLook(page, 'en', 'light');
+  await page.getByTestId('open-batch').click();
+  const board = page.getByTestId('catalog-board');
+  await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(2, { timeout: 120_000 });
+  const cell = board.locator('[data-testid="catalog-cell"][data-sku="VWS-1"][data-shot="main"]');
+  await expect(cell.locator('[data-testid="cell-candidate"] img')).toHaveCount(2, { timeout: 60_000 });
+  const ids = await cell.getByTestId('cell-candidate').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-id') as string));
+  const [first, second] = ids as [string, string];
+
+  // Rate the second 3 stars through main first, so the undo has something to put back besides "not rejected".
+  await ipc(harness, 'library:mark', { imageIds: [second], rating: 3 });
+
+  // Open the viewer on the cell's first candidate (focus, Enter).
+  await cell.getByTestId('cell-candidate').first().click({ position: { x: 30, y: 30 } });
+  await page.keyboard.press('Enter');
+  const viewer = page.getByTestId('viewer');
+  await expect(viewer).toHaveAttribute('data-image-id', first);
+  const position = viewer.getByTestId('viewer-position');
+  await expect(position).toHaveText('1 / 2 in VWS-1 · main');
+  await expect(viewer.getByTestId('viewer-filmstrip-item')).toHaveCount(2);
+  await expect(viewer.locator('[data-testid="viewer-filmstrip-item"][aria-current="true"]')).toHaveAttribute('data-image-id', first);
+
+  await page.keyboard.press('ArrowRight');
+  await expect(viewer).toHaveAttribute('data-image-id', second);
+  await expect(position).toHaveText('2 / 2 in VWS-1 · main');
+  // Past the last candidate: it stays in the cell (never the other product's images).
+  await page.keyboard.press('ArrowRight');
+  await expect(viewer).toHaveAttribute('data-image-id', second);
+  await expect(viewer.getByTestId('viewer-next')).toBeDisabled();
+
+  // Auto-advance on: a reject on the last candidate stays on it.
+  await viewer.getByTestId('viewer-advance').check();
+  await page.keyboard.press('x');
+  await expect.poll(() => marksOf(harness, second)).toMatchObject({ rejected: true });
+  await expect(viewer).toHaveAttribute('data-image-id', second);
+  const note = page.getByTestId('mark-note');
+  await expect(note).toHaveText('Rejected: VWS-1 · main 2/2');
+  await expect(note).toHaveAttribute('data-kind', 'marked');
+
+  // Ctrl+Z: back exactly as before (3 stars, not rejected).
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => marksOf(harness, second)).toEqual({ rating: 3, rejected: false, starred: false });
+  await expect(note).toHaveAttribute('data-kind', 'undone');
+
+  // The filmstrip goes to the first; S stars it; the Undo button takes it back.
+  await viewer.locator(`[data-testid="viewer-filmstrip-item"][data-image-id="${first}"]`).click();
+  await expect(viewer).toHaveAttribute('data-image-id', first);
+  await viewer.getByTestId('viewer-advance').uncheck();
+  await viewer.getByTestId('viewer-stage').focus();
+  await page.keyboard.press('s');
+  await expect.poll(() => marksOf(harness, first)).toMatchObject({ starred: true });
+  await page.getByTestId('undo-mark').click();
+  await expect.poll(() => marksOf(harness, first)).toMatchObject({ starred: false });
+});

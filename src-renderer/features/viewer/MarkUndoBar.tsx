@@ -1,0 +1,61 @@
+// After a mark, a short note names the image and what was done, with Undo; Ctrl+Z (Cmd+Z) undoes the last marks
+// anywhere (grid, viewer, compare, board, studio), except while typing, where it stays the field's own undo.
+// Mounted once by App.tsx; the undo stack itself is lib/library-state/marks.ts.
+import { useEffect, useState } from 'react';
+import { useText } from '../../i18n/text.ts';
+import { useMarkHistory, useUndoMark, type MarkNote } from '../../lib/library-state/marks.ts';
+import { loupeText } from './i18n.ts';
+import { isTyping } from './keys.ts';
+
+/** How long the note stays after a mark (the stack stays; Ctrl+Z works after the note is gone). */
+const NOTE_MS = 8_000;
+
+function useUndoKey(undo: () => void): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.ctrlKey || e.metaKey) || e.shiftKey || e.altKey || e.key.toLowerCase() !== 'z' || isTyping(e.target)) return;
+      e.preventDefault();
+      undo();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [undo]);
+}
+
+export function MarkUndoBar() {
+  const lt = useText(loupeText);
+  const undo = useUndoMark();
+  const note = useMarkHistory((s) => s.note);
+  const canUndo = useMarkHistory((s) => s.stack.length > 0);
+  const [hiddenSeq, setHiddenSeq] = useState(0);
+  useUndoKey(undo);
+  useEffect(() => {
+    if (!note) return;
+    const timer = setTimeout(() => setHiddenSeq(note.seq), NOTE_MS);
+    return () => clearTimeout(timer);
+  }, [note]);
+  const shown = note !== null && note.seq !== hiddenSeq;
+  const markWords = ({ marks }: MarkNote): string => {
+    if (marks.rejected !== undefined) return lt(marks.rejected ? 'markRejected' : 'markUnrejected');
+    if (marks.starred !== undefined) return lt(marks.starred ? 'markStarred' : 'markUnstarred');
+    if (marks.rating !== undefined) return marks.rating > 0 ? lt('markRated', { rating: marks.rating }) : lt('markUnrated');
+    return lt('markUndone');
+  };
+  const text =
+    note === null ? '' : note.kind === 'nothing' ? lt('nothingToUndo') : lt('marked', { mark: note.kind === 'undone' ? lt('markUndone') : markWords(note), name: note.name });
+  return (
+    <div className={`mark-undo-bar ${shown ? 'is-shown' : ''}`} data-testid="mark-note-bar">
+      <span role="status" aria-live="polite" data-testid="mark-note" data-kind={note?.kind ?? ''}>
+        {shown ? text : ''}
+      </span>
+      {shown ? (
+        <>
+          {note?.kind === 'marked' ? <span className="muted small">{lt('markedUndo')}</span> : null}
+          <button type="button" className="btn btn-sm" data-testid="undo-mark" aria-label={lt('undoLabel')} disabled={!canUndo} onClick={undo}>
+            {lt('undo')}
+          </button>
+        </>
+      ) : null}
+    </div>
+  );
+}
