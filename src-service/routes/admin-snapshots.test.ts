@@ -32,9 +32,11 @@ async function made(s: Pick<TestService, 'baseUrl'>, key: string): Promise<strin
 }
 
 describe('POST /admin/snapshots and restore', () => {
-  it('brings back balance, keys, images and the clock, while the service runs', async () => {
+  it('brings back balance, keys, images, the webhook, the request ledger and the clock, while the service runs', async () => {
     const a = await svc.account({ credits: 5000 });
     const filename = await made(svc, a.key);
+    const generateId = (await svc.admin('GET', `/admin/requests?account_id=${a.id}`)).body.requests[0].request_id;
+    await svc.admin('PUT', `/admin/accounts/${a.id}/webhook`, { url: 'https://hooks.example.com/before', enabled: true });
     await svc.admin('POST', '/admin/clock', { reset: true, advance_s: 400 });
     const before = (await svc.admin('GET', `/admin/accounts/${a.id}`)).body;
 
@@ -44,18 +46,24 @@ describe('POST /admin/snapshots and restore', () => {
     expect(saved.body.size).toBeGreaterThan(0);
     expect((await svc.admin('GET', '/admin/snapshots')).body.snapshots.map((s: any) => s.name)).toContain('after-one-image');
 
-    // Everything changes after the snapshot: balance, the key, the image, the clock, a new account.
+    // Everything changes after the snapshot: a download, balance, the key, the image, the clock, a new account.
+    expect((await download(svc, a.key, filename)).status).toBe(200);
+    expect((await svc.admin('GET', `/admin/requests?account_id=${a.id}&route=file`)).body.requests).toHaveLength(1);
     await svc.admin('PATCH', `/admin/accounts/${a.id}`, { credits: 1 });
     await svc.admin('POST', `/admin/api-keys/${a.keyId}/revoke`);
     const imageId = (await svc.admin('GET', `/admin/accounts/${a.id}/turns?since=0`)).body.turns[0].images[0].id;
     expect((await svc.admin('DELETE', `/admin/images/${imageId}`)).status).toBe(204);
     await svc.admin('POST', '/admin/clock', { reset: true });
+    await svc.admin('PUT', `/admin/accounts/${a.id}/webhook`, { url: 'https://hooks.example.com/after', enabled: false });
     const later = await svc.account();
     expect((await download(svc, a.key, filename)).status).toBe(401);
 
     const restored = await svc.admin('POST', '/admin/snapshots/after-one-image/restore');
     expect(restored.status).toBe(200);
     expect(restored.body.name).toBe('after-one-image');
+    // The request ledger is the snapshot's too: the generation is in it, the download made after it is not.
+    expect((await svc.admin('GET', `/admin/requests/${generateId}`)).status).toBe(200);
+    expect((await svc.admin('GET', `/admin/requests?account_id=${a.id}&route=file`)).body.requests).toEqual([]);
     expect((await svc.admin('GET', `/admin/accounts/${a.id}`)).body).toEqual(before);
     const file = await download(svc, a.key, filename);
     expect(file.status).toBe(200);
@@ -64,6 +72,7 @@ describe('POST /admin/snapshots and restore', () => {
     expect(clock.offset_s).toBeGreaterThanOrEqual(399);
     expect(clock.offset_s).toBeLessThanOrEqual(400);
     expect((await svc.admin('GET', `/admin/accounts/${later.id}`)).status).toBe(404);
+    expect((await svc.admin('GET', `/admin/accounts/${a.id}/webhook`)).body).toMatchObject({ url: 'https://hooks.example.com/before', enabled: true });
     // The service goes on working on the restored state.
     expect((await svc.api('/api/v1/generate', { key: a.key, body: ONE_IMAGE })).status).toBe(200);
   });

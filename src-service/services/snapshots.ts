@@ -62,6 +62,8 @@ const KEPT_KV_KEYS = ['direct_link_secret'];
 export function createSnapshotStore(options: SnapshotStoreOptions): SnapshotStore {
   const { db, dataDir, filesDir, clock, live } = options;
   const root = join(dataDir, SNAPSHOTS_DIR);
+  // What a kill cut short (a snapshot being written, a restore's working copy) is never a snapshot.
+  if (existsSync(root)) for (const name of readdirSync(root)) if (name.startsWith('.')) rmSync(join(root, name), { recursive: true, force: true });
   // One snapshot operation at a time: a save copying while a restore replaces would copy half of each.
   let queue: Promise<unknown> = Promise.resolve();
   const serially = <T>(work: () => Promise<T>): Promise<T> => {
