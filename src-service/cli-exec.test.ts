@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processRunning } from '../test-support/processes.ts';
+import { createLogger } from './logger.ts';
+import { startService } from './start.ts';
+import { adminApi } from './test-support.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -74,6 +77,22 @@ describe('service -- exec', () => {
     expect(base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect([token, key, account]).toEqual(['adm_chosen', null, null]);
     expect(existsSync(join(data, 'service.db'))).toBe(true);
+  });
+
+  it('--import starts the fresh service from an export: the command sees its accounts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-exec-import-'));
+    dirs.push(dir);
+    const fixture = await startService({ port: 0, dataDir: join(dir, 'build'), adminToken: 'adm_fixture', logger: createLogger('silent'), exportOnExit: join(dir, 'fixture') });
+    const account = await adminApi(fixture)('POST', '/admin/accounts', { credits: 123 });
+    await fixture.close();
+    const script = `fetch(process.env.STUDIO_BASE_URL + '/admin/accounts/${account.id}', { headers: { Authorization: 'Bearer ' + process.env.STUDIO_ADMIN_TOKEN } }).then((r) => r.json()).then((a) => console.log(a.credits))`;
+    const run = await exec(['--import', join(dir, 'fixture'), '--', process.execPath, '-e', script]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe('123');
+    const bad = await exec(['--import', join(dir, 'nothing'), '--', process.execPath, '-e', '']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--import .*service\.db/);
   });
 
   it('gives 128 + n when the command dies of signal n', async () => {

@@ -1,6 +1,6 @@
-// `npm run -s service -- exec [--seed] [--data DIR] [--log-level warn] -- COMMAND [ARGS…]`: a fresh service for one
+// `npm run -s service -- exec [--seed] [--data DIR] [--import PATH] [--log-level warn] -- COMMAND [ARGS…]`: a fresh service for one
 // command (a test suite in CI). The service runs in this process on a free loopback port, on a temporary data folder
-// (removed afterwards) unless --data names one; the command runs with STUDIO_BASE_URL and STUDIO_ADMIN_TOKEN, and with
+// (removed afterwards) unless --data names one, starting from an export with --import; the command runs with STUDIO_BASE_URL and STUDIO_ADMIN_TOKEN, and with
 // --seed STUDIO_ACCOUNT_ID and STUDIO_API_KEY (absent without --seed), its stdio passed through. Exit code: the
 // command's (a signal n: 128 + n); 2 bad flags or no command; 127 the command cannot be started; 1 and 3 as the
 // service's own start (docs/local-service.md "Run your tests against a fresh service (CI)").
@@ -10,11 +10,12 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ADMIN_TOKEN_ENV, reportStartFailure } from './cli-options.ts';
+import { snapshotFolderOf } from './services/snapshots.ts';
 import { DATA_FOLDER_IN_USE_EXIT_CODE, DataFolderInUseError, startService, type RunningService } from './start.ts';
 
 /** What the command reads to reach the service; the last two only with --seed. */
 export const EXEC_ENV = { baseUrl: 'STUDIO_BASE_URL', adminToken: ADMIN_TOKEN_ENV, accountId: 'STUDIO_ACCOUNT_ID', apiKey: 'STUDIO_API_KEY' } as const;
-const USAGE = 'usage: service -- exec [--seed] [--data DIR] [--log-level LEVEL] -- COMMAND [ARGS…]';
+const USAGE = 'usage: service -- exec [--seed] [--data DIR] [--import PATH] [--log-level LEVEL] -- COMMAND [ARGS…]';
 /** The shell's code for a command that could not be found or started. */
 const COMMAND_NOT_STARTED_EXIT_CODE = 127;
 
@@ -24,6 +25,8 @@ export interface ExecOptions {
   seed: boolean;
   /** Null: a temporary folder, removed afterwards. */
   dataDir: string | null;
+  /** An export or snapshot folder to start from (`--import`), checked like the service's own flag. */
+  importFrom: string | null;
   logLevel: string;
   adminToken: string | undefined;
   command: string;
@@ -39,13 +42,15 @@ export function parseExecArgs(argv: readonly string[], env: NodeJS.ProcessEnv): 
     options: {
       seed: { type: 'boolean', default: false },
       data: { type: 'string' },
+      import: { type: 'string' },
       // The command's own output is what a CI log is read for: the service says only what went wrong.
       'log-level': { type: 'string', default: 'warn' },
     },
     strict: true,
     allowPositionals: false,
   });
-  return { seed: values.seed, dataDir: values.data ?? null, logLevel: values['log-level'], adminToken: env[ADMIN_TOKEN_ENV] || undefined, command, args };
+  const importFrom = values.import === undefined ? null : snapshotFolderOf(values.import);
+  return { seed: values.seed, dataDir: values.data ?? null, importFrom, logLevel: values['log-level'], adminToken: env[ADMIN_TOKEN_ENV] || undefined, command, args };
 }
 
 /** The command's environment: ours, with the service's variables set and stale account ones dropped. */
@@ -94,6 +99,7 @@ export async function runExec(argv: readonly string[], env: NodeJS.ProcessEnv): 
       dataDir,
       seed: options.seed,
       logLevel: options.logLevel,
+      ...(options.importFrom !== null ? { importFrom: options.importFrom } : {}),
       ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     });
     return await runCommand(options, commandEnv(service, env));
