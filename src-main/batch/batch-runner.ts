@@ -273,6 +273,7 @@ export class BatchRunner {
       name: batch.name,
       createdAt: batch.createdAt,
       environment: batch.environment,
+      shotListId: batch.shotListId,
       shotListName: batch.shotListName,
       state: batch.state,
       pause: batch.pause ? this.presentPause(batch.pause) : null,

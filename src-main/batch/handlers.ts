@@ -21,7 +21,7 @@ import { planFields, type BatchRepo, type NewJob } from './batch-repo.ts';
 import type { BatchRunner } from './batch-runner.ts';
 import type { CatalogRepo } from './catalog-repo.ts';
 import { exportMarketplace, type MarketplaceItem, type MissingPick } from './marketplace-export.ts';
-import { planBatch, requireProduct, type PlanInput } from './plan.ts';
+import { planBatch, requireProduct, type PlanDeps, type PlanInput } from './plan.ts';
 import { importProductInput } from './product-import.ts';
 import { batchReport, batchReportCsv } from './report.ts';
 import { Reruns } from './reruns.ts';
@@ -124,10 +124,15 @@ function shotListHandlers(deps: BatchHandlerDeps): HandlerTable<ShotListMethods>
   };
 }
 
-async function createBatch(deps: BatchHandlerDeps, input: CreateInput): Promise<BatchDetail> {
+/** The plan's needs: the handlers' deps, and what earlier batches made (their served cells and picks). */
+function planDeps(deps: BatchHandlerDeps, board: Board): PlanDeps {
+  return { ...deps, made: { batches: deps.batches, picks: (batchId) => board.pickedImages(batchId) } };
+}
+
+async function createBatch(deps: BatchHandlerDeps, board: Board, input: CreateInput): Promise<BatchDetail> {
   const now = deps.now ?? Date.now;
   const { catalog } = deps;
-  const thePlan = await planBatch(deps, input);
+  const thePlan = await planBatch(planDeps(deps, board), input);
   if (thePlan.jobs.length === 0) throw new StudioError('batch_plan_empty', {}, { details: { problems: thePlan.problems } });
   if (input.expectedTotal !== undefined && input.expectedTotal !== thePlan.total) {
     throw new StudioError('batch_plan_changed', { total: thePlan.total, expected: input.expectedTotal });
@@ -177,10 +182,10 @@ async function createBatch(deps: BatchHandlerDeps, input: CreateInput): Promise<
   return deps.runner.detail(batchId);
 }
 
-function runHandlers(deps: BatchHandlerDeps): HandlerTable<RunMethods> {
+function runHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<RunMethods> {
   return {
-    batchPlan: (input) => planBatch(deps, input),
-    batchCreate: (input) => createBatch(deps, input),
+    batchPlan: (input) => planBatch(planDeps(deps, board), input),
+    batchCreate: (input) => createBatch(deps, board, input),
     batchList: async () => deps.runner.list(),
     batchGet: async ({ batchId }) => deps.runner.detail(batchId),
     batchPause: async ({ batchId }) => {
@@ -333,5 +338,5 @@ function boardHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<Board
 
 export function createBatchHandlers(deps: BatchHandlerDeps): HandlerTable<BatchMethods> {
   const board = new Board({ db: deps.db, batches: deps.batches, product: (id) => deps.catalog.getProduct(id), ...(deps.now ? { now: deps.now } : {}) });
-  return { ...productHandlers(deps), ...shotListHandlers(deps), ...runHandlers(deps), ...outputHandlers(deps, board), ...rerunHandlers(deps), ...boardHandlers(deps, board) };
+  return { ...productHandlers(deps), ...shotListHandlers(deps), ...runHandlers(deps, board), ...outputHandlers(deps, board), ...rerunHandlers(deps), ...boardHandlers(deps, board) };
 }

@@ -82,6 +82,16 @@ function isServed(views: JobView[]): boolean {
   return views.some((v) => ['succeeded', 'queued', 'running'].includes(jobFacts(v).status));
 }
 
+/** The cells (product × shot keys, `servedCellKey`) of these jobs that are served: "only what is missing" sends none of them. */
+export function servedCells(views: JobView[]): Set<string> {
+  return new Set([...cellsOf(views)].filter(([, cell]) => isServed(cell)).map(([key]) => key));
+}
+
+/** The key `servedCells` names a product × shot by. */
+export function servedCellKey(productId: string, shotName: string): string {
+  return cellKey({ productId, shotName });
+}
+
 export class Reruns {
   private readonly deps: RerunDeps;
   private readonly now: () => number;
@@ -131,7 +141,7 @@ export class Reruns {
       throw new StudioError('batch_budget_below_spent', { budget: input.budget, spent: tally.spent, committed });
     }
     // A cell re-shot meanwhile has its result: its never-sent plan job stays unsent (the cell is not paid twice).
-    const served = new Set([...cellsOf(this.deps.batches.jobViews(batch.id))].filter(([, views]) => isServed(views)).map(([key]) => key));
+    const served = servedCells(this.deps.batches.jobViews(batch.id));
     const overBudget = this.deps.batches.overBudgetJobs(batch.id).filter((j) => !served.has(cellKey(j))).map((j) => j.id);
     transaction(this.deps.db, () => {
       this.deps.batches.requeueUnsent(overBudget);

@@ -157,6 +157,13 @@ export interface BatchPlan {
   /** The budget asked for, and how many jobs (in order) fit in it (every job when there is none). */
   budget: number | null;
   jobsWithinBudget: number;
+  /**
+   * The products × shots of this plan that already have a result or a job on its way in a batch of the same shot
+   * list on this environment (`picked`: how many of them have a pick; `batches`: in how many batches): Start warns.
+   */
+  alreadyMade: { cells: number; picked: number; batches: number };
+  /** "Only what is missing": the plan's jobs for the other products × shots (never a done shot) and their total. */
+  missing: { jobs: number; total: number };
 }
 
 export const BatchPlanInputSchema = z.strictObject({
@@ -164,6 +171,10 @@ export const BatchPlanInputSchema = z.strictObject({
   shotListId: IdSchema,
   /** Credits the batch may spend at most (reservations counted); null/omitted = no cap. */
   budget: z.number().int().min(1).max(100_000_000).nullable().optional(),
+  /** The list's unsaved edits: the plan is priced with these shots instead of the saved ones (nothing is saved). */
+  shots: ShotListInputSchema.shape.shots.optional(),
+  /** true: only the products × shots with no result yet (`missing`); `jobs` and the totals are theirs. */
+  onlyMissing: z.boolean().optional(),
 });
 export type BatchPlanInput = z.input<typeof BatchPlanInputSchema>;
 
@@ -243,6 +254,8 @@ export interface BatchSummary {
   name: string;
   createdAt: number;
   environment: EnvironmentName;
+  /** The shot list the batch ran (the Catalog selects it again after a reload). */
+  shotListId: string;
   shotListName: string;
   state: BatchState;
   pause: BatchPause | null;
@@ -274,6 +287,8 @@ export const BatchCreateSchema = z.strictObject({
   productIds: BatchPlanInputSchema.shape.productIds,
   shotListId: BatchPlanInputSchema.shape.shotListId,
   budget: BatchPlanInputSchema.shape.budget,
+  /** true: only the products × shots with no result yet in a batch of this shot list (the plan's `missing`). */
+  onlyMissing: BatchPlanInputSchema.shape.onlyMissing,
   concurrency: z.number().int().min(1).max(BATCH_CONCURRENCY_MAX).default(DEFAULT_BATCH_CONCURRENCY),
   /** Default true; false = created paused (starts on `batch:resume`). */
   start: z.boolean().default(true),
