@@ -67,8 +67,9 @@ function Filters({ board, filter, setFilter, shown, t }: { board: CatalogBoard; 
   );
 }
 
-function ProductHead({ row, t }: { row: BoardRow; t: BoardT }) {
+function ProductHead({ row, t, onOpen }: { row: BoardRow; t: BoardT; onOpen: (row: BoardRow) => void }) {
   const { product } = row;
+  const count = row.cells.reduce((n, cell) => n + cell.candidates.length, 0);
   return (
     <div role="rowheader" className="board-product">
       {product.masterImageId ? (
@@ -79,6 +80,11 @@ function ProductHead({ row, t }: { row: BoardRow; t: BoardT }) {
       <span className="board-product-text">
         <span className="board-product-name">{product.name}</span>
         <span className="mono small muted">{product.sku}</span>
+        {count > 0 ? (
+          <button type="button" className="btn btn-ghost btn-sm" data-testid="product-open-viewer" onClick={() => onOpen(row)}>
+            {t('viewProduct', { count })}
+          </button>
+        ) : null}
       </span>
     </div>
   );
@@ -103,6 +109,14 @@ function useCandidateKeys(batchId: string, view: BoardView) {
     (cell: BoardCell, index: number) => openViewer(cell.candidates.map((c) => c.imageId), index, { label: cellLabel(cell) }),
     [openViewer],
   );
+  // A product's images, shot by shot: "3 / 8 in SKU-001", each named by its cell in the notes.
+  const openProduct = useCallback(
+    (row: BoardRow) => {
+      const candidates = row.cells.flatMap((cell) => cell.candidates.map((c, i) => ({ id: c.imageId, name: `${cellLabel(cell)} ${i + 1}/${cell.candidates.length}` })));
+      openViewer(candidates.map((c) => c.id), 0, { label: row.product.sku, names: candidates.map((c) => c.name) });
+    },
+    [openViewer],
+  );
   const act = (at: BoardFocus, key: string): boolean => {
     const cell = view.rows[at.row]?.cells[at.shot];
     const candidate = cell?.candidates[at.candidate];
@@ -118,7 +132,7 @@ function useCandidateKeys(batchId: string, view: BoardView) {
     }
     return true;
   };
-  return { togglePick, open, act, error: setPick.error };
+  return { togglePick, open, openProduct, act, error: setPick.error };
 }
 
 function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t: BoardT }) {
@@ -182,7 +196,7 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
               if (!row) return null;
               return (
                 <div key={item.key} role="row" ref={virtualizer.measureElement} data-index={item.index} aria-rowindex={item.index + 2} className="board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)` }}>
-                  <ProductHead row={row} t={t} />
+                  <ProductHead row={row} t={t} onOpen={keys.openProduct} />
                   {row.cells.map((cell, s) => (
                     <BoardCellView key={cell.shotName} cell={cell} row={item.index} shot={s} gridId={gridId} focus={at} t={t} onFocusStop={setFocus} onTogglePick={keys.togglePick} onOpen={keys.open} batchId={board.batchId} />
                   ))}

@@ -9,7 +9,7 @@ import { imageUrl } from '../../lib/desktop.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { marksForKey, useMark, type Marks } from '../../lib/library-state/marks.ts';
-import { useGalleryStore } from '../../lib/library-state/store.ts';
+import { nameInScope, useGalleryStore, type ViewerScope } from '../../lib/library-state/store.ts';
 import { CullBar } from './CullBar.tsx';
 import { loupeText, type LoupeKey } from './i18n.ts';
 import { isStageKey, panStep, zoomKey } from './keys.ts';
@@ -60,11 +60,12 @@ const FIELD_LABEL: Record<RequestField, LoupeKey> = {
 
 export function CompareView() {
   const compare = useGalleryStore((s) => s.compare);
+  const scope = useGalleryStore((s) => s.compareScope);
   if (!compare || compare.length === 0) return null;
-  return <Compare ids={compare} />;
+  return <Compare ids={compare} scope={scope} />;
 }
 
-function Compare({ ids }: { ids: string[] }) {
+function Compare({ ids, scope }: { ids: string[]; scope: ViewerScope | null }) {
   const t = useText(appText);
   const lt = useText(loupeText);
   const close = useGalleryStore((s) => s.closeCompare);
@@ -97,7 +98,15 @@ function Compare({ ids }: { ids: string[] }) {
   const actualScale = useCallback((box: Size) => (firstW && firstH ? 1 / containRect(box, firstW, firstH).k : 1), [firstW, firstH]);
   const pz = usePanZoom({ content: paneContent, resetKey: ids.join(','), actualScale });
 
-  const onMark = useCallback((id: string, marks: Marks) => mark.mutate({ imageIds: [id], ...marks }), [mark]);
+  // Compared from a cell or a product: the note names the image by it ("SKU-001 · main 2/4").
+  const onMark = useCallback(
+    (id: string, marks: Marks) => {
+      const label = scope ? nameInScope(scope, ids, id) : undefined;
+      mark.mutate({ imageIds: [id], ...marks, ...(label ? { label } : {}) });
+    },
+    [ids, mark, scope],
+  );
+  const title = scope ? lt('compareInScope', { count: ids.length, scope: scope.label }) : lt('compareTitle', { count: ids.length });
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -126,7 +135,7 @@ function Compare({ ids }: { ids: string[] }) {
       className="loupe compare-loupe"
       role="dialog"
       aria-modal="true"
-      aria-label={lt('compareTitle', { count: ids.length })}
+      aria-label={title}
       data-testid="compare-view"
       data-count={ids.length}
       ref={dialogRef}
@@ -134,7 +143,9 @@ function Compare({ ids }: { ids: string[] }) {
       onKeyDown={trapTab}
     >
       <header className="compare-head">
-        <h2 className="compare-title">{lt('compareTitle', { count: ids.length })}</h2>
+        <h2 className="compare-title" data-scope={scope?.label ?? ''}>
+          {title}
+        </h2>
         <span className="muted small compare-hint">{lt('compareHint')}</span>
         <span className="spacer" />
         <ZoomBar pz={pz} />
@@ -152,6 +163,7 @@ function Compare({ ids }: { ids: string[] }) {
             index={i}
             id={id}
             detail={all[i]}
+            name={scope ? nameInScope(scope, ids, id) : undefined}
             pz={pz}
             active={id === activeId}
             onActivate={() => setActive(id)}
@@ -164,7 +176,7 @@ function Compare({ ids }: { ids: string[] }) {
   );
 }
 
-function ComparePane(props: { index: number; id: string; detail: ImageDetail | undefined; pz: PanZoom; active: boolean; onActivate: () => void; onMark: (marks: Marks) => void }) {
+function ComparePane(props: { index: number; id: string; detail: ImageDetail | undefined; name: string | undefined; pz: PanZoom; active: boolean; onActivate: () => void; onMark: (marks: Marks) => void }) {
   const t = useText(appText);
   const lt = useText(loupeText);
   const { pz, detail } = props;
@@ -197,6 +209,7 @@ function ComparePane(props: { index: number; id: string; detail: ImageDetail | u
       <figcaption className="compare-caption">
         <span className="compare-caption-text small">
           <span className="sr-only">{lt('comparePane', { index: props.index + 1 })}: </span>
+          {props.name ? `${props.name} · ` : ''}
           {detail ? `${detail.turn.estimate.model} · ${detail.image.width}×${detail.image.height}` : '…'}
           {props.active ? <span className="sr-only"> · {lt('compareActive')}</span> : null}
         </span>

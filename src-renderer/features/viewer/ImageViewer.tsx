@@ -9,7 +9,7 @@ import { imageUrl } from '../../lib/desktop.ts';
 import { useImage } from '../../lib/library-queries.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useMark, type Marks } from '../../lib/library-state/marks.ts';
-import { useGalleryStore } from '../../lib/library-state/store.ts';
+import { nameInScope, useGalleryStore, type ViewerScope } from '../../lib/library-state/store.ts';
 import { loupeText } from './i18n.ts';
 import { KeyHints } from './KeyHints.tsx';
 import { LoupeDetail } from './LoupeDetail.tsx';
@@ -38,7 +38,7 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
   const image = data?.image;
   const mark = useMark();
   // Inside a cell or product the note names the image by it ("SKU-001 · main 2/4").
-  const scopeName = viewer.scope ? `${viewer.scope.label} ${travel.listIndex + 1}/${viewer.ids.length}` : undefined;
+  const scopeName = viewer.scope ? nameInScope(viewer.scope, viewer.ids, id) : undefined;
   const onMark = useCallback(
     (marks: Marks) => image && mark.mutate({ imageIds: [image.id], ...marks, ...(scopeName ? { label: scopeName } : {}) }),
     [image, mark, scopeName],
@@ -56,7 +56,7 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
       <div className="loupe-main">
         <LoupeStage id={id} image={image} alt={data?.turn.request.prompt || t('viewer.title')} content={content} pz={pz} onNaturalSize={(w, h) => setNatural({ id, w, h })} />
         <div className="loupe-foot">
-          {viewer.scope ? <Filmstrip ids={viewer.ids} current={id} scope={viewer.scope.label} go={travel.go} /> : null}
+          {viewer.scope ? <Filmstrip viewer={viewer} scope={viewer.scope} current={id} atEnd={!travel.nextId} go={travel.go} /> : null}
           <ZoomBar pz={pz} />
         </div>
       </div>
@@ -69,26 +69,49 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
   );
 }
 
-/** The scope's images (a board cell or a product) as thumbnails: where the viewer is, and one click to go. */
-function Filmstrip({ ids, current, scope, go }: { ids: string[]; current: string; scope: string; go: (id: string) => void }) {
+/**
+ * The scope's images (a board cell or a product) as thumbnails: where the viewer is, and one click to go. At its last
+ * image it says so (arrows and auto-advance stop there), and its images can be compared side by side.
+ */
+function Filmstrip({ viewer, scope, current, atEnd, go }: { viewer: ViewerState; scope: ViewerScope; current: string; atEnd: boolean; go: (id: string) => void }) {
   const lt = useText(loupeText);
+  const openScopedCompare = useGalleryStore((s) => s.openScopedCompare);
+  const closeViewer = useGalleryStore((s) => s.closeViewer);
+  const { ids } = viewer;
+  const compare = () => {
+    closeViewer();
+    openScopedCompare(ids, scope);
+  };
   return (
-    <nav className="loupe-filmstrip" aria-label={lt('filmstrip', { scope })} data-testid="viewer-filmstrip">
-      {ids.map((other, i) => (
-        <button
-          key={other}
-          type="button"
-          className={`loupe-filmstrip-item ${other === current ? 'is-current' : ''}`}
-          aria-current={other === current ? 'true' : undefined}
-          aria-label={lt('filmstripItem', { index: i + 1, total: ids.length })}
-          data-testid="viewer-filmstrip-item"
-          data-image-id={other}
-          onClick={() => go(other)}
-        >
-          <img src={imageUrl('thumb', other)} alt="" decoding="async" />
+    <>
+      <nav className="loupe-filmstrip" aria-label={lt('filmstrip', { scope: scope.label })} data-testid="viewer-filmstrip">
+        {ids.map((other, i) => (
+          <button
+            key={other}
+            type="button"
+            className={`loupe-filmstrip-item ${other === current ? 'is-current' : ''}`}
+            aria-current={other === current ? 'true' : undefined}
+            aria-label={lt('filmstripItem', { index: i + 1, total: ids.length })}
+            title={scope.names?.[i]}
+            data-testid="viewer-filmstrip-item"
+            data-image-id={other}
+            onClick={() => go(other)}
+          >
+            <img src={imageUrl('thumb', other)} alt="" decoding="async" />
+          </button>
+        ))}
+      </nav>
+      {atEnd && ids.length > 1 ? (
+        <span className="muted small loupe-scope-end" data-testid="viewer-scope-end">
+          {lt('scopeEnd', { scope: scope.label })}
+        </span>
+      ) : null}
+      {ids.length > 1 ? (
+        <button type="button" className="btn btn-ghost btn-sm" data-testid="viewer-compare-scope" onClick={compare}>
+          {lt('compareScope', { count: Math.min(4, ids.length) })}
         </button>
-      ))}
-    </nav>
+      ) : null}
+    </>
   );
 }
 

@@ -10,6 +10,7 @@ const MARKING: Array<[string, LoupeKey]> = [
   ['0', 'keyClear'],
   ['X', 'keyReject'],
   ['S · F', 'keyStar'],
+  ['Ctrl+Z', 'keyUndo'],
   ['Esc', 'keyClose'],
 ];
 

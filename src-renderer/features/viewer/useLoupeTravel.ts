@@ -5,10 +5,8 @@ import { useCallback, useEffect, useState } from 'react';
 import type { GalleryFilters, ImageNeighbors } from '../../../src-shared/ipc/library.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { imageQuery } from '../../lib/library-queries.ts';
-import { useGalleryStore } from '../../lib/library-state/store.ts';
+import { stepInScope, useGalleryStore, type ViewerOpen } from '../../lib/library-state/store.ts';
 import { neighborsQuery, useNeighbors } from './queries.ts';
-
-import type { ViewerOpen } from '../../lib/library-state/store.ts';
 
 /** What was opened: a list of ids, the one shown first, and for a catalog cell or product the scope it stays in. */
 export type ViewerState = ViewerOpen;
@@ -39,8 +37,8 @@ export function useLoupeTravel(viewer: ViewerState): LoupeTravel {
   const place = !scoped && neighbors.data && !neighbors.isPlaceholderData ? neighbors.data : null;
   const onListOnly = scoped || neighbors.isError;
   const listIndex = viewer.ids.indexOf(id);
-  const prevId = place ? place.prev : onListOnly && listIndex > 0 ? (viewer.ids[listIndex - 1] ?? null) : null;
-  const nextId = place ? place.next : onListOnly && listIndex >= 0 ? (viewer.ids[listIndex + 1] ?? null) : null;
+  const prevId = place ? place.prev : onListOnly ? stepInScope(viewer.ids, id, -1) : null;
+  const nextId = place ? place.next : onListOnly ? stepInScope(viewer.ids, id, 1) : null;
   const go = useCallback((target: string | null) => {
     if (target) setMoved({ base: viewer, id: target });
   }, [viewer]);

@@ -8,7 +8,7 @@ import type { GalleryPage, ImageDetail } from '../../../src-shared/ipc/library.t
 import { queryKeys } from '../query-keys.ts';
 import { libraryRefresher } from './library-events.ts';
 import { markMutation, marksForKey, MARK_BATCH, UNDO_DEPTH, undoLastMark, useMarkHistory, type MarkInput } from './marks.ts';
-import { useGalleryStore } from './store.ts';
+import { nameInScope, stepInScope, useGalleryStore } from './store.ts';
 
 const image = (id: string, turnId = 'turn_1', marks: Partial<ImageRecord> = {}): ImageRecord =>
   ({ id, turnId, starred: false, rating: 0, rejected: false, download: 'done', ...marks }) as ImageRecord;
@@ -62,6 +62,45 @@ describe('gallery selection and filters', () => {
     expect(queryKeys.gallery(useGalleryStore.getState().filters)).toEqual(queryKeys.gallery({ rejected: 'hide' }));
     clearFilters();
     expect(useGalleryStore.getState().filters).toEqual({});
+  });
+});
+
+describe('a viewer scoped to a cell or a product', () => {
+  const cell = ['img_a', 'img_b', 'img_c', 'img_d'];
+
+  it('walks only the scope: no step past either end, nothing for an image outside it', () => {
+    expect(stepInScope(cell, 'img_b', 1)).toBe('img_c');
+    expect(stepInScope(cell, 'img_b', -1)).toBe('img_a');
+    expect(stepInScope(cell, 'img_d', 1)).toBeNull();
+    expect(stepInScope(cell, 'img_a', -1)).toBeNull();
+    expect(stepInScope(cell, 'img_other', 1)).toBeNull();
+  });
+
+  it('names each image by its scope: a cell by place, a product by its own names', () => {
+    expect(nameInScope({ label: 'SKU-001 · main' }, cell, 'img_b')).toBe('SKU-001 · main 2/4');
+    const product = { label: 'SKU-001', names: ['SKU-001 · main 1/1', 'SKU-001 · detail 1/2', 'SKU-001 · detail 2/2'] };
+    expect(nameInScope(product, ['m1', 'd1', 'd2'], 'd2')).toBe('SKU-001 · detail 2/2');
+    expect(nameInScope(product, ['m1', 'd1', 'd2'], 'elsewhere')).toBeUndefined();
+  });
+
+  it('keeps the scope with the opened viewer, and a library viewer has none', () => {
+    const { openViewer } = useGalleryStore.getState();
+    openViewer(cell, 1, { label: 'SKU-001 · main' });
+    expect(useGalleryStore.getState().viewer).toEqual({ ids: cell, index: 1, scope: { label: 'SKU-001 · main' } });
+    openViewer(cell, 0);
+    expect(useGalleryStore.getState().viewer).toEqual({ ids: cell, index: 0 });
+  });
+
+  it('compares a scope\'s first four, named against the whole scope, and a plain compare drops the scope', () => {
+    const six = [...cell, 'img_e', 'img_f'];
+    const { openScopedCompare, openCompare, closeCompare } = useGalleryStore.getState();
+    openScopedCompare(six, { label: 'SKU-002 · detail' });
+    expect(useGalleryStore.getState().compare).toEqual(cell);
+    expect(useGalleryStore.getState().compareScope).toEqual({ label: 'SKU-002 · detail', names: ['SKU-002 · detail 1/6', 'SKU-002 · detail 2/6', 'SKU-002 · detail 3/6', 'SKU-002 · detail 4/6'] });
+    openCompare('img_a', 'img_b');
+    expect(useGalleryStore.getState().compareScope).toBeNull();
+    closeCompare();
+    expect(useGalleryStore.getState()).toMatchObject({ compare: null, compareScope: null });
   });
 });
 
@@ -156,12 +195,49 @@ describe('undo of marks (Ctrl+Z)', () => {
     await undoLastMark(client);
     expect(calls.at(-1)).toEqual({ imageIds: ['img_1'], rating: 3, rejected: false, starred: false });
     expect(stored.get('img_1')).toMatchObject({ rating: 3, rejected: false, starred: false });
-    expect(useMarkHistory.getState().note).toMatchObject({ kind: 'undone', name: 'a blue mug on oak' });
+    // The undo's note names the image as the mark's did.
+    expect(useMarkHistory.getState().note).toMatchObject({ kind: 'undone', name: 'SKU-1 · main 2/2' });
     // Nothing left: says so, sends nothing.
     const sent = calls.length;
     await undoLastMark(client);
     expect(calls).toHaveLength(sent);
     expect(useMarkHistory.getState().note?.kind).toBe('nothing');
+  });
+
+  it('names an image marked without a label by its prompt', async () => {
+    await mark({ imageIds: ['img_1'], starred: true });
+    expect(useMarkHistory.getState().note).toMatchObject({ kind: 'marked', name: 'a blue mug on oak' });
+    await undoLastMark(client);
+    expect(useMarkHistory.getState().note).toMatchObject({ kind: 'undone', name: 'a blue mug on oak' });
+  });
+
+  it('undoes exactly when marks follow each other faster than main answers (0, then X, then Ctrl+Z at once)', async () => {
+    // main takes 20 ms to write a mark; both keys and Ctrl+Z come before it has answered the first.
+    const api = (window as unknown as { api: Record<string, (input: MarkInput) => Promise<unknown>> }).api;
+    const write = api.libraryMark!;
+    api.libraryMark = (input) => new Promise((resolve) => setTimeout(() => resolve(write(input)), 20));
+    const clear = mark({ imageIds: ['img_1'], rating: 0 });
+    const reject = mark({ imageIds: ['img_1'], rejected: true });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const undo = undoLastMark(client);
+    await Promise.all([clear, reject, undo]);
+    api.libraryMark = write;
+    // Only the last mark (the reject) is taken back; the rating cleared before it stays cleared.
+    expect(stored.get('img_1')).toMatchObject({ rating: 0, rejected: false });
+    await undoLastMark(client);
+    expect(stored.get('img_1')).toMatchObject({ rating: 3, rejected: false });
+  });
+
+  it('keeps a refused undo on the stack', async () => {
+    await mark({ imageIds: ['img_1'], rejected: true });
+    const api = (window as unknown as { api: Record<string, unknown> }).api;
+    const libraryMark = api.libraryMark;
+    api.libraryMark = () => Promise.resolve({ ok: false, error: { code: 'E_TEST', message: 'refused' } });
+    await expect(undoLastMark(client)).rejects.toBeTruthy();
+    expect(useMarkHistory.getState().stack).toHaveLength(1);
+    api.libraryMark = libraryMark;
+    await undoLastMark(client);
+    expect(stored.get('img_1')).toMatchObject({ rating: 3, rejected: false });
   });
 
   it(`keeps the last ${UNDO_DEPTH} marks, newest undone first`, async () => {

@@ -24,6 +24,8 @@ export type MarkRequest = MarkInput & { label?: string };
 /** What the images were before one mark: enough to put every mark back. */
 interface UndoEntry {
   before: Array<Pick<ImageRecord, 'id' | 'rating' | 'rejected' | 'starred'>>;
+  /** The name the mark's note gave the image, so the undo's note says the same. */
+  name: string;
 }
 
 /** The short note after a mark or an undo: what happened to which image. */
@@ -147,19 +149,38 @@ async function marksBefore(imageIds: readonly string[]): Promise<UndoEntry['befo
   }
 }
 
+/**
+ * Marks and undos reach main one after another, in the order they were made: a mark reads what it replaces only
+ * after the mark before it is written, and Ctrl+Z waits for a mark still on its way, so an undo is always exact.
+ */
+let inOrder: Promise<unknown> = Promise.resolve();
+function oneAfterAnother<T>(step: () => Promise<T>): Promise<T> {
+  const next = inOrder.then(step, step);
+  inOrder = next.catch(() => undefined);
+  return next;
+}
+
 /** Marks, remembering what they replace so Ctrl+Z can put it back, and naming the image in a short note. */
-async function markAndRemember({ label, ...input }: MarkRequest): Promise<ImageRecord[]> {
+function markAndRemember(request: MarkRequest): Promise<ImageRecord[]> {
+  return oneAfterAnother(() => markThenRemember(request));
+}
+
+async function markThenRemember({ label, ...input }: MarkRequest): Promise<ImageRecord[]> {
   const before = await marksBefore(input.imageIds);
   const records = await sendMarks(input);
   const { imageIds: _ids, ...marks } = input;
   const note = { kind: 'marked' as const, marks, name: nameOf(records, label) };
-  if (before) useMarkHistory.getState().push({ before }, note);
+  if (before) useMarkHistory.getState().push({ before, name: note.name }, note);
   else useMarkHistory.getState().say(note);
   return records;
 }
 
 /** Puts back what the last mark replaced (every image to its own earlier rating, reject and star). */
-export async function undoLastMark(client: QueryClient): Promise<void> {
+export function undoLastMark(client: QueryClient): Promise<void> {
+  return oneAfterAnother(() => putBackLastMark(client));
+}
+
+async function putBackLastMark(client: QueryClient): Promise<void> {
   const history = useMarkHistory.getState();
   const entry = history.pop();
   if (!entry) {
@@ -175,13 +196,19 @@ export async function undoLastMark(client: QueryClient): Promise<void> {
     groups.set(key, group);
   }
   const records: ImageRecord[] = [];
-  for (const group of groups.values()) {
-    applyMarks(client, group);
-    records.push(...(await sendMarks(group)));
+  try {
+    for (const group of groups.values()) {
+      applyMarks(client, group);
+      records.push(...(await sendMarks(group)));
+    }
+  } catch (error) {
+    // Refused: the mark stays undoable (Ctrl+Z again tries again).
+    useMarkHistory.setState((s) => ({ stack: [...s.stack, entry].slice(-UNDO_DEPTH) }));
+    throw error;
   }
   applyRecords(client, records);
   for (const turnId of new Set(records.map((r) => r.turnId))) void client.invalidateQueries({ queryKey: queryKeys.turn(turnId) });
-  history.say({ kind: 'undone', marks: {}, name: nameOf(records, undefined) });
+  history.say({ kind: 'undone', marks: {}, name: entry.name || nameOf(records, undefined) });
 }
 
 /** Ctrl+Z's action: undo the last mark, wherever it was made. */

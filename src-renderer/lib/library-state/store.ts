@@ -9,14 +9,30 @@ import { call } from '../desktop.ts';
  * library, and says where it is ("2 / 4 in SKU-001 · main").
  */
 export interface ViewerScope {
-  /** The name of the scope the designer sees, e.g. "SKU-001 · main". */
+  /** The name of the scope the designer sees, e.g. "SKU-001 · main" (a cell) or "SKU-001" (a product). */
   label: string;
+  /** Each image's own name, in the order of the opened ids (a product's: "SKU-001 · detail 1/2"); a cell's are its label and place. */
+  names?: string[];
 }
 
 export interface ViewerOpen {
   ids: string[];
   index: number;
   scope?: ViewerScope;
+}
+
+/** The image before (-1) or after (+1) `id` inside a scope; null at its ends: a scope is never left, nor wrapped. */
+export function stepInScope(ids: readonly string[], id: string, delta: -1 | 1): string | null {
+  const at = ids.indexOf(id);
+  if (at < 0) return null;
+  return ids[at + delta] ?? null;
+}
+
+/** The name a mark's note gives an image of a scope: "SKU-001 · main 2/4" (or the product's own name for it). */
+export function nameInScope(scope: ViewerScope, ids: readonly string[], id: string): string | undefined {
+  const at = ids.indexOf(id);
+  if (at < 0) return undefined;
+  return scope.names?.[at] ?? `${scope.label} ${at + 1}/${ids.length}`;
 }
 
 interface GalleryState {
@@ -27,6 +43,8 @@ interface GalleryState {
   viewer: ViewerOpen | null;
   /** The images compared side by side (2–4, in selection order). */
   compare: string[] | null;
+  /** The cell or product the compared images come from, when opened from one (its name in the title and the notes). */
+  compareScope: ViewerScope | null;
   setFilters: (patch: Partial<GalleryFilters>) => void;
   clearFilters: () => void;
   /** Click semantics: plain selects one, toggle (Ctrl/Cmd) adds or removes, range (Shift) spans from the anchor. */
@@ -37,6 +55,8 @@ interface GalleryState {
   moveViewer: (delta: number) => void;
   closeViewer: () => void;
   openCompare: (...ids: string[]) => void;
+  /** Compare a scope's images (its first 4), named by the scope. */
+  openScopedCompare: (ids: string[], scope: ViewerScope) => void;
   closeCompare: () => void;
 }
 
@@ -46,6 +66,7 @@ export const useGalleryStore = create<GalleryState>((set) => ({
   anchor: null,
   viewer: null,
   compare: null,
+  compareScope: null,
   setFilters: (patch) =>
     set((s) => {
       const next: GalleryFilters = { ...s.filters, ...patch };
@@ -80,8 +101,14 @@ export const useGalleryStore = create<GalleryState>((set) => ({
       return { viewer: { ...s.viewer, index } };
     }),
   closeViewer: () => set({ viewer: null }),
-  openCompare: (...ids) => set({ compare: [...new Set(ids)].slice(0, 4) }),
-  closeCompare: () => set({ compare: null }),
+  openCompare: (...ids) => set({ compare: [...new Set(ids)].slice(0, 4), compareScope: null }),
+  openScopedCompare: (ids, scope) => {
+    const shown = [...new Set(ids)].slice(0, 4);
+    // Named against the whole scope ("2/6"), not the four compared.
+    const names = shown.map((id) => nameInScope(scope, ids, id) ?? scope.label);
+    set({ compare: shown, compareScope: { label: scope.label, names } });
+  },
+  closeCompare: () => set({ compare: null, compareScope: null }),
 }));
 
 /** Selects everything that passes the filters, loaded or not (the first 5000): the loaded ones at once. */
