@@ -63,7 +63,6 @@ function Studio() {
       <RunStage />
       {libraryOpen ? <LibraryView /> : <GalleryPanel />}
       <ImageViewer />
-      <CompareView />
       <ExportDialog />
     </div>
   );
@@ -122,6 +121,8 @@ export function App() {
       <main className="app-main">
         {tab === 'studio' ? <Studio /> : <LazyTabPage tab={tab} />}
       </main>
+      {/* Compare opens from the studio and from a Catalog cell or product (the scoped viewer), so on every tab. */}
+      <CompareView />
       {/* One note and one Ctrl+Z for marks made anywhere: studio, library, viewer, compare, Catalog board. */}
       <MarkUndoBar />
     </div>

@@ -1,6 +1,7 @@
 // The keys of the viewer and compare, shown where they are used.
 import { useText } from '../../i18n/text.ts';
 import { loupeText, type LoupeKey } from './i18n.ts';
+import { undoKeys } from './keys.ts';
 
 /** The marking keys both modes share. */
 const MARKING: Array<[string, LoupeKey]> = [
@@ -10,13 +11,12 @@ const MARKING: Array<[string, LoupeKey]> = [
   ['0', 'keyClear'],
   ['X', 'keyReject'],
   ['S · F', 'keyStar'],
-  ['Ctrl+Z', 'keyUndo'],
   ['Esc', 'keyClose'],
 ];
 
-const VIEWER: Array<[string, LoupeKey]> = [['← →', 'keyMove'], ['Shift + ← ↑ → ↓ · Home · End', 'keyPan'], ...MARKING];
+const VIEWER: Array<[string, LoupeKey]> = [['← →', 'keyMove'], ['Shift + ← ↑ → ↓ · Home · End', 'keyPan'], ...MARKING, [undoKeys(), 'keyUndo']];
 
-const COMPARE: Array<[string, LoupeKey]> = [['← ↑ → ↓ · Home · End', 'keyPan'], ...MARKING];
+const COMPARE: Array<[string, LoupeKey]> = [['← ↑ → ↓ · Home · End', 'keyPan'], ...MARKING, [undoKeys(), 'keyUndo']];
 
 export function KeyHints({ mode }: { mode: 'viewer' | 'compare' }) {
   const lt = useText(loupeText);

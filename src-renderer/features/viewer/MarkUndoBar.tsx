@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useText } from '../../i18n/text.ts';
 import { useMarkHistory, useUndoMark, type MarkNote } from '../../lib/library-state/marks.ts';
 import { loupeText } from './i18n.ts';
-import { isTyping } from './keys.ts';
+import { isTyping, undoKeys } from './keys.ts';
 
 /** How long the note stays after a mark (the stack stays; Ctrl+Z works after the note is gone). */
 const NOTE_MS = 8_000;
@@ -50,8 +50,8 @@ export function MarkUndoBar() {
       </span>
       {shown ? (
         <>
-          {note?.kind === 'marked' ? <span className="muted small">{lt('markedUndo')}</span> : null}
-          <button type="button" className="btn btn-sm" data-testid="undo-mark" aria-label={lt('undoLabel')} disabled={!canUndo} onClick={undo}>
+          {note?.kind === 'marked' ? <span className="muted small">{lt('markedUndo', { keys: undoKeys() })}</span> : null}
+          <button type="button" className="btn btn-sm" data-testid="undo-mark" aria-label={lt('undoLabel', { keys: undoKeys() })} disabled={!canUndo} onClick={undo}>
             {lt('undo')}
           </button>
         </>

@@ -1,5 +1,11 @@
 // Where the viewer's and compare's single-key shortcuts must not fire, and the stage keys both modes share.
+import { osOf } from '../../lib/platform.ts';
 import type { PanZoom } from './usePanZoom.ts';
+
+/** How the undo key is written where the designer is: ⌘Z on a Mac, Ctrl+Z elsewhere. */
+export function undoKeys(): string {
+  return osOf(navigator.platform) === 'mac' ? '⌘Z' : 'Ctrl+Z';
+}
 
 /** Keys typed into a field are the field's (a checkbox or a button is not one). */
 export function isTyping(target: EventTarget | null): boolean {
