@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BatchDetail, CatalogBoard, BoardCell, MarketplaceExportSummary } from '../../src-shared/ipc/index.ts';
+import type { BatchDetail, BatchPlan, CatalogBoard, BoardCell, MarketplaceExportSummary } from '../../src-shared/ipc/index.ts';
 import { cheap, useEnglishApp } from './batch-app.test-support.ts';
 
 function files(dir: string): string[] {
@@ -146,5 +146,49 @@ describe('the catalog board and picks, against the real local service', () => {
     expect(again.written.map((w) => w.imageId).sort()).toEqual(pickedIds.slice(0, 2).sort());
     expect(again.missingPicks.map((m) => [m.sku, m.shotName, m.reason])).toEqual([['SHIP-2', 'main', 'pick_rejected'], ['SHIP-2', 'detail', 'no_pick']]);
     expect(await c.call('batchExport', { batchId: created.id, presetId: 'taobao-tmall-main', folder, mode: 'everything' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+});
+
+describe('a product’s master reference, against the real local service', () => {
+  const { c, app } = useEnglishApp('studio-master-', { downloads: true });
+  const board = (batchId: string, part: Record<string, unknown> = {}) => c.ok<CatalogBoard>('catalogGetBoard', { batchId, ...part });
+
+  it('is one of the product’s candidates, stored in library.db, on the board, and the next re-shoot sends it as its reference', async () => {
+    const ps = await c.products(2, 'MASTER');
+    const l = await c.list('master', [cheap('main', { n: 2 }), cheap('side')]);
+    const created = await c.ok<BatchDetail>('batchCreate', { productIds: ps.map((p) => p.id), shotListId: l.id, concurrency: 2 });
+    await c.settled(created.id, 'done');
+    await app().whenDownloadsIdle();
+    const b = await board(created.id);
+    const [master, other] = b.cells.find((x) => x.sku === 'MASTER-1' && x.shotName === 'main')!.candidates.map((x) => x.imageId) as [string, string];
+    const otherProducts = b.cells.find((x) => x.sku === 'MASTER-2' && x.shotName === 'main')!.candidates[0]!.imageId;
+    const set = (imageId: string | null, productId = ps[0]!.id) => c.call('catalogSetProductMaster', { batchId: created.id, productId, imageId });
+
+    // Refused, nothing changes: another product's image, a rejected one.
+    expect(await set(otherProducts)).toMatchObject({ ok: false, error: { code: 'batch_master_not_candidate' } });
+    await c.ok('libraryMark', { imageIds: [other], rejected: true });
+    expect(await set(other)).toMatchObject({ ok: false, error: { code: 'batch_master_rejected' } });
+    expect((await board(created.id)).products[0]).toMatchObject({ masterImageId: null, masterChosen: false });
+
+    expect(await c.ok('catalogSetProductMaster', { batchId: created.id, productId: ps[0]!.id, imageId: master })).toMatchObject({ productId: ps[0]!.id, masterImageId: master, masterChosen: true });
+    const after = await board(created.id);
+    expect(after.products.map((p) => [p.sku, p.masterImageId, p.masterChosen])).toEqual([['MASTER-1', master, true], ['MASTER-2', null, false]]);
+    // A window of the board: one product's row, and how many there are in all.
+    const row = await board(created.id, { productIds: [ps[1]!.id] });
+    expect([row.products.map((p) => p.sku), row.cells.map((x) => x.shotName), row.productCount]).toEqual([['MASTER-2'], ['main', 'side'], 2]);
+    expect((await board(created.id, { offset: 1, limit: 5 })).products.map((p) => p.sku)).toEqual(['MASTER-2']);
+
+    // The re-shoot of MASTER-1 · side sends the master as its reference: the job's request and the service's ledger.
+    await c.ok('batchRerunCell', { batchId: created.id, productId: ps[0]!.id, shotName: 'side', promptTweak: 'closer' });
+    const done = await c.settled(created.id, 'done');
+    const rerun = done.jobs.at(-1)!;
+    expect(rerun.request.ref_image_ids).toEqual([master]);
+    const sent = (await board(created.id)).cells.find((x) => x.sku === 'MASTER-1' && x.shotName === 'side')!;
+    expect(sent.candidates).toHaveLength(2);
+    // A next batch's plan builds the product's requests with it.
+    const plan = await c.ok<BatchPlan>('batchPlan', { productIds: [ps[0]!.id], shotListId: l.id });
+    expect(plan.jobs.map((j) => j.request.ref_image_ids)).toEqual([[master], [master]]);
+    // Cleared: the product goes back to its own references (none here).
+    expect(await c.ok('catalogSetProductMaster', { batchId: created.id, productId: ps[0]!.id, imageId: null })).toMatchObject({ masterImageId: null, masterChosen: false });
   });
 });

@@ -3,11 +3,12 @@
 // status, its candidates (the images of its succeeded jobs, with their marks) and its pick. Picks live in the
 // library database (migration 0720, `batch_picks`); this file is their one owner: what a pick may be is decided here.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { BoardCell, BoardProduct, BoardShot, CatalogBoard, CellCandidate, CellStatus, SetPickInput } from '../../src-shared/ipc/batch-board.ts';
+import type { BoardCell, BoardProduct, BoardShot, CatalogBoard, CellCandidate, CellStatus, GetBoardInput, SetPickInput, SetProductMasterInput } from '../../src-shared/ipc/batch-board.ts';
 import type { JobShot, Product } from '../../src-shared/ipc/batch.ts';
 import { StudioError } from '../domain/errors.ts';
 import { preparedOnce, storedError } from '../library/index.ts';
 import { jobShotOf, visibleStatus, type BatchRepo, type BatchRow, type JobRowStatus, type VisibleJobStatus } from './batch-repo.ts';
+import { ProductMasters } from './product-master.ts';
 
 type Row = Record<string, SQLInputValue>;
 
@@ -37,12 +38,8 @@ interface CellJob extends JobShot {
   startedAt: number | null;
 }
 
-/** Which cell a read is about: a product (by id or SKU) and a shot; omitted = the whole batch. */
-interface CellWhere {
-  productId?: string | undefined;
-  sku?: string | undefined;
-  shotName: string;
-}
+/** Which cell a read is about: a product (by id or SKU) and a shot; or some products' rows; omitted = the whole batch. */
+type CellWhere = { productId?: string | undefined; sku?: string | undefined; shotName: string } | { productIds: string[] };
 
 function toCellJob(row: Row): CellJob {
   const error = storedError(row.t_error) ?? storedError(row.error);
@@ -88,9 +85,24 @@ class PicksRepo {
   /** The filter of a one-cell read (by product id or SKU), or none for the whole batch. */
   private cellFilter(where: CellWhere | null): { text: string; params: SQLInputValue[] } {
     if (!where) return { text: '', params: [] };
+    if ('productIds' in where) return { text: ' AND j.product_id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(where.productIds)] };
     return where.productId !== undefined
       ? { text: ' AND j.product_id = ? AND j.shot_name = ?', params: [where.productId, where.shotName] }
       : { text: ' AND j.sku = ? AND j.shot_name = ?', params: [where.sku ?? '', where.shotName] };
+  }
+
+  /** The batch's products in plan order (the order of their first job), as the jobs name them. */
+  products(batchId: string): Array<Pick<BoardProduct, 'productId' | 'sku' | 'name'>> {
+    const rows = this.sql(
+      'SELECT product_id, sku, product_name, MIN(position) AS first FROM batch_jobs WHERE batch_id = ? GROUP BY product_id ORDER BY first',
+    ).all(batchId) as Row[];
+    return rows.map((r) => ({ productId: str(r.product_id), sku: str(r.sku), name: str(r.product_name) }));
+  }
+
+  /** The batch's shots in list order, each with the purpose of its first job. */
+  shots(batchId: string): BoardShot[] {
+    const rows = this.sql('SELECT shot_name, purpose, MIN(shot_index) AS idx FROM batch_jobs WHERE batch_id = ? GROUP BY shot_name ORDER BY idx').all(batchId) as Row[];
+    return rows.map((r) => ({ name: str(r.shot_name), kind: str(r.purpose) as BoardShot['kind'] }));
   }
 
   jobs(batchId: string, where: CellWhere | null): CellJob[] {
@@ -158,30 +170,27 @@ function buildCell(product: BoardProduct, shotName: string, jobs: CellJob[], ima
   };
 }
 
-interface Grid {
-  products: BoardProduct[];
-  shots: BoardShot[];
-  cells: Map<string, CellJob[]>;
-}
-
-/** Products in plan order (with their master reference), shots in list order, and each cell's jobs. */
-function gridOf(jobs: CellJob[], product: (id: string) => Product | null): Grid {
-  const products = new Map<string, BoardProduct>();
-  const shots = new Map<string, { shot: BoardShot; index: number }>();
+/** Each cell's jobs, by cell key, in job order. */
+function jobsByCell(jobs: CellJob[]): Map<string, CellJob[]> {
   const cells = new Map<string, CellJob[]>();
   for (const job of jobs) {
-    if (!products.has(job.productId)) {
-      products.set(job.productId, { productId: job.productId, sku: job.sku, name: job.productName, masterImageId: product(job.productId)?.referenceImageIds[0] ?? null });
-    }
-    const shot = shots.get(job.shotName);
-    if (!shot || job.shotIndex < shot.index) shots.set(job.shotName, { shot: { name: job.shotName, kind: job.purpose }, index: job.shotIndex });
     const key = cellKey(job.productId, job.shotName);
     const list = cells.get(key);
     if (list) list.push(job);
     else cells.set(key, [job]);
   }
-  const ordered = [...shots.values()].sort((a, b) => a.index - b.index).map((s) => s.shot);
-  return { products: [...products.values()], shots: ordered, cells };
+  return cells;
+}
+
+/** The products a read answers: a window of them in board order, some by id, or all. */
+function chosenProducts<T extends { productId: string }>(all: T[], input: Omit<GetBoardInput, 'batchId'>): T[] {
+  if (input.productIds !== undefined) {
+    const wanted = new Set(input.productIds);
+    return all.filter((p) => wanted.has(p.productId));
+  }
+  if (input.offset === undefined && input.limit === undefined) return all;
+  const offset = input.offset ?? 0;
+  return all.slice(offset, input.limit === undefined ? undefined : offset + input.limit);
 }
 
 export interface BoardDeps {
@@ -197,24 +206,55 @@ export class Board {
   private readonly picks: PicksRepo;
   private readonly now: () => number;
 
+  private readonly masters: ProductMasters;
+
   constructor(deps: BoardDeps) {
     this.deps = deps;
     this.picks = new PicksRepo(deps.db);
+    this.masters = new ProductMasters(deps.db, deps.batches);
     this.now = deps.now ?? Date.now;
   }
 
-  board(batchId: string): CatalogBoard {
+  /** The board, whole or a part of its rows (a window of products, or some products by id). */
+  board(batchId: string, part: Omit<GetBoardInput, 'batchId'> = {}): CatalogBoard {
     const batch = this.require(batchId);
-    const grid = gridOf(this.picks.jobs(batchId, null), this.deps.product);
-    const images = this.picks.images(batchId, null);
+    const all = this.picks.products(batchId);
+    const chosen = chosenProducts(all, part);
+    const whole = chosen.length === all.length;
+    const where = whole ? null : { productIds: chosen.map((p) => p.productId) };
+    const cells = jobsByCell(this.picks.jobs(batchId, where));
+    const images = this.picks.images(batchId, where);
     const picks = this.picks.picks(batchId);
-    const cells = grid.products.flatMap((p) =>
-      grid.shots.map((s) => {
+    const masters = this.masters.all();
+    const products = chosen.map((p) => this.withMaster(p, masters.get(p.productId) ?? null));
+    const shots = this.picks.shots(batchId);
+    const rows = products.flatMap((p) =>
+      shots.map((s) => {
         const key = cellKey(p.productId, s.name);
-        return buildCell(p, s.name, grid.cells.get(key) ?? [], images, picks.get(key) ?? null);
+        return buildCell(p, s.name, cells.get(key) ?? [], images, picks.get(key) ?? null);
       }),
     );
-    return { batchId, state: batch.state, products: grid.products, shots: grid.shots, cells };
+    return { batchId, state: batch.state, products, shots, cells: rows, productCount: all.length };
+  }
+
+  /** A row head: the chosen master, else the product's first reference. */
+  private withMaster(p: Pick<BoardProduct, 'productId' | 'sku' | 'name'>, chosen: string | null): BoardProduct {
+    if (chosen !== null) return { ...p, masterImageId: chosen, masterChosen: true };
+    return { ...p, masterImageId: this.deps.product(p.productId)?.referenceImageIds[0] ?? null, masterChosen: false };
+  }
+
+  /** Chooses or clears a product's master reference (product-master.ts decides what it may be); answers the row head. */
+  setMaster(input: SetProductMasterInput): BoardProduct {
+    this.require(input.batchId);
+    const product = this.picks.products(input.batchId).find((p) => p.productId === input.productId);
+    if (!product) throw new StudioError('batch_cell_not_found', { productId: input.productId, sku: null, shot: '' });
+    const chosen = this.masters.set(input, this.now());
+    return this.withMaster(product, chosen);
+  }
+
+  /** The product's chosen master reference, or null (re-shoots and plans send it in place of the first reference). */
+  masterOf(productId: string): string | null {
+    return this.masters.get(productId);
   }
 
   /** One cell, read alone (a pick answers without reading the whole board). */

@@ -32,7 +32,7 @@ type ShotListMethods = 'shotListList' | 'shotListSave' | 'shotListDelete' | 'sho
 type RunMethods = 'batchPlan' | 'batchCreate' | 'batchList' | 'batchGet' | 'batchPause' | 'batchResume' | 'batchCancel' | 'batchSetConcurrency';
 type OutputMethods = 'marketplacePresets' | 'batchExport' | 'batchReport' | 'batchReportCsv';
 type RerunMethods = 'batchRetryJob' | 'batchRerunCell' | 'batchRaiseBudget' | 'batchFinish';
-type BoardMethods = 'catalogGetBoard' | 'catalogSetPick';
+type BoardMethods = 'catalogGetBoard' | 'catalogSetPick' | 'catalogSetProductMaster';
 export type BatchMethods = ProductMethods | ShotListMethods | RunMethods | OutputMethods | RerunMethods | BoardMethods;
 
 export interface BatchHandlerDeps {
@@ -126,7 +126,7 @@ function shotListHandlers(deps: BatchHandlerDeps): HandlerTable<ShotListMethods>
 
 /** The plan's needs: the handlers' deps, and what earlier batches made (their served cells and picks). */
 function planDeps(deps: BatchHandlerDeps, board: Board): PlanDeps {
-  return { ...deps, made: { batches: deps.batches, picks: (batchId) => board.pickedImages(batchId) } };
+  return { ...deps, made: { batches: deps.batches, picks: (batchId) => board.pickedImages(batchId) }, master: (productId) => board.masterOf(productId) };
 }
 
 async function createBatch(deps: BatchHandlerDeps, board: Board, input: CreateInput): Promise<BatchDetail> {
@@ -314,8 +314,8 @@ function outputHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<Outp
 }
 
 /** Re-runs inside a batch (reruns.ts): retry by hand, re-shoot a cell, raise the budget, finish. */
-function rerunHandlers(deps: BatchHandlerDeps): HandlerTable<RerunMethods> {
-  const reruns = new Reruns({ db: deps.db, batches: deps.batches, runner: deps.runner, environment: deps.environment, language: deps.language, ...(deps.now ? { now: deps.now } : {}) });
+function rerunHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<RerunMethods> {
+  const reruns = new Reruns({ db: deps.db, batches: deps.batches, runner: deps.runner, environment: deps.environment, language: deps.language, master: (productId) => board.masterOf(productId), ...(deps.now ? { now: deps.now } : {}) });
   return {
     batchRetryJob: async (input) => reruns.retryJob(input),
     batchRerunCell: async (input) => reruns.rerunCell(input),
@@ -327,16 +327,21 @@ function rerunHandlers(deps: BatchHandlerDeps): HandlerTable<RerunMethods> {
 /** The product × shot board and its picks (board.ts); a pick sends `batch:changed` so every board re-reads. */
 function boardHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<BoardMethods> {
   return {
-    catalogGetBoard: async ({ batchId }) => board.board(batchId),
+    catalogGetBoard: async ({ batchId, ...part }) => board.board(batchId, part),
     catalogSetPick: async (input) => {
       const cell = board.setPick(input);
       deps.changed(input.batchId);
       return cell;
+    },
+    catalogSetProductMaster: async (input) => {
+      const product = board.setMaster(input);
+      deps.changed(input.batchId);
+      return product;
     },
   };
 }
 
 export function createBatchHandlers(deps: BatchHandlerDeps): HandlerTable<BatchMethods> {
   const board = new Board({ db: deps.db, batches: deps.batches, product: (id) => deps.catalog.getProduct(id), ...(deps.now ? { now: deps.now } : {}) });
-  return { ...productHandlers(deps), ...shotListHandlers(deps), ...runHandlers(deps, board), ...outputHandlers(deps, board), ...rerunHandlers(deps), ...boardHandlers(deps, board) };
+  return { ...productHandlers(deps), ...shotListHandlers(deps), ...runHandlers(deps, board), ...outputHandlers(deps, board), ...rerunHandlers(deps, board), ...boardHandlers(deps, board) };
 }

@@ -9,6 +9,7 @@ import type { LibraryRepo } from '../library/index.ts';
 import type { CatalogRepo } from './catalog-repo.ts';
 import { checkShotList } from '../../src-shared/shot-lists.ts';
 import { alreadyMade, type MadeDeps } from './plan-made.ts';
+import { referencesWithMaster } from './product-master.ts';
 
 export interface PlanDeps {
   repo: Pick<LibraryRepo, 'getImage'>;
@@ -18,6 +19,8 @@ export interface PlanDeps {
   balance: () => Promise<number | null>;
   /** What earlier batches of the list made (Start warns, and "only what is missing" leaves it out). */
   made: MadeDeps;
+  /** A product's chosen master reference (product-master.ts), sent in place of its first reference. */
+  master?: (productId: string) => string | null;
 }
 
 export interface PlanInput {
@@ -44,7 +47,7 @@ export async function planBatch(deps: PlanDeps, input: PlanInput): Promise<Batch
   // Unsaved edits are checked as Save would check them, so a plan never prices a list Save would refuse.
   const checked = checkShotList({ name: list.name, shots });
   if (!checked.ok) throw new StudioError(checked.code, checked.params);
-  const products = [...new Set(input.productIds)].map((id) => requireProduct(catalog, id));
+  const products = [...new Set(input.productIds)].map((id) => withMaster(requireProduct(catalog, id), deps.master?.(id) ?? null));
   const environment = deps.environment();
   // A reference the library no longer has (deleted on the service), or one of the other environment's account,
   // would fail every shot of its product (spec §4.1 rule 3: only this account's images).
@@ -89,6 +92,11 @@ export async function planBatch(deps: PlanDeps, input: PlanInput): Promise<Batch
     alreadyMade: { cells: made.cells, picked: made.picked, batches: made.batches },
     missing: { jobs: made.missing.length, total: sumEstimates(made.missing) },
   };
+}
+
+/** The product as its shots see it: a chosen master reference in place of its first reference. */
+function withMaster(product: Product, master: string | null): Product {
+  return master === null ? product : { ...product, referenceImageIds: referencesWithMaster(product.referenceImageIds, master) };
 }
 
 function sumEstimates(jobs: ReadonlyArray<{ estimate: number }>): number {

@@ -17,9 +17,15 @@ import { jobRetryVerdict, type BatchJobFacts, type JobRetryVerdict } from '../do
 import { transaction, type LibraryDatabase } from '../library/index.ts';
 import { planFields, visibleStatus, type BatchRow, type BatchTally, type JobRow, type JobTurn } from './batch-repo.ts';
 import type { BatchRunner, BatchRunnerDeps } from './batch-runner.ts';
+import { masterRefusal, requestWithMaster } from './product-master.ts';
 
 /** The batch runner's reads (its repo, environment, language, clock), the database and the runner itself. */
-export type RerunDeps = Pick<BatchRunnerDeps, 'batches' | 'environment' | 'language' | 'now'> & { db: LibraryDatabase; runner: BatchRunner };
+export type RerunDeps = Pick<BatchRunnerDeps, 'batches' | 'environment' | 'language' | 'now'> & {
+  db: LibraryDatabase;
+  runner: BatchRunner;
+  /** The product's chosen master reference (product-master.ts): a re-shoot sends it in place of the first reference. */
+  master?: (productId: string) => string | null;
+};
 
 /** One job as the batch shows it, with its turn and the job that replaced it. */
 export interface JobView {
@@ -124,7 +130,7 @@ export class Reruns {
     if (!last) throw new StudioError('batch_cell_not_found', { productId: input.productId, shot: input.shotName });
     const busy = cell.find((v) => ['queued', 'running'].includes(jobFacts(v).status));
     if (busy) throw new StudioError('batch_cell_busy', { sku: last.job.sku, shot: last.job.shotName });
-    const request = rerunRequest(last.job.request, input);
+    const request = this.withMaster(last.job, rerunRequest(last.job.request, input));
     const estimate = priceOf(request);
     const left = this.checkBudget(batch, estimate);
     if (input.dryRun === true) return { jobId: null, estimate, left, batch: this.deps.runner.summary(batch.id) };
@@ -185,6 +191,15 @@ export class Reruns {
       for (const view of retry) this.add(view.job, { request: view.job.request, estimate: view.job.estimate, origin: 'retry', replaces: view.job.id, retryOf: view.job.turnId });
     });
     return { ...answer, batch: this.goOn(batch.id) };
+  }
+
+  /** The re-shoot's request with the product's master reference; one the model cannot take says why (nothing is added). */
+  private withMaster(job: JobRow, request: GenerateRequest): GenerateRequest {
+    const master = this.deps.master?.(job.productId) ?? null;
+    if (master === null) return request;
+    const refusal = masterRefusal(request, master);
+    if (refusal) throw new StudioError('batch_master_unusable', { sku: job.sku, shot: job.shotName, model: request.model ?? 'auto', reason: refusal.code, ...refusal.params }, { details: { reason: refusal.code } });
+    return requestWithMaster(request, master);
   }
 
   private require(batchId: string): BatchRow {

@@ -156,6 +156,24 @@ export const BATCH_MESSAGES = {
     zh: (p) => `图片 ${s(p.imageId)} 已被淘汰（X），不能作为 ${s(p.sku)} 的“${s(p.shot)}”的选用图；先取消淘汰。未做任何更改。`,
     en: (p) => `Image ${s(p.imageId)} is rejected (X), so it cannot be the pick of ${s(p.sku)} · ${s(p.shot)}; unreject it first. Nothing was changed.`,
   },
+  batch_master_not_candidate: {
+    zh: (p) => `图片 ${s(p.imageId)} 不是该商品在本批次中的候选图，不能作为它的主参考图。未做任何更改。`,
+    en: (p) => `Image ${s(p.imageId)} is not one of this product's candidates in the batch, so it cannot be its master reference. Nothing was changed.`,
+  },
+  batch_master_rejected: {
+    zh: (p) => `图片 ${s(p.imageId)} 已被淘汰（X），不能作为 ${s(p.sku)} 的主参考图；先取消淘汰。未做任何更改。`,
+    en: (p) => `Image ${s(p.imageId)} is rejected (X), so it cannot be the master reference of ${s(p.sku)}; unreject it first. Nothing was changed.`,
+  },
+  batch_master_unusable: {
+    zh: (p) =>
+      p.reason === 'too_many_reference_images'
+        ? `${s(p.sku)} 的“${s(p.shot)}”使用 ${s(p.model)}，最多 ${s(p.limit)} 张参考图；加上主参考图是 ${s(p.count)} 张，不能使用。未做任何更改。`
+        : `${s(p.sku)} 的“${s(p.shot)}”（${s(p.model)}）不能使用这张主参考图（${s(p.reason)}）。未做任何更改。`,
+    en: (p) =>
+      p.reason === 'too_many_reference_images'
+        ? `${s(p.sku)} · ${s(p.shot)} uses ${s(p.model)}, which takes at most ${s(p.limit)} reference images; with the master it would be ${s(p.count)}, so it cannot be used. Nothing was changed.`
+        : `${s(p.sku)} · ${s(p.shot)} (${s(p.model)}) cannot use this master reference (${s(p.reason)}). Nothing was changed.`,
+  },
   batch_over_budget: {
     zh: (p) => `超出预算：这次需要 ${s(p.price)} 积分，预算只剩 ${s(p.left)}（预算 ${s(p.budget)}）。请先提高预算。未做任何更改。`,
     en: (p) => `Over budget: this costs ${s(p.price)} credits and the budget has ${s(p.left)} left (budget ${s(p.budget)}). Raise the budget first. Nothing was changed.`,

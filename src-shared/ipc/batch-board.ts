@@ -49,8 +49,13 @@ export interface BoardProduct {
   productId: string;
   sku: string;
   name: string;
-  /** The product's master reference: its first reference image, or null (none, or the product was deleted). */
+  /**
+   * The product's master reference: the image chosen as master (`catalog:set-product-master`), else its first
+   * reference image, or null (none, or the product was deleted).
+   */
   masterImageId: string | null;
+  /** Whether `masterImageId` was chosen from the product's candidates (later shots send it as their reference). */
+  masterChosen?: boolean;
 }
 
 export interface BoardShot {
@@ -66,9 +71,21 @@ export interface CatalogBoard {
   shots: BoardShot[];
   /** Row by row: every product × every shot, in the order of `products` and `shots`. */
   cells: BoardCell[];
+  /** How many products the whole board has (with `offset`/`limit` or `productIds`, `products` is a part of them). */
+  productCount?: number;
 }
 
-export const GetBoardSchema = z.strictObject({ batchId: IdSchema });
+/** Most products one windowed read answers. */
+export const BOARD_WINDOW_MAX = 1000;
+
+export const GetBoardSchema = z.strictObject({
+  batchId: IdSchema,
+  /** Optional window over the products in board order (a board opens with its first rows, then reads the rest). */
+  offset: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(BOARD_WINDOW_MAX).optional(),
+  /** Optional: only these products' rows (one row refreshed after an event about it). */
+  productIds: z.array(IdSchema).min(1).max(BOARD_WINDOW_MAX).optional(),
+});
 export type GetBoardInput = z.input<typeof GetBoardSchema>;
 
 export const SetPickSchema = z
@@ -85,6 +102,14 @@ export const SetPickSchema = z
   .refine((input) => (input.productId === undefined) !== (input.sku === undefined), { message: 'give productId or sku, not both', path: ['productId'] });
 export type SetPickInput = z.input<typeof SetPickSchema>;
 
+export const SetProductMasterSchema = z.strictObject({
+  batchId: IdSchema,
+  productId: IdSchema,
+  /** One of the product's candidates in this batch, or null to go back to the product's own first reference. */
+  imageId: IdSchema.nullable(),
+});
+export type SetProductMasterInput = z.input<typeof SetProductMasterSchema>;
+
 export const batchBoardMethods = {
   /** The board of a batch: products, shots and every cell (status, candidates with marks, pick, cost) in one call. */
   catalogGetBoard: method<CatalogBoard>()('catalog:get-board', GetBoardSchema),
@@ -94,4 +119,12 @@ export const batchBoardMethods = {
    * or cell is `batch_not_found` / `batch_cell_not_found`. A refusal changes nothing. Sends `batch:changed`.
    */
   catalogSetPick: method<BoardCell>()('catalog:set-pick', SetPickSchema),
+  /**
+   * Chooses (or with `imageId: null` clears) a product's master reference: later shots of the product (re-shoots,
+   * next batches) send it as their reference instead of the product's first reference. Only one of the product's
+   * candidates in the batch (`batch_master_not_candidate`), never a rejected one (`batch_master_rejected`), and only
+   * when every shot of the product there still fits its model with it, the reference limit included
+   * (`batch_master_unusable`, naming the shot and the rule). Answers the product's row head. Sends `batch:changed`.
+   */
+  catalogSetProductMaster: method<BoardProduct>()('catalog:set-product-master', SetProductMasterSchema),
 };

@@ -12,6 +12,7 @@ import { migration as m0500 } from './0500-search-turn-counts.ts';
 import { migration as m0600 } from './0600-turn-stats.ts';
 import { migration as m0710 } from './0710-batch-reruns.ts';
 import { migration as m0720 } from './0720-batch-picks.ts';
+import { migration as m0730 } from './0730-product-masters.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0600,
   m0710,
   m0720,
+  m0730,
 ];
 
 export type { Migration };
