@@ -60,7 +60,7 @@ test('429: over the key limit shows a live countdown and allows no immediate ret
   await screenshot(page, 'error-429');
 });
 
-test('500: the run failed and was refunded; retry once is offered and works', async ({ page, harness }) => {
+test('500: the run failed and was refunded; retry once is offered, works, and then stays disabled saying so; failed cards can be dismissed', async ({ page, harness }) => {
   await openStudio(page, harness.url);
   await openTab(page, 'local');
   await page.getByTestId('fault-fail').click();
@@ -76,6 +76,30 @@ test('500: the run failed and was refunded; retry once is offered and works', as
   await banner.getByTestId('retry').click();
   await expect(page.getByTestId('turn')).toHaveCount(2);
   await expect(page.getByTestId('turn').first()).toHaveAttribute('data-status', 'succeeded', { timeout: 60_000 });
+  // The retry once is used: its button stays, disabled, and says where the retry went (it stayed enabled and did nothing).
+  const retried = page.getByTestId('turn').nth(1).getByTestId('error-banner');
+  await expect(retried.getByTestId('retry')).toBeDisabled();
+  await expect(retried.getByTestId('retry-used')).toBeVisible();
+  await screenshot(page, 'error-500-retried');
+
+  // Failed cards do not pile up: each can be dismissed, or all at once; the successful card stays.
+  await openTab(page, 'local');
+  await page.getByTestId('fault-fail').click();
+  await page.getByTestId('fault-fail').click();
+  await expect(page.getByTestId('local-faults')).toContainText(/失败 2|fail 2/);
+  await openTab(page, 'studio');
+  await generateAndWait(page, 'failed');
+  await generateAndWait(page, 'failed');
+  const failed = page.locator('[data-testid="turn"][data-status="failed"]');
+  await expect(failed).toHaveCount(3);
+  await failed.first().getByTestId('turn-dismiss').click();
+  await expect(failed).toHaveCount(2);
+  await expect(page.getByTestId('dismiss-failed-all')).toContainText('2');
+  await page.getByTestId('dismiss-failed-all').click();
+  await expect(failed).toHaveCount(0);
+  await expect(page.getByTestId('turn')).toHaveCount(1);
+  await expect(page.getByTestId('turn').first()).toHaveAttribute('data-status', 'succeeded');
+  await expect(page.getByTestId('dismiss-failed-all')).toHaveCount(0);
 });
 
 test('session_not_found: a session id that is not yours is refused and a new session is offered', async ({ page, harness }) => {
@@ -92,7 +116,7 @@ test('session_not_found: a session id that is not yours is refused and a new ses
   await screenshot(page, 'error-session');
 });
 
-test('reference_image_missing: a cleaned-up reference is marked in the tray and can be removed', async ({ page, harness }) => {
+test('reference_image_missing: a deleted reference is marked in the tray, not sent, and can be removed', async ({ page, harness }) => {
   await openStudio(page, harness.url);
   await generateOnce(page, 'A ceramic vase', '2');
   const gallery = page.getByTestId('gallery');
@@ -108,14 +132,23 @@ test('reference_image_missing: a cleaned-up reference is marked in the tray and 
   await gallery.getByTestId('gallery-image').nth(0).dragTo(page.getByTestId('reference-tray'));
   await gallery.getByTestId('gallery-image').nth(1).dragTo(page.getByTestId('reference-tray'));
   await expect(page.getByTestId('reference-item')).toHaveCount(2);
-  const turn = await generateAndWait(page, 'failed');
-  await expect(turn.getByTestId('error-banner')).toHaveAttribute('data-code', 'reference_image_missing');
   const missing = page.locator(`[data-testid="reference-item"][data-image-id="${doomedId}"]`);
   await expect(missing).toHaveAttribute('data-missing', 'true');
+  // The tray knows it is deleted, so it is not sent (the service would refuse it): Generate is disabled, the
+  // reason is beside it in plain words, with the offer to remove it from the tray.
+  const turnsBefore = await page.getByTestId('turn').count();
+  await expect(page.getByTestId('generate')).toBeDisabled();
+  const blocked = page.getByTestId('generate-blocked');
+  await expect(blocked).toHaveAttribute('data-reason', 'missing_references');
+  await expect(blocked).toContainText('已在服务端删除');
+  await expect(blocked).not.toContainText('reference_image_missing');
+  await page.getByTestId('prompt').press('Control+Enter');
+  await expect(page.getByTestId('turn')).toHaveCount(turnsBefore);
   await screenshot(page, 'error-reference-missing');
-  await turn.getByTestId('remove-missing').click();
+  await page.getByTestId('remove-missing-references').click();
   await expect(page.getByTestId('reference-item')).toHaveCount(1);
   await expect(missing).toHaveCount(0);
+  await expect(page.getByTestId('generate-blocked')).toHaveCount(0);
   await generateAndWait(page, 'succeeded');
 });
 

@@ -82,9 +82,16 @@ test('export a selection with the dialog (PNG + CSV, then JPEG), and drop an exp
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
 
-  // Drop an exported PNG on the compose panel: its settings come back.
+  // Drop an exported PNG on the compose panel: its settings come back, and (with a new session next) the offer to
+  // continue the image's session or start a new one.
   await compose(page, { prompt: 'something else entirely', model: 'seedream-5-0-pro', n: '1' });
+  const sessionTitle = await page.getByTestId('compose-session-title').textContent();
+  await page.getByTestId('new-session').click();
   await dropFile(page, page.getByTestId('prompt'), readFileSync(join(out, pngs[1]!)), pngs[1]!);
+  await expect(page.getByTestId('recall-session-offer')).toBeVisible();
+  await expect(page.getByTestId('compose-session')).not.toContainText(sessionTitle ?? '');
+  await page.getByTestId('recall-continue-session').click();
+  await expect(page.getByTestId('compose-session-title')).toHaveText(sessionTitle ?? '');
   await expect(page.getByTestId('prompt')).toHaveValue(prompt);
   await expect(page.getByTestId('model')).toHaveValue('nano-banana-2');
   await expect(page.getByTestId('ratio')).toHaveValue('4:5');

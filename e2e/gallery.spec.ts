@@ -237,6 +237,49 @@ test('a designer culls 200 images to 12 with the keyboard alone; the library vie
   await expect(page.getByTestId('filter-rejected')).toHaveValue('');
 });
 
+test('a selected tile is ringed, not tinted; a filter change keeps the selection but acts only on what is in view, and says how many it hides', async ({ page, harness }) => {
+  test.setTimeout(180_000);
+  await openStudio(page, harness.url);
+  await seed(page, { sessions: 2, turnsPerSession: 1 });
+  const grid = page.getByTestId('gallery');
+  const tile = grid.getByTestId('session-group').nth(0).getByTestId('gallery-image').first();
+  await expect(tile.locator('img')).toHaveJSProperty('complete', true);
+  // The image's own pixels, at its centre, are the same selected or not: the selection is a ring around the tile.
+  // (The selection bar that appears moves the grid: the centre is found again.)
+  const centre = async () => {
+    const b = await box(tile.locator('img'));
+    return page.screenshot({ clip: { x: Math.round(b.x + b.width / 2 - 8), y: Math.round(b.y + b.height / 2 - 8), width: 16, height: 16 } });
+  };
+  await page.mouse.move(1, 1);
+  const unselected = await centre();
+  await tile.click();
+  await page.mouse.move(1, 1);
+  await expect(tile).toHaveAttribute('aria-selected', 'true');
+  await frames(page, 2);
+  expect((await centre()).equals(unselected), 'the selected image shows its own colours').toBe(true);
+  await expect(tile).not.toHaveCSS('box-shadow', 'none');
+
+  // One image of each session selected, then a search that shows only the first session.
+  const other = grid.getByTestId('session-group').nth(1).getByTestId('gallery-image').first();
+  await other.click({ modifiers: ['Control'] });
+  const bar = page.getByTestId('selection-bar');
+  await expect(bar).toHaveAttribute('data-visible', '2');
+  const tileId = await tile.getAttribute('data-image-id');
+  const prompt = (await libraryImages(page)).find((im) => im.id === tileId)?.prompt ?? '';
+  await page.getByTestId('gallery-search').fill(prompt.split(' ').slice(0, 4).join(' '));
+  await expect(grid.getByTestId('session-group')).toHaveCount(1);
+  await expect(bar).toHaveAttribute('data-visible', '1');
+  await expect(bar).toHaveAttribute('data-hidden', '1');
+  await expect(page.getByTestId('selection-count')).toContainText('1 张被筛选隐藏');
+  await page.getByTestId('export-selection').click();
+  await expect(page.getByTestId('export-dialog')).toContainText('已选中的 1 张图片');
+  await page.keyboard.press('Escape');
+  // Back without the filter: both are still selected and acted on.
+  await page.getByTestId('gallery-search').fill('');
+  await expect(bar).toHaveAttribute('data-visible', '2');
+  await expect(bar).toHaveAttribute('data-hidden', '0');
+});
+
 test('the gallery panel resizes by drag and by keys and keeps its width; tiles keep their aspect at every size; an idle gallery does no layout', async ({ page, harness }) => {
   test.setTimeout(240_000);
   await openStudio(page, harness.url);

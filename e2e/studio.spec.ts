@@ -8,6 +8,14 @@ test('the full generate flow: estimate, run, results in place, request id, galle
   // An empty draft is where work starts: a calm hint, not a red error.
   await expect(page.getByTestId('validation-hint')).toHaveAttribute('data-code', 'prompt_or_reference_required');
   await expect(page.getByTestId('validation-hint')).not.toHaveClass(/estimate-problem/);
+  // With nothing to send, Generate is disabled and says why beside it in plain words (no error code); Ctrl+Enter
+  // refuses nothing either.
+  await expect(page.getByTestId('generate')).toBeDisabled();
+  await expect(page.getByTestId('generate-blocked')).toHaveAttribute('data-reason', 'empty');
+  await expect(page.getByTestId('generate-blocked')).toContainText('提示词');
+  await page.getByTestId('prompt').press('Control+Enter');
+  await expect(page.getByTestId('error-banner')).toHaveCount(0);
+  await expect(page.locator('.compose-foot')).not.toContainText('prompt_or_reference_required');
   await expect(page.getByTestId('stage-empty')).toHaveAttribute('data-history', 'false');
   await screenshot(page, 'studio-empty');
   await compose(page, { prompt: 'A ceramic mug on a walnut table, morning light', model: 'nano-banana-2', resolution: '2K', n: '2' });
@@ -97,6 +105,22 @@ test('the full generate flow: estimate, run, results in place, request id, galle
   await page.getByTestId('filter-starred').uncheck();
   await page.getByTestId('gallery-search').fill('tote');
   await expect(gallery.getByTestId('gallery-image')).toHaveCount(1);
+
+  // Recall from another session's image (from the viewer): the session continued stays as it was until the designer
+  // chooses between continuing that image's session and starting a new one.
+  await page.getByTestId('gallery-search').fill('');
+  await expect(gallery.getByTestId('session-group')).toHaveCount(2);
+  await expect(page.getByTestId('compose-session-title')).toHaveText('Tote bag shoot');
+  await gallery.getByTestId('session-group').nth(1).getByTestId('gallery-image').first().dblclick();
+  await page.getByTestId('viewer-recall').click();
+  await expect(page.getByTestId('prompt')).toHaveValue('A ceramic mug on a walnut table, morning light');
+  const offer = page.getByTestId('recall-session-offer');
+  await expect(offer).toContainText('A ceramic mug on a walnut table');
+  await expect(page.getByTestId('compose-session-title')).toHaveText('Tote bag shoot');
+  await screenshot(page, 'recall-offer');
+  await page.getByTestId('recall-continue-session').click();
+  await expect(offer).toHaveCount(0);
+  await expect(page.getByTestId('compose-session-title')).toHaveText('A ceramic mug on a walnut table, morning light');
 
   // After a reload a new session is next; with earlier work in the gallery the stage points at Continue.
   await page.reload();

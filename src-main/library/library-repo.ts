@@ -458,6 +458,19 @@ export class LibraryRepo {
 
   // ---- gallery ----
 
+  /** Images a Catalog batch made carry their job's SKU and shot name (found by turn, through batch_jobs_turn). */
+  private withCatalogLabels(images: ImageRecord[]): ImageRecord[] {
+    const turnIds = [...new Set(images.map((i) => i.turnId))];
+    if (turnIds.length === 0) return images;
+    const rows = this.sql('SELECT turn_id, sku, shot_name FROM batch_jobs WHERE turn_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(turnIds)) as Row[];
+    if (rows.length === 0) return images;
+    const byTurn = new Map(rows.map((r) => [str(r.turn_id), { sku: str(r.sku), shot: str(r.shot_name) }]));
+    return images.map((i) => {
+      const catalog = byTurn.get(i.turnId);
+      return catalog ? { ...i, catalog } : i;
+    });
+  }
+
   /**
    * Sessions newest first (by their newest image that passes the filters), each with its passing images
    * newest first. `limit` counts sessions; the cursor is `<newest image ms>:<session id>` of the last group.
@@ -468,7 +481,7 @@ export class LibraryRepo {
     const { groups, more, compiled } = this.galleryQuery.page(filters, cursor ? { at: cAt, sessionId: cId } : null, limit);
     const out = groups.map((g) => ({
       session: this.sessionSummary(g.sessionId) as SessionSummary,
-      images: this.galleryQuery.groupRows(compiled, g.sessionId).map(toImage),
+      images: this.withCatalogLabels(this.galleryQuery.groupRows(compiled, g.sessionId).map(toImage)),
     }));
     const last = groups.at(-1);
     return {

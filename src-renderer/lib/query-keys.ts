@@ -22,6 +22,8 @@ export const queryKeys = {
   gallery: (filters: GalleryFilters) => readKey('gallery', 'libraryGallery', filters),
   /** An image's place in the gallery's order under some filters (the viewer's previous / next). */
   neighbors: (filters: GalleryFilters, imageId: string) => readKey('gallery', 'libraryNeighbors', filters, imageId),
+  /** Every image id that passes the filters (the first 5000): which selected images the filters hide. */
+  matchingIds: (filters: GalleryFilters) => readKey('gallery', 'libraryImageIds', filters),
   images: () => ['image'] as const,
   image: (imageId: string) => readKey('image', 'libraryGetImage', imageId),
   turns: () => ['turn'] as const,

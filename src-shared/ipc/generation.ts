@@ -32,6 +32,8 @@ export interface ImageRecord {
   /** Copied from the turn for the gallery's filters and captions. */
   model: string;
   prompt: string;
+  /** Made by a Catalog batch: the product's SKU and the shot's name (the gallery's tiles show "SKU · shot"). */
+  catalog?: { sku: string; shot: string };
 }
 
 export interface TurnRecord {

@@ -19,6 +19,7 @@ import { OptionFields } from './OptionFields.tsx';
 import { PromptField } from './PromptField.tsx';
 import { PurposeField } from './PurposeField.tsx';
 import { ReferenceTray } from './ReferenceTray.tsx';
+import { SEND_BLOCK_ID, SendBlockReason, useSendBlock } from './send-block.tsx';
 import { SessionBar } from './SessionBar.tsx';
 import { useComposeStore } from './store.ts';
 
@@ -29,6 +30,7 @@ export function ComposePanel() {
   const session = useComposeStore((s) => s.session);
   const serviceSessionId = useComposeStore((s) => s.serviceSessionId);
   const check = useMemo(() => checkDraft(draft), [draft]);
+  const block = useSendBlock(check);
   const { model, auto } = useMemo(() => resolveModel(draft), [draft]);
   const start = useStartGeneration();
   const [refused, setRefused] = useState<ApiErrorValue | null>(null);
@@ -40,7 +42,8 @@ export function ComposePanel() {
   const confirmingOverBudget = overBudget !== null && overBudgetFor === draft;
 
   const generate = (confirmedOverBudget = false) => {
-    if (start.isPending) return;
+    // Generate is disabled with the reason beside it (an empty form, deleted references): nothing to refuse here.
+    if (start.isPending || block) return;
     if (!check.ok) {
       // Refused before sending, with the service's own code and message (nothing is reserved or sent).
       setRefused(check.error);
@@ -119,7 +122,14 @@ export function ComposePanel() {
           />
         ) : null}
         {startError ? <ErrorBanner error={startError.ipc ?? { code: 'unknown', message: String(startError) }} /> : null}
-        <button type="submit" className="btn btn-primary btn-generate" data-testid="generate" disabled={start.isPending}>
+        {block ? <SendBlockReason block={block} /> : null}
+        <button
+          type="submit"
+          className="btn btn-primary btn-generate"
+          data-testid="generate"
+          disabled={start.isPending || block !== null}
+          aria-describedby={block ? SEND_BLOCK_ID : undefined}
+        >
           {start.isPending ? t('compose.starting') : t('compose.generate')}
           <kbd className="kbd">{shortcut}</kbd>
         </button>

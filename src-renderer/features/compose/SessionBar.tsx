@@ -6,7 +6,41 @@ import { useSettings } from '../settings/index.ts';
 import { useSession } from '../../lib/library-queries.ts';
 import { useComposeStore } from './store.ts';
 
+/** After a recall from another session: continue the recalled image's session, or start a new one. */
+function RecallOffer() {
+  const t = useText(appText);
+  const offer = useComposeStore((s) => s.recallOffer);
+  const answer = useComposeStore((s) => s.answerRecallOffer);
+  const summary = useSession(offer?.sessionId ?? null);
+  if (!offer) return null;
+  const title = (offer.sessionId ? summary.data?.title : null) ?? offer.serviceSessionId ?? t('session.thatSession');
+  return (
+    <div className="recall-offer" role="group" aria-labelledby="recall-offer-text" data-testid="recall-session-offer">
+      <p id="recall-offer-text" className="small">
+        {t('session.recallOffer', { title })}
+      </p>
+      <div className="row-gap wrap">
+        <button type="button" className="btn btn-xs" data-testid="recall-continue-session" onClick={() => answer('continue')}>
+          {t('session.recallContinue')}
+        </button>
+        <button type="button" className="btn btn-ghost btn-xs" data-testid="recall-new-session" onClick={() => answer('new')}>
+          {t('session.startNew')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 export function SessionBar() {
+  return (
+    <>
+      <CurrentSession />
+      <RecallOffer />
+    </>
+  );
+}
+
+function CurrentSession() {
   const t = useText(appText);
   const session = useComposeStore((s) => s.session);
   const serviceSessionId = useComposeStore((s) => s.serviceSessionId);

@@ -6,7 +6,7 @@ import type { DragEvent } from 'react';
 import { call } from '../../lib/desktop.ts';
 import type * as ReaderModule from './generation-data-reader.ts';
 import { IMAGE_DRAG_TYPE } from '../../lib/image-drag.ts';
-import { useComposeStore } from './store.ts';
+import { useComposeStore, type RecallSource } from './store.ts';
 
 type GenerationDataReader = typeof ReaderModule;
 let readerLoad: Promise<GenerationDataReader> | null = null;
@@ -42,6 +42,16 @@ async function inLibrary(ids: string[]): Promise<string[]> {
     return images.map((i) => i.id);
   } catch {
     return [];
+  }
+}
+
+/** The session the file's image was made in: this library's own when it has it, else the service's id. */
+async function sourceSession(sessionId: string, serviceSessionId: string | null): Promise<RecallSource> {
+  try {
+    const session = await call('libraryGetSession', { sessionId });
+    return { sessionId: session.id, serviceSessionId };
+  } catch {
+    return { sessionId: null, serviceSessionId };
   }
 }
 
@@ -82,9 +92,9 @@ export async function recallFromFiles(files: readonly File[]): Promise<void> {
   }
   const listed = read.data.referenceImageIds.length > 0 ? read.data.referenceImageIds : (read.data.request.ref_image_ids ?? []);
   const wanted = [...new Set(listed)];
-  const found = await inLibrary(wanted);
+  const [found, from] = await Promise.all([inLibrary(wanted), sourceSession(read.data.sessionId, read.data.serviceSessionId)]);
   const { ref_image_ids: _refs, ...request } = recallableRequest(read.data);
-  recall(request, found);
+  recall(request, found, from);
   setTrayNotice({ kind: 'recalled', count: found.length, missing: wanted.length - found.length, name: file.name });
 }
 

@@ -4,6 +4,12 @@ import type { GenerateRequest } from '../../../src-shared/api.ts';
 import { DEFAULT_PURPOSE, MAX_REFERENCE_IMAGES } from '../../../src-shared/catalog.ts';
 import { EMPTY_DRAFT, type ComposeDraft } from './draft.ts';
 
+/** The session a recalled image was made in: the library's own id when this library has it, else the service's (s_…). */
+export interface RecallSource {
+  sessionId: string | null;
+  serviceSessionId: string | null;
+}
+
 export interface ContinuedSession {
   id: string;
   /** Shown title if known; null until the session's record is loaded. */
@@ -28,6 +34,11 @@ interface ComposeState {
     missing?: number;
     name?: string;
   } | null;
+  /**
+   * After a recall from another session than the one continued: the choice between continuing the recalled image's
+   * session and starting a new one (until one is made, the session continued stays as it was).
+   */
+  recallOffer: RecallSource | null;
   update: (patch: Partial<ComposeDraft>) => void;
   addReferences: (ids: string[]) => void;
   removeReference: (id: string) => void;
@@ -36,8 +47,10 @@ interface ComposeState {
   setSession: (session: ContinuedSession | null) => void;
   setServiceSessionId: (id: string | null) => void;
   setTrayNotice: (notice: ComposeState['trayNotice']) => void;
-  /** Puts a turn's settings, references included, back into the draft. */
-  recall: (request: GenerateRequest, referenceIds: string[]) => void;
+  /** Puts a turn's settings, references included, back into the draft; `from` is the session it was made in. */
+  recall: (request: GenerateRequest, referenceIds: string[], from?: RecallSource) => void;
+  /** The designer's answer to the recall offer: continue the recalled image's session, or start a new one. */
+  answerRecallOffer: (answer: 'continue' | 'new') => void;
 }
 
 export const useComposeStore = create<ComposeState>((set) => ({
@@ -46,6 +59,7 @@ export const useComposeStore = create<ComposeState>((set) => ({
   session: null,
   serviceSessionId: null,
   trayNotice: null,
+  recallOffer: null,
   update: (patch) => set((s) => ({ draft: { ...s.draft, ...patch } })),
   addReferences: (ids) =>
     set((s) => {
@@ -69,11 +83,11 @@ export const useComposeStore = create<ComposeState>((set) => ({
     })),
   clearReferences: () => set((s) => ({ draft: { ...s.draft, referenceIds: [] }, missingReferenceIds: [], trayNotice: null })),
   markMissing: (ids) => set((s) => ({ missingReferenceIds: [...new Set([...s.missingReferenceIds, ...ids])] })),
-  setSession: (session) => set({ session, serviceSessionId: null }),
-  setServiceSessionId: (serviceSessionId) => set({ serviceSessionId, session: null }),
+  setSession: (session) => set({ session, serviceSessionId: null, recallOffer: null }),
+  setServiceSessionId: (serviceSessionId) => set({ serviceSessionId, session: null, recallOffer: null }),
   setTrayNotice: (trayNotice) => set({ trayNotice }),
-  recall: (request, referenceIds) =>
-    set({
+  recall: (request, referenceIds, from) =>
+    set((s) => ({
       draft: {
         prompt: request.prompt ?? '',
         model: request.model ?? 'auto',
@@ -86,5 +100,20 @@ export const useComposeStore = create<ComposeState>((set) => ({
       },
       missingReferenceIds: [],
       trayNotice: null,
+      recallOffer: from && !continues(s, from) ? from : null,
+    })),
+  answerRecallOffer: (answer) =>
+    set((s) => {
+      const from = s.recallOffer;
+      if (answer === 'new' || !from) return { session: null, serviceSessionId: null, recallOffer: null };
+      return from.sessionId
+        ? { session: { id: from.sessionId, title: null }, serviceSessionId: null, recallOffer: null }
+        : { session: null, serviceSessionId: from.serviceSessionId, recallOffer: null };
     }),
 }));
+
+/** Whether the next generation already goes into the recalled image's session (then there is nothing to offer). */
+function continues(s: Pick<ComposeState, 'session' | 'serviceSessionId'>, from: RecallSource): boolean {
+  if (from.sessionId) return s.session?.id === from.sessionId;
+  return from.serviceSessionId !== null && s.serviceSessionId === from.serviceSessionId;
+}

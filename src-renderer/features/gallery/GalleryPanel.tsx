@@ -12,6 +12,7 @@ import { FilterBar } from './Filters.tsx';
 import { CullLegend, GalleryBody, GalleryResizer, GalleryTotals, ThumbSizeSlider } from './GridChrome.tsx';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { useGalleryView } from '../../lib/library-state/view-store.ts';
+import { useSelectionInView } from './selection.ts';
 
 export function SelectionBar() {
   const t = useText(appText);
@@ -19,7 +20,9 @@ export function SelectionBar() {
   const boardId = useGalleryStore((s) => s.filters.boardId);
   const openBoardPicker = useGalleryView((s) => s.openBoardPicker);
   const removeFromBoard = useBoardRemove();
-  const selected = useGalleryStore((s) => s.selected);
+  // Actions apply to what the designer can see: selected images the filters hide are counted, not acted on.
+  const { visible: selected, hidden } = useSelectionInView();
+  const all = useGalleryStore((s) => s.selected);
   const clear = useGalleryStore((s) => s.clearSelection);
   const openCompare = useGalleryStore((s) => s.openCompare);
   const addReferences = useComposeStore((s) => s.addReferences);
@@ -27,11 +30,13 @@ export function SelectionBar() {
   const openExport = useExportStore((s) => s.open);
   const setTab = useAppStore((s) => s.setTab);
   const environment = useSettings().data?.environment;
-  if (selected.length === 0) return <p className="gallery-tip muted">{t('gallery.tip')}</p>;
+  if (all.length === 0) return <p className="gallery-tip muted">{t('gallery.tip')}</p>;
   return (
-    <div className="selection-bar" data-testid="selection-bar">
-      <span>{t('gallery.selected', { count: selected.length })}</span>
-      <button type="button" className="btn btn-xs" data-testid="use-as-references" onClick={() => addReferences(selected)}>
+    <div className="selection-bar" data-testid="selection-bar" data-visible={selected.length} data-hidden={hidden}>
+      <span data-testid="selection-count">
+        {hidden > 0 ? t('gallery.selectedHidden', { count: selected.length, hidden }) : t('gallery.selected', { count: selected.length })}
+      </span>
+      <button type="button" className="btn btn-xs" data-testid="use-as-references" disabled={selected.length === 0} onClick={() => addReferences(selected)}>
         {t('gallery.useAsReferences')}
       </button>
       {selected.length >= 2 && selected.length <= 4 ? (
@@ -44,6 +49,7 @@ export function SelectionBar() {
           type="button"
           className="btn btn-xs"
           data-testid="make-pack"
+          disabled={selected.length === 0}
           onClick={() => {
             setPackDraft(selected);
             setTab('local');
@@ -52,10 +58,10 @@ export function SelectionBar() {
           {t('gallery.makePack')}
         </button>
       ) : null}
-      <button type="button" className="btn btn-xs" data-testid="export-selection" onClick={() => openExport({ kind: 'selection', imageIds: selected })}>
+      <button type="button" className="btn btn-xs" data-testid="export-selection" disabled={selected.length === 0} onClick={() => openExport({ kind: 'selection', imageIds: selected })}>
         {t('export.open')}
       </button>
-      <button type="button" className="btn btn-xs" data-testid="board-add" title={`${lt('boardAdd')} (B)`} onClick={() => openBoardPicker(selected)}>
+      <button type="button" className="btn btn-xs" data-testid="board-add" disabled={selected.length === 0} title={`${lt('boardAdd')} (B)`} onClick={() => openBoardPicker(selected)}>
         {lt('boardAdd')}
       </button>
       {boardId ? (
@@ -63,7 +69,7 @@ export function SelectionBar() {
           type="button"
           className="btn btn-xs"
           data-testid="board-remove"
-          disabled={removeFromBoard.isPending}
+          disabled={removeFromBoard.isPending || selected.length === 0}
           onClick={() => removeFromBoard.mutate({ boardId, imageIds: selected }, { onSuccess: clear })}
         >
           {lt('boardRemove')}

@@ -74,7 +74,9 @@ export const GalleryThumb = memo(function GalleryThumb({ image, left, width, hei
     image.rejected ? text.rejected : null,
     image.missing ? text.missing : null,
   ].filter(Boolean);
-  const label = text.label(image.prompt.slice(0, 80) || image.id, image.model) + (states.length > 0 ? ` · ${states.join(' · ')}` : '');
+  // A Catalog batch's image says which product and shot it is (the prompt alone does not).
+  const catalog = image.catalog ? `${image.catalog.sku} · ${image.catalog.shot}` : null;
+  const label = (catalog ? `${catalog} · ` : '') + text.label(image.prompt.slice(0, 80) || image.id, image.model) + (states.length > 0 ? ` · ${states.join(' · ')}` : '');
   return (
     <div
       role="gridcell"
@@ -88,7 +90,7 @@ export const GalleryThumb = memo(function GalleryThumb({ image, left, width, hei
       data-starred={image.starred ? 'true' : 'false'}
       aria-selected={selected}
       aria-label={label}
-      title={`${image.prompt.slice(0, 300)}\n${text.keysHint}`}
+      title={`${catalog ? `${catalog}\n` : ''}${image.prompt.slice(0, 300)}\n${text.keysHint}`}
       draggable
       onDragStart={onDragStart}
       onClick={onClick}
@@ -125,6 +127,11 @@ export const GalleryThumb = memo(function GalleryThumb({ image, left, width, hei
           onReject(image.id);
         }}
       />
+      {catalog && !image.missing ? (
+        <span className="thumb-catalog" data-testid="tile-catalog" aria-hidden="true">
+          {catalog}
+        </span>
+      ) : null}
       {image.missing ? <span className="thumb-flag">{text.missing}</span> : null}
     </div>
   );

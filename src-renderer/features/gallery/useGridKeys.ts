@@ -7,6 +7,7 @@ import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import { marksForKey, type Marks } from '../../lib/library-state/marks.ts';
 import { selectAllMatching, selectionAround, useGalleryStore } from '../../lib/library-state/store.ts';
 import { useGalleryView } from '../../lib/library-state/view-store.ts';
+import { useSelectionInView } from './selection.ts';
 import { isNavKey, navigate, tileCenter, type GalleryLayout, type NavKey, type RowItem } from './layout.ts';
 
 export type FocusMode = 'single' | 'range' | 'move';
@@ -34,6 +35,8 @@ export function useGridKeys(input: GridKeysInput) {
   const pointerDown = useRef(false);
   /** The column Up/Down aim at while the designer keeps moving vertically (reset by any other key). */
   const aimX = useRef<number | null>(null);
+  // Marks and "add to board" skip selected images the filters hide (the selection bar counts them).
+  const { visible } = useSelectionInView();
 
   const moveByKey = (e: KeyboardEvent<HTMLDivElement>, key: NavKey, mod: boolean) => {
     e.preventDefault();
@@ -47,7 +50,8 @@ export function useGridKeys(input: GridKeysInput) {
   };
 
   const markByKey = (e: KeyboardEvent<HTMLDivElement>, active: string) => {
-    const targets = selectionAround(active);
+    const inView = new Set(visible);
+    const targets = selectionAround(active).filter((id) => id === active || inView.has(id));
     if (e.key.toLowerCase() === 'b') {
       e.preventDefault();
       useGalleryView.getState().openBoardPicker(targets);

@@ -7,16 +7,29 @@ import { useComposeStore } from '../compose/index.ts';
 import { useSessionTurns } from '../../lib/library-queries.ts';
 import { useAnySession, useGenerationEvents, useRunningTurns } from './queries.ts';
 import { StageHeight } from './StageResults.tsx';
-import { useStageBackground, type StageBackground } from './store.ts';
+import { useRunsStore, useStageBackground, type StageBackground } from './store.ts';
 import { TurnCard } from './TurnCard.tsx';
 
 const BACKGROUNDS: StageBackground[] = ['matte', 'checker'];
 
-function BackgroundToggle() {
+/** Hides every failed card shown from the stage at once (they stay in the library). */
+function DismissFailed({ turnIds }: { turnIds: string[] }) {
+  const t = useText(appText);
+  const dismiss = useRunsStore((s) => s.dismiss);
+  if (turnIds.length === 0) return null;
+  return (
+    <button type="button" className="btn btn-ghost btn-xs stage-dismiss-failed" data-testid="dismiss-failed-all" title={t('errors.dismissHint')} onClick={() => dismiss(turnIds)}>
+      {t('stage.dismissFailed', { count: turnIds.length })}
+    </button>
+  );
+}
+
+function BackgroundToggle({ failedIds }: { failedIds: string[] }) {
   const t = useText(appText);
   const [background, setBackground] = useStageBackground();
   return (
     <div className="stage-toolbar">
+      <DismissFailed turnIds={failedIds} />
       <span className="muted small" id="stage-background-label" title={t('stage.backgroundHint')}>
         {t('stage.background')}
       </span>
@@ -48,9 +61,14 @@ export function RunStage() {
   // library has answered, the empty stage says neither (it said "nothing generated yet" at every start-up).
   const anySession = useAnySession();
   const hasHistory = (anySession.data?.sessions.length ?? 0) > 0;
-  const sessionIds = [...(turns.data ?? [])].sort((a, b) => b.startedAt - a.startedAt).map((x) => x.id);
-  // A new session is next: only runs still going elsewhere are shown (e.g. after a reload).
-  const ids = session ? sessionIds : (running.data ?? []).filter((x) => x.status === 'running').map((x) => x.id);
+  const dismissed = useRunsStore((s) => s.dismissed);
+  // A new session is next: only runs still going elsewhere are shown (e.g. after a reload). Dismissed failed cards
+  // are not shown.
+  const shown = (session ? [...(turns.data ?? [])].sort((a, b) => b.startedAt - a.startedAt) : (running.data ?? []).filter((x) => x.status === 'running')).filter(
+    (x) => !dismissed.has(x.id),
+  );
+  const ids = shown.map((x) => x.id);
+  const failedIds = shown.filter((x) => x.status === 'failed').map((x) => x.id);
   const [background] = useStageBackground();
   const ref = useRef<HTMLElement>(null);
   const [height, setHeight] = useState(0);
@@ -75,7 +93,7 @@ export function RunStage() {
         </div>
       ) : (
         <StageHeight.Provider value={height}>
-          <BackgroundToggle />
+          <BackgroundToggle failedIds={failedIds} />
           <div className="stage-list">
             {ids.map((id) => (
               <TurnCard key={id} turnId={id} />

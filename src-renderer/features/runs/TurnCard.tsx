@@ -13,6 +13,7 @@ import { useNow } from '../../ui/useNow.ts';
 import { useComposeStore, usualSeconds } from '../compose/index.ts';
 import { CopyAsCode } from './CopyAsCode.tsx';
 import { ErrorBanner } from '../../ui/ErrorBanner.tsx';
+import type { DesktopError } from '../../lib/desktop.ts';
 import { useCancelGeneration, useRetryGeneration, useStopWaiting, useTurn } from './queries.ts';
 import { StageResults } from './StageResults.tsx';
 import { useRunsStore } from './store.ts';
@@ -110,14 +111,51 @@ function RunningProgress({ turn }: { turn: TurnRecord }) {
   );
 }
 
-function TurnError({ turn }: { turn: TurnRecord }) {
+/** Retry as main offers it (spec §7, turn.actions); once used it stays, disabled, saying where the retry went. */
+function RetryControl({ turn }: { turn: TurnRecord }) {
   const t = useText(appText);
   const retry = useRetryGeneration();
+  const offer = turn.actions.retry;
+  const now = useNow(offer.availableAt !== null, 1000);
+  const used = offer.reason === 'already_retried' || retry.isSuccess;
+  if (offer.offer === 'never' && !used) return null;
+  const waitOver = offer.availableAt === null || offer.availableAt <= now;
+  const refused = (retry.error as DesktopError | null)?.ipc?.message;
+  const label = (offer.kind ?? (turn.error?.code === 'internal_error' ? 'retry_once' : null)) === 'retry_once' ? t('errors.retryOnce') : t('errors.retryNow');
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-sm"
+        data-testid="retry"
+        data-used={used}
+        aria-describedby={used ? `retry-used-${turn.id}` : undefined}
+        disabled={retry.isPending || used || !waitOver}
+        onClick={() => retry.mutate(turn.id)}
+      >
+        {label}
+      </button>
+      {used ? (
+        <span className="muted small" id={`retry-used-${turn.id}`} data-testid="retry-used">
+          {t('errors.retryUsed')}
+        </span>
+      ) : null}
+      {refused && !used ? (
+        <span className="hint-danger small" role="alert" data-testid="retry-refused">
+          {refused}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+function TurnError({ turn }: { turn: TurnRecord }) {
+  const t = useText(appText);
   const setTab = useAppStore((s) => s.setTab);
   const setSession = useComposeStore((s) => s.setSession);
   const markMissing = useComposeStore((s) => s.markMissing);
   const removeReference = useComposeStore((s) => s.removeReference);
-  const now = useNow(turn.actions.retry.availableAt !== null, 1000);
+  const dismiss = useRunsStore((s) => s.dismiss);
   // spec §4.1 rule 4: main finds which references are gone (via the file endpoint); mark them in the tray.
   const missingIds = turn.error?.details?.missingImageIds;
   const missingKey = Array.isArray(missingIds) ? missingIds.join(',') : '';
@@ -129,24 +167,13 @@ function TurnError({ turn }: { turn: TurnRecord }) {
   const fix = turn.actions.fix;
   // Main decides what spec §7 allows (turn.actions); the card only shows it, disabled until its time comes.
   const offer = turn.actions.retry;
-  const waitOver = offer.availableAt === null || offer.availableAt <= now;
   return (
     <ErrorBanner
       error={{ code: error.code, message: error.message, requestId: error.requestId ?? turn.requestId }}
       retryAt={offer.offer === 'later' ? offer.availableAt : null}
       actions={
         <>
-          {offer.offer !== 'never' ? (
-            <button
-              type="button"
-              className="btn btn-sm"
-              data-testid="retry"
-              disabled={retry.isPending || !waitOver}
-              onClick={() => retry.mutate(turn.id)}
-            >
-              {offer.kind === 'retry_once' ? t('errors.retryOnce') : t('errors.retryNow')}
-            </button>
-          ) : null}
+          <RetryControl turn={turn} />
           {turn.environment === 'local' && (error.requestId ?? turn.requestId) ? (
             <button type="button" className="btn btn-sm" data-testid="look-up-request" onClick={() => useAppStore.getState().lookUpRequest(error.requestId ?? turn.requestId ?? null)}>
               {t('errors.lookUpRequest')}
@@ -175,6 +202,11 @@ function TurnError({ turn }: { turn: TurnRecord }) {
           {fix === 'new_session' ? (
             <button type="button" className="btn btn-sm" onClick={() => setSession(null)}>
               {t('session.startNew')}
+            </button>
+          ) : null}
+          {turn.status === 'failed' ? (
+            <button type="button" className="btn btn-ghost btn-sm" data-testid="turn-dismiss" title={t('errors.dismissHint')} onClick={() => dismiss([turn.id])}>
+              {t('errors.dismiss')}
             </button>
           ) : null}
         </>
@@ -254,7 +286,12 @@ export function TurnCard({ turnId }: { turnId: string }) {
           </span>
         ) : null}
         <span className="turn-actions">
-          <button type="button" className="btn btn-ghost btn-xs" data-testid="recall" onClick={() => recall(turn.request, turn.referenceImageIds)}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-xs"
+            data-testid="recall"
+            onClick={() => recall(turn.request, turn.referenceImageIds, { sessionId: turn.sessionId, serviceSessionId: turn.serviceSessionId })}
+          >
             {t('turn.recall')}
           </button>
           <CopyAsCode turn={turn} />

@@ -58,6 +58,11 @@ export function useRetryGeneration() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (turnId: string) => call('generateRetry', { turnId }),
-    onSuccess: () => void client.invalidateQueries({ queryKey: queryKeys.allSessionTurns() }),
+    // The retried turn's own record changes too (main no longer offers its retry): refreshed, or its card would
+    // keep an enabled Retry that main then refuses.
+    onSettled: (_r, _e, turnId) => {
+      void client.invalidateQueries({ queryKey: queryKeys.turn(turnId) });
+      void client.invalidateQueries({ queryKey: queryKeys.allSessionTurns() });
+    },
   });
 }

@@ -6,11 +6,16 @@ import type { GenerationProgress } from '../../../src-shared/ipc/generation.ts';
 interface RunsState {
   progress: Record<string, GenerationProgress>;
   setProgress: (p: GenerationProgress) => void;
+  /** Failed turns the designer dismissed from the stage (they stay in the library); for this window's life. */
+  dismissed: ReadonlySet<string>;
+  dismiss: (turnIds: readonly string[]) => void;
 }
 
 export const useRunsStore = create<RunsState>((set) => ({
   progress: {},
   setProgress: (p) => set((s) => ({ progress: { ...s.progress, [p.turnId]: p } })),
+  dismissed: new Set(),
+  dismiss: (turnIds) => set((s) => ({ dismissed: new Set([...s.dismissed, ...turnIds]) })),
 }));
 
 /** What the stage shows behind results: a neutral matte, or a checkerboard that makes a white background's edge visible. */

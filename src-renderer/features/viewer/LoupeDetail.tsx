@@ -59,7 +59,7 @@ export function LoupeDetail(props: { id: string; data: ImageDetail | undefined; 
           className="btn btn-sm"
           data-testid="viewer-recall"
           onClick={() => {
-            recall(turn.request, turn.referenceImageIds);
+            recall(turn.request, turn.referenceImageIds, { sessionId: turn.sessionId, serviceSessionId: turn.serviceSessionId });
             close();
           }}
         >
