@@ -16,18 +16,24 @@ import { ReportSection } from './ReportSection.tsx';
 import { RunSection } from './RunSection.tsx';
 import { ShotListSection } from './ShotListSection.tsx';
 import { useBatchStore } from './store.ts';
+import { UnsavedEditsDialog } from './UnsavedEdits.tsx';
 
-/** What the page works on: the shot list chosen (else the first), the products in the batch, the batch on show. */
+/**
+ * What the page works on: the shot list chosen, else the one the batch on show ran (so a reload shows the batch's
+ * own list), else the first; the products in the batch; the batch on show.
+ */
 function useCatalogChoice() {
   const products = useProducts();
   const shotLists = useShotLists();
   const batches = useBatchList();
   const chosen = useBatchStore(useShallow((s) => ({ excluded: s.excluded, listId: s.shotListId, batchId: s.batchId })));
   const lists = useMemo(() => shotLists.data ?? [], [shotLists.data]);
-  const list = lists.find((l) => l.id === chosen.listId) ?? lists[0] ?? null;
-  const productIds = useMemo(() => (products.data ?? []).filter((p) => !chosen.excluded.has(p.id)).map((p) => p.id), [products.data, chosen.excluded]);
   // The batch on show: the one chosen, else the newest.
-  const detail = useBatchDetail(chosen.batchId ?? batches.data?.[0]?.id ?? null);
+  const shownId = chosen.batchId ?? batches.data?.[0]?.id ?? null;
+  const batchListId = batches.data?.find((b) => b.id === shownId)?.shotListId ?? null;
+  const list = lists.find((l) => l.id === chosen.listId) ?? lists.find((l) => l.id === batchListId) ?? lists[0] ?? null;
+  const productIds = useMemo(() => (products.data ?? []).filter((p) => !chosen.excluded.has(p.id)).map((p) => p.id), [products.data, chosen.excluded]);
+  const detail = useBatchDetail(shownId);
   return { lists, list, listsError: shotLists.error, productIds, batches: batches.data ?? [], batch: detail.data ?? null, batchError: detail.error ?? batches.error };
 }
 
@@ -68,6 +74,7 @@ export function BatchPage() {
       </div>
       <ProductEditor shotList={list} />
       <BatchExportDialog batch={batch} open={exportOpen} close={() => setExportOpen(false)} />
+      <UnsavedEditsDialog listName={list?.name ?? ''} />
       <ImageViewer />
     </div>
   );

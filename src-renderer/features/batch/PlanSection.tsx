@@ -1,17 +1,20 @@
 // The plan of the next batch: the selected products × the shot list, priced by main with the compose form's own
 // functions (debounced as the inputs change): credits per product, what cannot be sent and why, the total, on
 // Local the balance after it, a budget (how many jobs fit) and the concurrency; Start creates the batch with
-// the total the designer saw, so a plan that changed meanwhile is refused and shown again.
+// the total the designer saw, so a plan that changed meanwhile is refused and shown again. The shot list's unsaved
+// edits are priced in (Start saves them first), and what this list's batches already made is said (StartBatch.tsx).
 import { useId, useMemo, useState, type ChangeEvent, type ReactNode } from 'react';
 import type { BatchPlan, BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
 import { BATCH_CONCURRENCY_MAX } from '../../../src-shared/limits.ts';
 import { useText } from '../../i18n/text.ts';
 import { BatchCard, TableHead } from './parts.tsx';
 import { batchText, type BatchT } from './i18n.ts';
-import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { Field } from '../../ui/Field.tsx';
-import { useBatchPlan, useCreateBatch, useDebounced } from './queries.ts';
-import { parseBudget, useBatchStore } from './store.ts';
+import { planText } from './plan-i18n.ts';
+import { useBatchPlan, useDebounced } from './queries.ts';
+import { StartWarning, useStartBatch } from './StartBatch.tsx';
+import { parseBudget, useBatchStore, type ShotListDraft } from './store.ts';
 
 const PLAN_DEBOUNCE_MS = 300;
 
@@ -32,11 +35,11 @@ function useBudget() {
 
 type Budget = ReturnType<typeof useBudget>;
 
-/** The plan priced by main for these inputs (debounced), and whether what is shown is for exactly them. */
-function usePricedPlan(productIds: string[], shotListId: string | null, budget: number | null) {
+/** The plan priced by main for these inputs (debounced), and whether what is shown is for exactly them; unsaved edits of the list are priced in. */
+function usePricedPlan(productIds: string[], shotListId: string | null, budget: number | null, draft: ShotListDraft | null) {
   const wanted = useMemo<BatchPlanInput | null>(
-    () => (productIds.length > 0 && shotListId ? { productIds, shotListId, budget } : null),
-    [productIds, shotListId, budget],
+    () => (productIds.length > 0 && shotListId ? { productIds, shotListId, budget, ...(draft ? { shots: draft.shots } : {}) } : null),
+    [productIds, shotListId, budget, draft],
   );
   const input = useDebounced(wanted, PLAN_DEBOUNCE_MS);
   const settled = JSON.stringify(input) === JSON.stringify(wanted);
@@ -61,6 +64,7 @@ function budgetHint(budget: Budget, data: BatchPlan | null, t: BatchT): ReactNod
 /** The total, the balance after it (Local), what cannot be sent and why, and the credits per product. */
 function PlanSummary({ data }: { data: BatchPlan }) {
   const t = useText(batchText);
+  const pt = useText(planText);
   return (
     <>
       <div className="batch-plan-summary" aria-live="polite">
@@ -69,6 +73,11 @@ function PlanSummary({ data }: { data: BatchPlan }) {
         </p>
         <span className="muted">{t('planJobs', { count: data.jobs.length })}</span>
       </div>
+      {data.alreadyMade.cells > 0 ? (
+        <p className="small hint-warn" data-testid="batch-plan-made" data-cells={data.alreadyMade.cells} data-missing={data.missing.jobs}>
+          {pt('madeLine', { count: data.alreadyMade.cells })} {data.alreadyMade.picked > 0 ? pt('madePicked', { count: data.alreadyMade.picked }) : null}
+        </p>
+      ) : null}
       {data.balance !== null && data.balanceAfter !== null ? (
         <p className="small" data-testid="batch-plan-balance" data-balance={data.balance} data-after={data.balanceAfter}>
           {t('balance', { value: data.balance })} ·{' '}
@@ -160,32 +169,27 @@ function StartFields({ budget, data, concurrencyValid }: { budget: Budget; data:
   );
 }
 
+/** Why Start cannot go, or what it will do first, written beside the button. */
+function StartNote({ draft, priced }: { draft: ShotListDraft | null; priced: boolean }) {
+  const t = useText(planText);
+  if (!priced) return draft ? <span className="small hint-warn batch-start-note" data-testid="batch-start-reason">{t('cannotPrice')}</span> : null;
+  if (!draft) return null;
+  return (
+    <span className="small hint-warn batch-start-note" data-testid="batch-start-unsaved">
+      {t('unsavedStart')}
+    </span>
+  );
+}
+
 export function PlanSection({ productIds, shotListId }: { productIds: string[]; shotListId: string | null }) {
   const t = useText(batchText);
+  const pt = useText(planText);
   const concurrency = useBatchStore((s) => s.concurrency);
-  const setBatchId = useBatchStore((s) => s.setBatchId);
+  const draft = useBatchStore((s) => (s.draft !== null && s.draft.listId === shotListId ? s.draft : null));
   const budget = useBudget();
   const concurrencyValid = Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= BATCH_CONCURRENCY_MAX;
-  const { wanted, input, plan, data, fresh, pricing } = usePricedPlan(productIds, shotListId, budget.budget);
-  const create = useCreateBatch();
-  const [planChanged, setPlanChanged] = useState(false);
-
-  const start = () => {
-    if (!input || !data) return;
-    setPlanChanged(false);
-    create.mutate(
-      { ...input, concurrency, expectedTotal: data.total, start: true },
-      {
-        onSuccess: (detail) => setBatchId(detail.id),
-        onError: (err) => {
-          if (ipcErrorOf(err)?.code === 'batch_plan_changed') {
-            setPlanChanged(true);
-            void plan.refetch();
-          }
-        },
-      },
-    );
-  };
+  const { wanted, input, plan, data, fresh, pricing } = usePricedPlan(productIds, shotListId, budget.budget, draft);
+  const starter = useStartBatch({ input, data, draft, concurrency, refetch: () => plan.refetch() });
 
   return (
     <BatchCard
@@ -207,22 +211,25 @@ export function PlanSection({ productIds, shotListId }: { productIds: string[]; 
       <div className="batch-start-row">
         <StartFields budget={budget} data={data} concurrencyValid={concurrencyValid} />
         <span className="spacer" />
+        <StartNote draft={draft} priced={wanted === null || plan.error === null} />
         <button
           type="button"
           className="btn btn-primary batch-start"
           data-testid="batch-start"
-          disabled={!data || !fresh || data.jobs.length === 0 || budget.invalid || !concurrencyValid || create.isPending}
-          onClick={start}
+          data-unsaved={draft !== null}
+          disabled={!data || !fresh || data.jobs.length === 0 || budget.invalid || !concurrencyValid || starter.busy}
+          onClick={starter.start}
         >
-          {create.isPending ? t('starting') : t('start')}
+          {starter.busy ? t('starting') : draft ? pt('saveAndStart') : t('start')}
         </button>
       </div>
-      {planChanged ? (
+      {starter.planChanged ? (
         <p className="hint-warn" role="status" data-testid="batch-plan-changed">
           {t('planChanged')}
         </p>
       ) : null}
-      <ErrorLine error={create.error} testId="batch-start-error" showCode />
+      <ErrorLine error={starter.error} testId="batch-start-error" showCode />
+      {starter.asking && data ? <StartWarning data={data} run={(only) => void starter.run(only)} cancel={starter.cancel} /> : null}
     </BatchCard>
   );
 }

@@ -14,7 +14,9 @@ import { batchText } from './i18n.ts';
 import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { submitWith } from '../../ui/submitWith.ts';
-import { useDeleteShotList, useResetShotList, useSaveShotList } from './queries.ts';
+import type { useSaveShotList } from './queries.ts';
+import { useDeleteShotList, useResetShotList, useSaveDraft } from './queries.ts';
+import { leaveDraft } from './UnsavedEdits.tsx';
 import { useBatchStore } from './store.ts';
 
 function sameShots(a: Shot[], b: Shot[]): boolean {
@@ -142,6 +144,7 @@ function SaveAsForm({ shots, busy, save, onDone }: { shots: Shot[]; busy: boolea
   const t = useText(batchText);
   const id = useId();
   const setShotListId = useBatchStore((s) => s.setShotListId);
+  const setDraft = useBatchStore((s) => s.setDraft);
   const [newName, setNewName] = useState('');
   const submit = submitWith(() =>
     save.mutate(
@@ -149,6 +152,8 @@ function SaveAsForm({ shots, busy, save, onDone }: { shots: Shot[]; busy: boolea
       {
         onSuccess: (created) => {
           onDone();
+          // The edits went into the new list, which is now the chosen one: the old list is left as it was saved.
+          setDraft(null);
           setShotListId(created.id);
         },
       },
@@ -174,7 +179,7 @@ function SaveAsForm({ shots, busy, save, onDone }: { shots: Shot[]; busy: boolea
 
 /** The list's three calls (save, reset to built-in, delete): one busy flag, one error, cleared together. */
 function useShotListCalls() {
-  const save = useSaveShotList();
+  const { save, saveDraft } = useSaveDraft();
   const reset = useResetShotList();
   const remove = useDeleteShotList();
   const clearErrors = () => {
@@ -182,7 +187,7 @@ function useShotListCalls() {
     reset.reset();
     remove.reset();
   };
-  return { save, reset, remove, busy: save.isPending || reset.isPending || remove.isPending, error: save.error ?? reset.error ?? remove.error, clearErrors };
+  return { save, saveDraft, reset, remove, busy: save.isPending || reset.isPending || remove.isPending, error: save.error ?? reset.error ?? remove.error, clearErrors };
 }
 
 /** Add a shot, whether the edits are saved, and the list's actions (each asking first where it loses work). */
@@ -230,29 +235,54 @@ const ASKS = {
   delete: { label: 'deleteList', question: 'deleteListConfirm', answer: 'delete' },
 } as const;
 
+/**
+ * The list as edited: its unsaved edits live in the catalog store (the plan prices them, a tab switch keeps them,
+ * leaving asks); edits that come back to the saved list are no draft.
+ */
+function useListEdits(list: ShotList) {
+  const draft = useBatchStore((s) => (s.draft?.listId === list.id ? s.draft : null));
+  const setDraft = useBatchStore((s) => s.setDraft);
+  const name = draft?.name ?? list.name;
+  const shots = draft?.shots ?? list.shots;
+  const edit = (next: { name?: string; shots?: Shot[] }) => {
+    const edited = { listId: list.id, name: next.name ?? name, shots: next.shots ?? shots };
+    setDraft(edited.name === list.name && sameShots(edited.shots, list.shots) ? null : edited);
+  };
+  return { draft, name, shots, setName: (n: string) => edit({ name: n }), setShots: (s: Shot[]) => edit({ shots: s }), clear: () => setDraft(null) };
+}
+
 function ShotListEditor({ list }: { list: ShotList }) {
   const t = useText(batchText);
   const id = useId();
   const setShotListId = useBatchStore((s) => s.setShotListId);
   const calls = useShotListCalls();
-  const [name, setName] = useState(list.name);
-  const [shots, setShots] = useState<Shot[]>(list.shots);
+  const { draft, name, shots, setName, setShots, clear } = useListEdits(list);
   const [confirm, setConfirm] = useState<Confirm>(null);
-  const dirty = name !== list.name || !sameShots(shots, list.shots);
+  const dirty = draft !== null;
   const ask = (next: Confirm) => {
     calls.clearErrors();
     setConfirm(next);
   };
   const save = () => {
     calls.clearErrors();
-    calls.save.mutate({ id: list.id, name, shots });
+    if (draft) void calls.saveDraft(draft);
   };
-  const resetList = () => calls.reset.mutate({ id: list.id }, { onSuccess: () => setConfirm(null) });
+  const resetList = () =>
+    calls.reset.mutate(
+      { id: list.id },
+      {
+        onSuccess: () => {
+          clear();
+          setConfirm(null);
+        },
+      },
+    );
   const deleteList = () =>
     calls.remove.mutate(
       { id: list.id },
       {
         onSuccess: () => {
+          clear();
           setConfirm(null);
           setShotListId(null);
         },
@@ -302,6 +332,11 @@ export function ShotListSection({ lists, list, error }: { lists: ShotList[]; lis
   const t = useText(batchText);
   const id = useId();
   const setShotListId = useBatchStore((s) => s.setShotListId);
+  // Another list with this one's edits unsaved: asked first (save, discard, or stay on this one).
+  const choose = (listId: string) => {
+    const go = () => setShotListId(listId);
+    if (leaveDraft(go)) go();
+  };
   return (
     <BatchCard
       title={t('shotList')}
@@ -311,7 +346,7 @@ export function ShotListSection({ lists, list, error }: { lists: ShotList[]; lis
           <label className="sr-only" htmlFor={`${id}-select`}>
             {t('shotListSelect')}
           </label>
-          <select id={`${id}-select`} className="batch-list-select" data-testid="shot-list-select" value={list?.id ?? ''} disabled={lists.length === 0} onChange={(e) => setShotListId(e.target.value)}>
+          <select id={`${id}-select`} className="batch-list-select" data-testid="shot-list-select" value={list?.id ?? ''} disabled={lists.length === 0} onChange={(e) => choose(e.target.value)}>
             {lists.length === 0 ? <option value="">{t('noShotLists')}</option> : null}
             {lists.map((l) => (
               <option key={l.id} value={l.id}>

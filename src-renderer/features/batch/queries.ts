@@ -3,12 +3,13 @@
 // products or shot lists can refresh every plan at once. Progress comes as `batch:changed` events, coalesced.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { BatchDetail, BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
+import type { BatchDetail, BatchPlanInput, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
 import type { IpcMethodName, MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import type { Language } from '../../../src-shared/language.ts';
+import { useBatchStore, type ShotListDraft } from './store.ts';
 
 // Main writes names of built-in lists, problems, pause messages, errors and notes in the UI language, so the
 // language is part of every key that holds such text; prefixes without it refresh every language at once.
@@ -52,6 +53,28 @@ export const useExportProducts = () => useMutation({ mutationFn: (input: MethodI
 export const useSaveShotList = () => useBatchMutation('shotListSave', [batchKeys.shotLists()]);
 export const useDeleteShotList = () => useBatchMutation('shotListDelete', [batchKeys.shotLists()]);
 export const useResetShotList = () => useBatchMutation('shotListReset', [batchKeys.shotLists()]);
+
+/**
+ * Saves a shot list's unsaved edits (the editor's Save, "Save" when leaving, and Start): the saved list goes into the
+ * cache at once, so the editor and the plan never show the old list in between, and the edits stop being a draft.
+ * Resolves true once saved; on a refusal false, the error on `save.error`.
+ */
+export function useSaveDraft() {
+  const client = useQueryClient();
+  const language = useLanguage();
+  const save = useSaveShotList();
+  const saveDraft = async (draft: ShotListDraft): Promise<boolean> => {
+    try {
+      const saved = await save.mutateAsync({ id: draft.listId, name: draft.name, shots: draft.shots });
+      client.setQueryData<ShotList[]>(batchKeys.shotLists(language), (lists) => lists?.map((l) => (l.id === saved.id ? saved : l)));
+      if (useBatchStore.getState().draft === draft) useBatchStore.getState().setDraft(null);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return { save, saveDraft };
+}
 
 /** `value`, once it has stopped changing for `ms` (the plan is priced after the designer pauses). */
 export function useDebounced<T>(value: T, ms: number): T {

@@ -1,8 +1,16 @@
 // UI state of the catalog screen: which products are left out of the batch (every product is in by default,
-// new ones too), the shot list, budget and concurrency of the next batch, the batch on show, and which
-// dialog is open. Kept while the app runs; the data itself lives in main.
+// new ones too), the shot list and its unsaved edits, budget and concurrency of the next batch, the batch on show,
+// and which dialog is open. Kept while the app runs (a tab switch keeps an edit); the data itself lives in main.
 import { create } from 'zustand';
+import type { Shot } from '../../../src-shared/ipc/batch.ts';
 import { DEFAULT_BATCH_CONCURRENCY } from '../../../src-shared/limits.ts';
+
+/** A shot list as edited and not saved yet: the plan prices it, Start saves it first, leaving asks. */
+export interface ShotListDraft {
+  listId: string;
+  name: string;
+  shots: Shot[];
+}
 
 export type ProductEditor = { kind: 'new' } | { kind: 'edit'; productId: string };
 
@@ -17,6 +25,13 @@ interface BatchUiState {
   batchId: string | null;
   editor: ProductEditor | null;
   exportOpen: boolean;
+  /** The chosen list's unsaved edits, or null. */
+  draft: ShotListDraft | null;
+  /** Leaving with unsaved edits was asked: what to do once they are saved or discarded (null = not asking). */
+  leaving: { go: () => void } | null;
+  setDraft: (draft: ShotListDraft | null) => void;
+  askLeave: (go: () => void) => void;
+  stay: () => void;
   setIncluded: (ids: string[], included: boolean) => void;
   setShotListId: (id: string | null) => void;
   setBudget: (budget: string) => void;
@@ -35,6 +50,12 @@ export const useBatchStore = create<BatchUiState>((set) => ({
   batchId: null,
   editor: null,
   exportOpen: false,
+  draft: null,
+  leaving: null,
+  // An edit pins its list as the chosen one, so a change of the batch on show never hides it.
+  setDraft: (draft) => set((s) => (draft !== null && s.shotListId === null ? { draft, shotListId: draft.listId } : { draft })),
+  askLeave: (go) => set({ leaving: { go } }),
+  stay: () => set({ leaving: null }),
   setIncluded: (ids, included) =>
     set((s) => {
       const excluded = new Set(s.excluded);

@@ -1,0 +1,81 @@
+// Leaving the shot list's unsaved edits asks first (docs/catalog.md "Plan and editing"): a change of tab anywhere in
+// the app (the app store's leave guard), choosing another shot list, and closing the Catalog all open one dialog:
+// save, discard, or stay (Escape). Focus is held in the dialog while it asks.
+import { useEffect } from 'react';
+import { useAppStore } from '../../lib/app-store.ts';
+import { useText } from '../../i18n/text.ts';
+import { Dialog } from '../../ui/Dialog.tsx';
+import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { planText } from './plan-i18n.ts';
+import { useSaveDraft } from './queries.ts';
+import { useBatchStore } from './store.ts';
+
+/** Runs `go` now when nothing is unsaved, else once the person has saved or discarded the edits. */
+export function leaveDraft(go: () => void): boolean {
+  const { draft, askLeave } = useBatchStore.getState();
+  if (draft === null) return true;
+  askLeave(go);
+  return false;
+}
+
+/** While the Catalog is open, every change of tab is asked through `leaveDraft`. */
+function useTabGuard(): void {
+  const setLeaveGuard = useAppStore((s) => s.setLeaveGuard);
+  useEffect(() => {
+    setLeaveGuard(leaveDraft);
+    return () => setLeaveGuard(null);
+  }, [setLeaveGuard]);
+}
+
+export function UnsavedEditsDialog({ listName }: { listName: string }) {
+  const t = useText(planText);
+  useTabGuard();
+  const leaving = useBatchStore((s) => s.leaving);
+  const draft = useBatchStore((s) => s.draft);
+  const setDraft = useBatchStore((s) => s.setDraft);
+  const stay = useBatchStore((s) => s.stay);
+  const { save, saveDraft } = useSaveDraft();
+  if (leaving === null || draft === null) return null;
+  const leave = () => {
+    stay();
+    leaving.go();
+  };
+  const onSave = async () => {
+    if (await saveDraft(draft)) leave();
+  };
+  const onDiscard = () => {
+    setDraft(null);
+    leave();
+  };
+  const onStay = () => {
+    save.reset();
+    stay();
+  };
+  return (
+    <Dialog
+      title={t('leaveTitle')}
+      testId="leave-unsaved"
+      className="batch-ask-dialog"
+      closeLabel={t('leaveStay')}
+      busy={save.isPending}
+      onClose={onStay}
+      footer={
+        <>
+          <button type="button" className="btn" data-testid="leave-stay" disabled={save.isPending} onClick={onStay}>
+            {t('leaveStay')}
+          </button>
+          <span className="spacer" />
+          <button type="button" className="btn btn-danger" data-testid="leave-discard" disabled={save.isPending} onClick={onDiscard}>
+            {t('leaveDiscard')}
+          </button>
+          <button type="button" className="btn btn-primary" data-testid="leave-save" disabled={save.isPending} onClick={() => void onSave()}>
+            {t('leaveSave')}
+          </button>
+        </>
+      }
+    >
+      <p>{t('leaveQuestion', { name: draft.name.trim() || listName })}</p>
+      <ErrorLine error={save.error} testId="leave-save-error" showCode />
+    </Dialog>
+  );
+}
