@@ -3,7 +3,8 @@
 // candidate, the viewer says "1 / 2 in SKU · shot", shows the cell's filmstrip, walks only its two candidates (→
 // past the last one stays put, auto-advance after a mark too) and never shows another product's image. X rejects,
 // and the note names the image; Ctrl+Z puts the earlier marks back exactly (a 3-star image rejected is 3 stars and
-// not rejected again); the undo-mark button does the same.
+// not rejected again); the undo-mark button does the same, and on the board X and Ctrl+Z work alike. Opened from a
+// product row, the viewer walks that product's images shot by shot, and compares them named by their cells.
 import type { BatchDetail, ImageRecord, Product, ShotList } from '../src-shared/ipc/index.ts';
 import { expect, test } from './fixtures/harness.ts';
 import { ipc } from './support/ipc.ts';
@@ -58,6 +59,7 @@ test('the viewer from a cell walks only that cell, and Ctrl+Z undoes a reject', 
   await page.keyboard.press('ArrowRight');
   await expect(viewer).toHaveAttribute('data-image-id', second);
   await expect(viewer.getByTestId('viewer-next')).toBeDisabled();
+  await expect(viewer.getByTestId('viewer-scope-end')).toHaveText('Last image in VWS-1 · main');
 
   // Auto-advance on: a reject on the last candidate stays on it.
   await viewer.getByTestId('viewer-advance').check();
@@ -82,4 +84,73 @@ test('the viewer from a cell walks only that cell, and Ctrl+Z undoes a reject', 
   await expect.poll(() => marksOf(harness, first)).toMatchObject({ starred: true });
   await page.getByTestId('undo-mark').click();
   await expect.poll(() => marksOf(harness, first)).toMatchObject({ starred: false });
+  await expect(note).toHaveText('Undone: VWS-1 · main 1/2');
+
+  // On the board itself: X on a focused candidate, the note names it, Ctrl+Z takes it back.
+  await viewer.getByTestId('viewer-close').click();
+  await expect(viewer).toHaveCount(0);
+  await cell.getByTestId('cell-candidate').first().focus();
+  await page.keyboard.press('x');
+  await expect.poll(() => marksOf(harness, first)).toMatchObject({ rejected: true });
+  await expect(note).toHaveText('Rejected: VWS-1 · main 1/2');
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => marksOf(harness, first)).toEqual({ rating: 0, rejected: false, starred: false });
+});
+
+test('the viewer from a product row walks only its images, and compares them named by their cells', async ({ page, harness }) => {
+  test.setTimeout(180_000);
+  const products: Product[] = [];
+  for (const [i, sku] of ['VWP-1', 'VWP-2'].entries()) products.push(await ipc<Product>(harness, 'product:save', { sku, name: `vase ${i + 1}`, prompt: `a glass vase ${i + 1}` }));
+  const list = await ipc<ShotList>(harness, 'shotlist:save', {
+    name: 'product scope list',
+    shots: [
+      { name: 'main', purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: 'front' },
+      { name: 'detail', purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 2, promptAddition: 'close-up' },
+    ],
+  });
+  await ipc<BatchDetail>(harness, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 2 });
+
+  await page.setViewportSize(SIZES[0]);
+  await openStudio(page, harness.url);
+  await chooseLook(page, 'en', 'light');
+  await page.getByTestId('open-batch').click();
+  const board = page.getByTestId('catalog-board');
+  await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(4, { timeout: 120_000 });
+  const row = board.locator('[data-testid="board-row"][data-sku="VWP-2"]');
+  await expect(row.locator('[data-testid="cell-candidate"] img')).toHaveCount(3, { timeout: 60_000 });
+  const ids = await row.getByTestId('cell-candidate').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-id') as string));
+
+  await row.getByTestId('product-open-viewer').click();
+  const viewer = page.getByTestId('viewer');
+  await expect(viewer).toHaveAttribute('data-image-id', ids[0] as string);
+  const position = viewer.getByTestId('viewer-position');
+  await expect(position).toHaveText('1 / 3 in VWP-2');
+  await expect(viewer.getByTestId('viewer-filmstrip-item')).toHaveCount(3);
+  // ← at the first stays; → walks the product's shots in order, and stops at its last image.
+  await page.keyboard.press('ArrowLeft');
+  await expect(viewer).toHaveAttribute('data-image-id', ids[0] as string);
+  for (const [i, id] of ids.entries()) {
+    if (i > 0) await page.keyboard.press('ArrowRight');
+    await expect(viewer).toHaveAttribute('data-image-id', id);
+    await expect(position).toHaveText(`${i + 1} / 3 in VWP-2`);
+  }
+  await page.keyboard.press('ArrowRight');
+  await expect(viewer).toHaveAttribute('data-image-id', ids[2] as string);
+  // A mark names the image by its cell, not by the product's order.
+  await page.keyboard.press('3');
+  await expect(page.getByTestId('mark-note')).toHaveText('3 stars: VWP-2 · detail 2/2');
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => marksOf(harness, ids[2] as string)).toEqual({ rating: 0, rejected: false, starred: false });
+
+  // Compare the product's images: the compare says where they come from, and its marks name the cell.
+  await viewer.getByTestId('viewer-compare-scope').click();
+  const compare = page.getByTestId('compare-view');
+  await expect(compare).toHaveAttribute('data-count', '3');
+  await expect(compare.getByRole('heading')).toHaveText('Compare 3 images in VWP-2');
+  await compare.getByTestId('compare-pane').nth(1).getByTestId('compare-stage').click();
+  await page.keyboard.press('x');
+  await expect.poll(() => marksOf(harness, ids[1] as string)).toMatchObject({ rejected: true });
+  await expect(page.getByTestId('mark-note')).toHaveText('Rejected: VWP-2 · detail 1/2');
+  await page.getByTestId('undo-mark').click();
+  await expect.poll(() => marksOf(harness, ids[1] as string)).toMatchObject({ rejected: false });
 });
