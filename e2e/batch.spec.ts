@@ -464,6 +464,9 @@ test('catalog: a short balance is warned in the plan and pauses the batch until 
   await ipc(harness, 'local:set-key-rate-limit', { keyId: appKey!.id, ratePer24h: 1 });
   const firstBatch = await progress.getAttribute('data-planned');
   await page.getByTestId('batch-start').click();
+  // The same products × shots were just made: Start asks first; this run pays for all of them again.
+  await expect(page.getByTestId('start-warning')).toBeVisible();
+  await page.getByTestId('start-run-all').click();
   await expect(paused).toHaveAttribute('data-reason', 'rate_limited', { timeout: 60_000 });
   expect(await progress.getAttribute('data-planned')).toBe(firstBatch);
   const countdown = page.getByTestId('batch-resumes-at');
