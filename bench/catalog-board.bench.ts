@@ -213,7 +213,7 @@ function ipcCallsSince(from: number): string {
 /** Scrolls the board's scroll region `step` px per frame for `ms`; frame intervals and how far it got. */
 function scrollBoardInPage([step, ms]: [number, number]): Promise<{ p95Interval: number; scrolled: number; maxImages: number }> {
   const w = globalThis as unknown as Doc;
-  const el = w.document.querySelector('[data-testid="catalog-board"] .board-scroll');
+  const el = w.document.querySelector('[data-testid="catalog-board"] .catalog-board-scroll');
   if (!el) throw new Error('no board scroll region');
   const intervals: number[] = [];
   let last = 0;

@@ -113,3 +113,43 @@ test('pick one candidate per cell by keyboard on the board, reject the other, ex
   const summary = await ipc<MarketplaceExportSummary>(harness, 'batch:export', { batchId: created.id, presetId: 'taobao-tmall-main', folder: join(harness.dataDir, 'again'), mode: 'picks' });
   expect(summary.written.map((w) => w.imageId).sort()).toEqual([...picks.values()].sort());
 });
+
+test('a product’s master reference chosen on the board goes out with the next re-shoot of that product', async ({ page, harness }) => {
+  test.setTimeout(180_000);
+  const product = await ipc<Product>(harness, 'product:save', { sku: 'MST-1', name: '陶瓷杯 master mug', prompt: 'a stoneware mug' });
+  const list = await ipc<ShotList>(harness, 'shotlist:save', { name: 'master list', shots: [shot('main', 'main_white'), shot('detail', 'free')] });
+  const created = await ipc<BatchDetail>(harness, 'batch:create', { productIds: [product.id], shotListId: list.id, concurrency: 2 });
+
+  await page.setViewportSize(SIZES[0]);
+  await openStudio(page, harness.url);
+  await chooseLook(page, 'en', 'light');
+  await page.getByTestId('open-batch').click();
+  const board = page.getByTestId('catalog-board');
+  await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(2, { timeout: 120_000 });
+  const row = board.locator('[data-testid="board-row"][data-sku="MST-1"]');
+  const main = row.locator('[data-testid="catalog-cell"][data-shot="main"]');
+  const second = main.getByTestId('cell-candidate').nth(1);
+  await expect(second).toBeVisible({ timeout: 60_000 });
+  const master = (await second.getAttribute('data-image-id')) as string;
+
+  // Focus the candidate, then "Use as master" in its row: the row head shows it as the product's master.
+  await second.click({ position: { x: 30, y: 30 } });
+  await row.getByTestId('product-master').click();
+  await expect(row.getByTestId('product-master')).toHaveAttribute('data-master-image-id', master);
+  const stored = await ipc<CatalogBoard>(harness, 'catalog:get-board', { batchId: created.id });
+  expect(stored.products[0]).toMatchObject({ masterImageId: master, masterChosen: true });
+
+  // The next re-shoot of the product (its detail shot) sends the master as its reference: the service's ledger says so.
+  await ipc(harness, 'batch:rerun-cell', { batchId: created.id, productId: product.id, shotName: 'detail', promptTweak: 'closer' });
+  const done = await until('the re-shoot done', async () => {
+    const b = await ipc<BatchDetail>(harness, 'batch:get', { batchId: created.id });
+    return b.jobs.length === 3 && b.jobs[2]?.status === 'succeeded' ? b : null;
+  });
+  expect(done.jobs[2]?.request.ref_image_ids).toEqual([master]);
+  const ledger = await ipc<{ requests: Array<{ route: string; request_body: { text: string } }> }>(harness, 'local:requests', { limit: 20 });
+  const sent = ledger.requests.filter((r) => r.request_body.text.includes('closer'));
+  expect(sent).toHaveLength(1);
+  expect(JSON.parse(sent[0]!.request_body.text)).toMatchObject({ ref_image_ids: [master] });
+  // The board shows the re-shoot's candidates in the same cell.
+  await expect(row.locator('[data-testid="catalog-cell"][data-shot="detail"] [data-testid="cell-candidate"]')).toHaveCount(4, { timeout: 60_000 });
+});

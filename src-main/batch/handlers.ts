@@ -46,7 +46,7 @@ export interface BatchHandlerDeps {
   language: () => Language;
   environment: () => EnvironmentName;
   balance: () => Promise<number | null>;
-  changed: (batchId: string) => void;
+  changed: (batchId: string, jobId?: string) => void;
   now?: () => number;
 }
 
@@ -330,7 +330,8 @@ function boardHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<Board
     catalogGetBoard: async ({ batchId, ...part }) => board.board(batchId, part),
     catalogSetPick: async (input) => {
       const cell = board.setPick(input);
-      deps.changed(input.batchId);
+      // Named by the cell's latest job, so a board re-reads that row, not the whole batch.
+      deps.changed(input.batchId, cell.jobIds.at(-1));
       return cell;
     },
     catalogSetProductMaster: async (input) => {

@@ -6,6 +6,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useText } from '../../i18n/text.ts';
 import { ImageViewer } from '../viewer/index.ts';
 import { BatchExportDialog } from './BatchExportDialog.tsx';
+import { useBoardOpened } from './board-queries.ts';
 import { BoardSection } from './CatalogBoard.tsx';
 import { batchText } from './i18n.ts';
 import { PlanSection } from './PlanSection.tsx';
@@ -33,15 +34,17 @@ function useCatalogChoice() {
   const batchListId = batches.data?.find((b) => b.id === shownId)?.shotListId ?? null;
   const list = lists.find((l) => l.id === chosen.listId) ?? lists.find((l) => l.id === batchListId) ?? lists[0] ?? null;
   const productIds = useMemo(() => (products.data ?? []).filter((p) => !chosen.excluded.has(p.id)).map((p) => p.id), [products.data, chosen.excluded]);
-  const detail = useBatchDetail(shownId);
-  return { lists, list, listsError: shotLists.error, productIds, batches: batches.data ?? [], batch: detail.data ?? null, batchError: detail.error ?? batches.error };
+  // The board opens first: the batch's detail (every job) and the plan are read once its first rows are in.
+  const boardOpened = useBoardOpened(shownId);
+  const detail = useBatchDetail(boardOpened ? shownId : null);
+  return { lists, list, listsError: shotLists.error, productIds, batches: batches.data ?? [], shownId, boardOpened, batch: detail.data ?? null, batchError: detail.error ?? batches.error };
 }
 
 export function BatchPage() {
   const t = useText(batchText);
   const id = useId();
   useBatchEvents();
-  const { lists, list, listsError, productIds, batches, batch, batchError } = useCatalogChoice();
+  const { lists, list, listsError, productIds, batches, shownId, boardOpened, batch, batchError } = useCatalogChoice();
   const exportOpen = useBatchStore((s) => s.exportOpen);
   const setExportOpen = useBatchStore((s) => s.setExportOpen);
 
@@ -53,12 +56,12 @@ export function BatchPage() {
       </header>
       <div className="batch-columns">
         <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`}>
-          {batch ? <BoardSection key={batch.id} batchId={batch.id} /> : null}
+          {shownId ? <BoardSection key={shownId} batchId={shownId} /> : null}
           <ProductsSection shotList={list} />
           <ShotListSection lists={lists} list={list} error={listsError} />
         </div>
         <div className="batch-column batch-results" role="region" aria-label={t('runLabel')}>
-          <PlanSection productIds={productIds} shotListId={list?.id ?? null} />
+          {boardOpened ? <PlanSection productIds={productIds} shotListId={list?.id ?? null} /> : null}
           <RunSection
             batches={batches}
             batch={batch}

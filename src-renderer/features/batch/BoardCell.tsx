@@ -1,6 +1,8 @@
 // One cell of the board (one product × one shot): its status (running with the time since it was sent, failed with
 // its code and request id), what it cost, and its candidates as thumbnails with their marks and a pick button.
 // Candidates are the grid's cells (one Tab stop for the whole grid; the grid handles the keys, CatalogBoard.tsx).
+// Memoised on its cell object (a refresh replaces only the rows it read) and on which of its stops takes the Tab,
+// so scrolling mounts the rows that enter and renders nothing else again.
 import { memo } from 'react';
 import type { BoardCell, CellCandidate } from '../../../src-shared/ipc/batch-board.ts';
 import { formatDuration } from '../../i18n/format.ts';
@@ -15,17 +17,22 @@ export function stopId(gridId: string, at: BoardFocus): string {
   return `${gridId}-${at.row}-${at.shot}-${at.candidate}`;
 }
 
+/** What a cell asks of the grid; one object for the whole board that never changes (CatalogBoard.tsx). */
+export interface CellHandlers {
+  focusStop: (at: BoardFocus) => void;
+  togglePick: (cell: BoardCell, imageId: string) => void;
+  open: (cell: BoardCell, index: number) => void;
+}
+
 export interface CellProps {
   cell: BoardCell;
   row: number;
   shot: number;
   gridId: string;
-  /** The grid's focus (null before it is entered: the first stop takes the Tab). */
-  focus: BoardFocus | null;
+  /** Which of the cell's stops takes the Tab (its candidate index), or -1 for none. */
+  tabStop: number;
   t: BoardT;
-  onFocusStop: (at: BoardFocus) => void;
-  onTogglePick: (cell: BoardCell, imageId: string) => void;
-  onOpen: (cell: BoardCell, index: number) => void;
+  on: CellHandlers;
   /** The batch: the cell offers Retry and Re-shoot of its latest job (Reruns.tsx). */
   batchId?: string;
 }
@@ -34,15 +41,16 @@ function StatusLine({ cell, t }: { cell: BoardCell; t: BoardT }) {
   const running = cell.status === 'running' && cell.startedAt !== null;
   const now = useNow(running, 1000);
   const text = t(`status.${cell.status}`, { time: running ? formatDuration(now - (cell.startedAt ?? now)) : '' });
+  const picked = cell.status === 'done' ? (cell.pick ? t('picked') : t('noPick')) : null;
   return (
-    <div className="board-cell-head">
-      <span className={`board-status board-status-${cell.status}`} data-testid="cell-status">
+    <div className="catalog-board-cell-head">
+      <span className={`catalog-board-status catalog-board-status-${cell.status}`} data-testid="cell-status">
         {text}
       </span>
-      {cell.status === 'done' ? <span className={cell.pick ? 'board-picked-note' : 'muted'}>{cell.pick ? t('picked') : t('noPick')}</span> : null}
-      <span className="board-cost muted">{t('cost', { charged: cell.charged, estimated: cell.estimated })}</span>
+      {picked ? <span className={cell.pick ? 'catalog-board-picked-note' : 'muted'}>{picked}</span> : null}
+      <span className="muted">{t('cost', { charged: cell.charged, estimated: cell.estimated })}</span>
       {cell.code ? (
-        <span className="board-cell-error">
+        <span className="catalog-board-cell-error">
           <code>{cell.code}</code>
           {cell.requestId ? <span className="mono"> {t('requestId', { id: cell.requestId })}</span> : null}
         </span>
@@ -55,19 +63,33 @@ function marksText(c: CellCandidate, t: BoardT): string {
   return [c.rating > 0 ? t('rated', { n: c.rating }) : null, c.starred ? t('starred') : null, c.rejected ? t('rejected') : null].filter(Boolean).join(' · ');
 }
 
-function Candidate(props: CellProps & { candidate: CellCandidate; index: number }) {
-  const { cell, candidate: c, index, t } = props;
+/** The marks over a thumbnail: drawn for the eye, spelled for a screen reader. */
+function Marks({ c, t }: { c: CellCandidate; t: BoardT }) {
+  const words = marksText(c, t);
+  if (!words) return null;
+  return (
+    <>
+      <span className="catalog-board-marks" aria-hidden="true">
+        {c.starred ? '★ ' : ''}
+        {c.rating > 0 ? `${c.rating}★` : ''}
+        {c.rejected ? ' ✕' : ''}
+      </span>
+      <span className="sr-only">{words}</span>
+    </>
+  );
+}
+
+function Candidate({ cell, candidate: c, index, props }: { cell: BoardCell; candidate: CellCandidate; index: number; props: CellProps }) {
+  const { t, on } = props;
   const at = { row: props.row, shot: props.shot, candidate: index };
-  const focused = props.focus ? props.focus.row === at.row && props.focus.shot === at.shot && props.focus.candidate === index : at.row === 0 && at.shot === 0 && index === 0;
   const picked = cell.pick === c.imageId;
   const words = { index: index + 1, sku: cell.sku, shot: cell.shotName };
-  const marks = marksText(c, t);
   return (
     <div
       role="gridcell"
       id={stopId(props.gridId, at)}
-      tabIndex={focused ? 0 : -1}
-      className={`board-candidate ${picked ? 'board-candidate-picked' : ''} ${c.rejected ? 'board-candidate-rejected' : ''}`}
+      tabIndex={props.tabStop === index ? 0 : -1}
+      className={`catalog-board-candidate${picked ? ' catalog-board-candidate-picked' : ''}${c.rejected ? ' catalog-board-candidate-rejected' : ''}`}
       data-testid="cell-candidate"
       data-image-id={c.imageId}
       data-picked={picked ? 'true' : 'false'}
@@ -75,32 +97,23 @@ function Candidate(props: CellProps & { candidate: CellCandidate; index: number 
       data-starred={c.starred ? 'true' : 'false'}
       data-rating={c.rating}
       aria-selected={picked}
-      title={t('keysHint')}
-      onFocus={() => props.onFocusStop(at)}
-      onDoubleClick={() => props.onOpen(cell, index)}
+      onFocus={() => on.focusStop(at)}
+      onDoubleClick={() => on.open(cell, index)}
     >
       {/* The cell's name comes from its content (what is seen and what is read agree): the image's words, the marks, the button. */}
       {c.download === 'done' ? (
-        <img src={imageUrl('thumb', c.imageId)} alt={t('candidateLabel', words)} decoding="async" draggable={false} />
+        // A fixed 96 px box, decoded off the main thread: entering rows never wait for a decode.
+        <img src={imageUrl('thumb', c.imageId)} alt={t('candidateLabel', words)} width={96} height={96} decoding="async" draggable={false} />
       ) : (
-        <span className="board-pending">
+        <span className="catalog-board-pending">
           <span className="sr-only">{t('candidateLabel', words)} · </span>
           {c.download === 'failed' ? t('downloadFailed') : t('downloading')}
         </span>
       )}
-      {marks ? (
-        <>
-          <span className="board-marks" aria-hidden="true">
-            {c.starred ? '★ ' : ''}
-            {c.rating > 0 ? `${c.rating}★` : ''}
-            {c.rejected ? ' ✕' : ''}
-          </span>
-          <span className="sr-only">{marks}</span>
-        </>
-      ) : null}
+      <Marks c={c} t={t} />
       <button
         type="button"
-        className={`board-pick ${picked ? 'board-pick-on' : ''}`}
+        className={`catalog-board-pick${picked ? ' catalog-board-pick-on' : ''}`}
         data-testid="pick"
         tabIndex={-1}
         aria-pressed={picked}
@@ -111,7 +124,7 @@ function Candidate(props: CellProps & { candidate: CellCandidate; index: number 
         onDoubleClick={(e) => e.stopPropagation()}
         onClick={(e) => {
           e.stopPropagation();
-          props.onTogglePick(cell, c.imageId);
+          on.togglePick(cell, c.imageId);
         }}
       >
         {picked ? `✓ ${t('picked')}` : t('pick')}
@@ -124,15 +137,14 @@ function Candidate(props: CellProps & { candidate: CellCandidate; index: number 
 function EmptyStop(props: CellProps) {
   const { cell, t } = props;
   const at = { row: props.row, shot: props.shot, candidate: 0 };
-  const focused = props.focus ? props.focus.row === at.row && props.focus.shot === at.shot : at.row === 0 && at.shot === 0;
   return (
     <div
       role="gridcell"
       id={stopId(props.gridId, at)}
-      tabIndex={focused ? 0 : -1}
-      className="board-empty"
+      tabIndex={props.tabStop === 0 ? 0 : -1}
+      className="catalog-board-empty"
       aria-label={t('emptyCellLabel', { sku: cell.sku, shot: cell.shotName, status: t(`status.${cell.status}`, { time: '' }) })}
-      onFocus={() => props.onFocusStop(at)}
+      onFocus={() => props.on.focusStop(at)}
     />
   );
 }
@@ -141,7 +153,7 @@ export const BoardCellView = memo(function BoardCellView(props: CellProps) {
   const { cell } = props;
   return (
     <div
-      className={`board-cell board-cell-${cell.status}`}
+      className={`catalog-board-cell catalog-board-cell-${cell.status}`}
       data-testid="catalog-cell"
       data-sku={cell.sku}
       data-shot={cell.shotName}
@@ -150,12 +162,12 @@ export const BoardCellView = memo(function BoardCellView(props: CellProps) {
       data-attention={needsAttention(cell) ? 'true' : 'false'}
     >
       <StatusLine cell={cell} t={props.t} />
-      <div className="board-candidates">
-        {cell.candidates.length > 0 ? cell.candidates.map((c, i) => <Candidate key={c.imageId} {...props} candidate={c} index={i} />) : <EmptyStop {...props} />}
+      <div className="catalog-board-candidates">
+        {cell.candidates.length > 0 ? cell.candidates.map((c, i) => <Candidate key={c.imageId} cell={cell} candidate={c} index={i} props={props} />) : <EmptyStop {...props} />}
       </div>
       {props.batchId ? (
         // A grid row holds only cells: the cell's Retry and Re-shoot sit in a cell of their own.
-        <div role="gridcell" className="board-cell-actions">
+        <div role="gridcell" className="catalog-board-cell-actions">
           <CellActions batchId={props.batchId} jobId={cell.jobIds.at(-1) ?? null} />
         </div>
       ) : null}

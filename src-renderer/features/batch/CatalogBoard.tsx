@@ -1,10 +1,12 @@
 // The Catalog's product × shot board (issue 26): one row per product (name, SKU, master reference), one column per
 // shot, each cell its status, cost and candidates; filters "needs attention", one shot, one product. Rows are
 // virtualised (@tanstack/react-virtual, as the gallery and the job list) so 500 products × 8 shots stay smooth.
-// Keys on a focused candidate: arrows move (board-model.ts), P toggles the pick, X / S / 0–5 mark it (the gallery's
-// culling keys), Enter opens the cell's candidates in the viewer.
+// Keys on a focused candidate: arrows move (board-model.ts), P toggles the pick, M makes it the product's master
+// reference, X / S / 0–5 mark it (the gallery's culling keys), Enter opens the cell's candidates in the viewer.
+// Rows are memoised and their handlers one object that never changes, so a scroll step renders only the rows that
+// enter; the board opens with its first rows and fills in the rest (board-queries.ts).
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { BoardCell, CatalogBoard } from '../../../src-shared/ipc/batch-board.ts';
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
@@ -13,13 +15,15 @@ import { marksForKey } from '../../lib/library-state/marks.ts';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { boardText, type BoardT } from './board-i18n.ts';
 import { boardView, clampFocus, moveFocus, NO_FILTER, type BoardFilter, type BoardFocus, type BoardRow, type BoardView } from './board-model.ts';
-import { useBoard, useBoardEvents, useBoardMark, useSetPick } from './board-queries.ts';
-import { BoardCellView, stopId } from './BoardCell.tsx';
+import { useBoard, useBoardEvents, useBoardMark, useSetPick, useSetProductMaster } from './board-queries.ts';
+import { BoardCellView, stopId, type CellHandlers } from './BoardCell.tsx';
 import { BatchCard } from './parts.tsx';
 import './board.css';
 
 const THUMB = 96;
 const ROW_ESTIMATE = THUMB + 64;
+/** Rows drawn beyond the visible ones: one each way keeps keyboard moves and a wheel step ready, and the DOM small. */
+const OVERSCAN = 1;
 /** The header row's least height (board.css); a long shot name may wrap it taller, which is measured. */
 const HEAD_HEIGHT = 34;
 
@@ -33,8 +37,8 @@ function columns(board: CatalogBoard, view: BoardView): string {
 function Filters({ board, filter, setFilter, shown, t }: { board: CatalogBoard; filter: BoardFilter; setFilter: (f: BoardFilter) => void; shown: number; t: BoardT }) {
   const id = useId();
   return (
-    <div className="row-gap wrap board-filters">
-      <label className="board-check" title={t('attentionTitle')}>
+    <div className="row-gap wrap catalog-board-filters">
+      <label className="catalog-board-check" title={t('attentionTitle')}>
         <input type="checkbox" data-testid="board-filter-attention" checked={filter.attention} onChange={(e) => setFilter({ ...filter, attention: e.target.checked })} />
         {t('attention')}
       </label>
@@ -61,29 +65,54 @@ function Filters({ board, filter, setFilter, shown, t }: { board: CatalogBoard; 
         ))}
       </select>
       <span className="muted small" data-testid="board-shown" data-shown={shown}>
-        {t('shown', { shown, total: board.products.length })}
+        {t('shown', { shown, total: board.productCount ?? board.products.length })}
       </span>
     </div>
   );
 }
 
-function ProductHead({ row, t, onOpen }: { row: BoardRow; t: BoardT; onOpen: (row: BoardRow) => void }) {
+/** What a row asks of the grid (and its cells, CellHandlers); one object for the whole board that never changes. */
+interface RowHandlers extends CellHandlers {
+  openProduct: (row: BoardRow) => void;
+  /** Makes the row's focused candidate the product's master reference. */
+  setMaster: (row: BoardRow) => void;
+}
+
+/** The row head: the product's name, SKU and master reference, and the choice of a master from its candidates. */
+function ProductHead({ row, focused, t, on }: { row: BoardRow; focused: string | null; t: BoardT; on: RowHandlers }) {
   const { product } = row;
   const count = row.cells.reduce((n, cell) => n + cell.candidates.length, 0);
+  const chosen = product.masterChosen === true;
   return (
-    <div role="rowheader" className="board-product">
+    <div role="rowheader" className="catalog-board-product">
       {product.masterImageId ? (
-        <img className="board-master" src={imageUrl('thumb', product.masterImageId)} alt={t('masterAlt', { sku: product.sku })} draggable={false} />
+        <img className="catalog-board-master" src={imageUrl('thumb', product.masterImageId)} alt={t('masterAlt', { sku: product.sku })} width={56} height={56} decoding="async" draggable={false} />
       ) : (
-        <span className="board-master board-master-none">{t('noMaster')}</span>
+        <span className="catalog-board-master catalog-board-master-none">{t('noMaster')}</span>
       )}
-      <span className="board-product-text">
-        <span className="board-product-name">{product.name}</span>
+      <span className="catalog-board-product-text">
+        <span className="catalog-board-product-name">{product.name}</span>
         <span className="mono small muted">{product.sku}</span>
+        {chosen ? <span className="small catalog-board-picked-note">{t('masterChosen')}</span> : null}
         {count > 0 ? (
-          <button type="button" className="btn btn-ghost btn-sm" data-testid="product-open-viewer" onClick={() => onOpen(row)}>
-            {t('viewProduct', { count })}
-          </button>
+          <span className="row-gap wrap">
+            <button type="button" className="btn btn-ghost btn-sm" data-testid="product-open-viewer" onClick={() => on.openProduct(row)}>
+              {t('viewProduct', { count })}
+            </button>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              data-testid="product-master"
+              data-master-image-id={chosen ? (product.masterImageId ?? '') : ''}
+              title={focused ? t('masterSetLabel', { name: focused, sku: product.sku }) : t('masterSetNone', { sku: product.sku })}
+              aria-disabled={focused === null}
+              // The grid keeps its focus on the candidate the master is taken from.
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => on.setMaster(row)}
+            >
+              {t('masterSet')}
+            </button>
+          </span>
         ) : null}
       </span>
     </div>
@@ -95,14 +124,44 @@ function cellLabel(cell: BoardCell): string {
   return `${cell.sku} · ${cell.shotName}`;
 }
 
-/** What the keys do on a focused candidate: pick, marks, open; the arrows are the grid's. */
+/** One product's row: memoised, so scrolling renders only the rows that enter. */
+interface RowProps {
+  row: BoardRow;
+  index: number;
+  start: number;
+  template: string;
+  gridId: string;
+  /** The grid's Tab stop when it is in this row, else null. */
+  tab: BoardFocus | null;
+  focused: string | null;
+  t: BoardT;
+  on: RowHandlers;
+  batchId: string;
+  measure: (el: HTMLElement | null) => void;
+}
+
+const BoardRowView = memo(function BoardRowView({ row, index, start, template, gridId, tab, focused, t, on, batchId, measure }: RowProps) {
+  return (
+    <div ref={measure} role="row" data-index={index} aria-rowindex={index + 2} className="catalog-board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, transform: `translateY(${start}px)` }}>
+      <ProductHead row={row} focused={focused} t={t} on={on} />
+      {row.cells.map((cell, s) => (
+        <BoardCellView key={cell.shotName} cell={cell} row={index} shot={s} gridId={gridId} tabStop={tab && tab.row === index && tab.shot === s ? tab.candidate : -1} t={t} on={on} batchId={batchId} />
+      ))}
+    </div>
+  );
+});
+
+/** What the keys do on a focused candidate: pick, master, marks, open; the arrows are the grid's. */
 function useCandidateKeys(batchId: string, view: BoardView) {
   const setPick = useSetPick(batchId);
+  const setMaster = useSetProductMaster(batchId);
   const mark = useBoardMark(batchId);
   const openViewer = useGalleryStore((s) => s.openViewer);
+  const pick = setPick.mutate;
+  const master = setMaster.mutate;
   const togglePick = useCallback(
-    (cell: BoardCell, imageId: string) => setPick.mutate({ batchId, productId: cell.productId, shot: cell.shotName, imageId: cell.pick === imageId ? null : imageId }),
-    [setPick, batchId],
+    (cell: BoardCell, imageId: string) => pick({ batchId, productId: cell.productId, shot: cell.shotName, imageId: cell.pick === imageId ? null : imageId }),
+    [pick, batchId],
   );
   // The viewer stays inside the cell: "2 / 4 in SKU-001 · main", auto-advance never leaves it.
   const open = useCallback(
@@ -117,31 +176,36 @@ function useCandidateKeys(batchId: string, view: BoardView) {
     },
     [openViewer],
   );
+  const chooseMaster = useCallback((row: BoardRow, imageId: string) => master({ batchId, productId: row.product.productId, imageId }), [master, batchId]);
   const act = (at: BoardFocus, key: string): boolean => {
     const cell = view.rows[at.row]?.cells[at.shot];
     const candidate = cell?.candidates[at.candidate];
     if (!cell || !candidate) return false;
     if (key === 'p' || key === 'P') togglePick(cell, candidate.imageId);
+    else if (key === 'm' || key === 'M') chooseMaster(view.rows[at.row] as BoardRow, candidate.imageId);
     else if (key === 'Enter') open(cell, at.candidate);
     else {
       const marks = marksForKey(key, [candidate]);
       if (!marks) return false;
       mark([candidate.imageId], marks, `${cellLabel(cell)} ${at.candidate + 1}/${cell.candidates.length}`);
       // A rejected image never goes to the marketplace: it stops being the pick.
-      if (marks.rejected && cell.pick === candidate.imageId) setPick.mutate({ batchId, productId: cell.productId, shot: cell.shotName, imageId: null });
+      if (marks.rejected && cell.pick === candidate.imageId) pick({ batchId, productId: cell.productId, shot: cell.shotName, imageId: null });
     }
     return true;
   };
-  return { togglePick, open, openProduct, act, error: setPick.error };
+  return { togglePick, open, openProduct, chooseMaster, act, error: setPick.error ?? setMaster.error };
 }
 
-function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t: BoardT }) {
-  const gridId = useId().replace(/:/g, '');
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const [focus, setFocus] = useState<BoardFocus | null>(null);
-  const moved = useRef(false);
+/** The focused candidate of a row, named as the designer reads it ("main 1/2"), or null when the focus is elsewhere. */
+function focusedName(view: BoardView, at: BoardFocus | null, row: number): string | null {
+  if (!at || at.row !== row) return null;
+  const cell = view.rows[row]?.cells[at.shot];
+  return cell && cell.candidates[at.candidate] ? `${cell.shotName} ${at.candidate + 1}/${cell.candidates.length}` : null;
+}
+
+/** The row head's header height, kept as the header wraps (a long shot name). */
+function useHeadHeight() {
   const headRef = useRef<HTMLDivElement>(null);
-  // The scroll region is as tall as the header and its rows, up to its cap (board.css).
   const [headHeight, setHeadHeight] = useState(HEAD_HEIGHT);
   useLayoutEffect(() => {
     const head = headRef.current;
@@ -150,10 +214,39 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
     observer.observe(head);
     return () => observer.disconnect();
   }, []);
+  return { headRef, headHeight };
+}
+
+function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t: BoardT }) {
+  const gridId = useId().replace(/:/g, '');
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [focus, setFocus] = useState<BoardFocus | null>(null);
+  const moved = useRef(false);
+  const { headRef, headHeight } = useHeadHeight();
   const keys = useCandidateKeys(board.batchId, view);
   const at = focus ? clampFocus(view, focus) : null;
+  // Rows get one handlers object for good; it reads the latest focus and view through a ref.
+  const latest = useRef({ at, view, keys });
+  useLayoutEffect(() => {
+    latest.current = { at, view, keys };
+  });
+  const on = useMemo<RowHandlers>(
+    () => ({
+      focusStop: (stop) => setFocus((now) => (now && now.row === stop.row && now.shot === stop.shot && now.candidate === stop.candidate ? now : stop)),
+      togglePick: (cell, imageId) => latest.current.keys.togglePick(cell, imageId),
+      open: (cell, index) => latest.current.keys.open(cell, index),
+      openProduct: (row) => latest.current.keys.openProduct(row),
+      setMaster: (row) => {
+        const { at: now, view: shown } = latest.current;
+        const index = shown.rows.indexOf(row);
+        const candidate = now && now.row === index ? row.cells[now.shot]?.candidates[now.candidate] : undefined;
+        if (candidate) latest.current.keys.chooseMaster(row, candidate.imageId);
+      },
+    }),
+    [],
+  );
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count: view.rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_ESTIMATE, overscan: 4, getItemKey: (i) => view.rows[i]?.product.productId ?? i });
+  const virtualizer = useVirtualizer({ count: view.rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_ESTIMATE, overscan: OVERSCAN, getItemKey: (i) => view.rows[i]?.product.productId ?? i });
   // After an arrow key the focus follows into the row, once the virtualiser has rendered it.
   useEffect(() => {
     if (!moved.current || !at) return;
@@ -177,36 +270,33 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
       virtualizer.scrollToIndex(next.row, { align: 'auto' });
     } else if (keys.act(at, e.key)) e.preventDefault();
   };
-  const template = columns(board, view);
+  const template = useMemo(() => columns(board, view), [board, view]);
+  // Before the grid is entered, its first stop takes the Tab.
+  const tab = at ?? { row: 0, shot: 0, candidate: 0 };
   return (
     <>
-      <div className="board-scroll" ref={scrollRef} style={{ height: headHeight + virtualizer.getTotalSize() + 2 }}>
-        <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="board-grid" onKeyDown={onKeyDown}>
-          <div role="row" ref={headRef} className="board-row board-head" style={{ gridTemplateColumns: template }} aria-rowindex={1}>
+      <div className="catalog-board-scroll" ref={scrollRef} style={{ height: headHeight + virtualizer.getTotalSize() + 2 }}>
+        <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="catalog-board-grid" onKeyDown={onKeyDown}>
+          <div role="row" ref={headRef} className="catalog-board-row catalog-board-head" style={{ gridTemplateColumns: template }} aria-rowindex={1}>
             <span role="columnheader">{t('product')}</span>
             {view.shots.map((s) => (
-              <span role="columnheader" key={s.name} className="board-shot-head">
+              <span role="columnheader" key={s.name} className="catalog-board-shot-head">
                 {s.name}
               </span>
             ))}
           </div>
-          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          <div className="catalog-board-rows" style={{ height: virtualizer.getTotalSize() }}>
             {virtualizer.getVirtualItems().map((item) => {
               const row = view.rows[item.index];
               if (!row) return null;
               return (
-                <div key={item.key} role="row" ref={virtualizer.measureElement} data-index={item.index} aria-rowindex={item.index + 2} className="board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, transform: `translateY(${item.start}px)` }}>
-                  <ProductHead row={row} t={t} onOpen={keys.openProduct} />
-                  {row.cells.map((cell, s) => (
-                    <BoardCellView key={cell.shotName} cell={cell} row={item.index} shot={s} gridId={gridId} focus={at} t={t} onFocusStop={setFocus} onTogglePick={keys.togglePick} onOpen={keys.open} batchId={board.batchId} />
-                  ))}
-                </div>
+                <BoardRowView key={item.key} row={row} index={item.index} start={item.start} template={template} gridId={gridId} tab={tab.row === item.index ? tab : null} focused={focusedName(view, at, item.index)} t={t} on={on} batchId={board.batchId} measure={virtualizer.measureElement} />
               );
             })}
           </div>
         </div>
       </div>
-      <p className="muted small board-keys">{t('keysHint')}</p>
+      <p className="muted small catalog-board-keys">{t('keysHint')}</p>
       <ErrorLine error={keys.error} testId="board-pick-error" showCode />
     </>
   );
@@ -218,10 +308,10 @@ export function BoardSection({ batchId }: { batchId: string }) {
   useBoardEvents(batchId);
   const board = useBoard(batchId);
   const [filter, setFilter] = useState<BoardFilter>(NO_FILTER);
-  const data = board.data ?? null;
+  const data = board.data;
   const view = useMemo(() => (data ? boardView(data, filter) : null), [data, filter]);
   return (
-    <BatchCard title={t('title')} testId="catalog-board" className="board-card">
+    <BatchCard title={t('title')} testId="catalog-board" className="catalog-board-card">
       <ErrorLine error={board.error} testId="board-error" showCode />
       {data && view ? (
         <>

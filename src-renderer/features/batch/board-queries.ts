@@ -1,59 +1,158 @@
-// The board's data from main (catalog:get-board, catalog:set-pick) and its marks (the one mark hook, lib/library-state/marks.ts), kept
-// live by `batch:changed` (jobs, picks) and `library:changed` (downloads, marks), refreshed at most ~4 times a second.
+// The board's data from main (catalog:get-board, catalog:set-pick, catalog:set-product-master) and its marks (the
+// one mark hook, lib/library-state/marks.ts). The board opens with its first rows (a small window), then reads the
+// whole board; events refresh only the rows they are about: a job's `batch:changed` its product's row, an image's
+// change (library-events.ts watchLibraryImages) the rows holding it; an event naming nothing the board holds (a new
+// re-run job, the batch's state, a pick from elsewhere) reads the whole board again. At most ~4 flushes a second.
 // A pick or a mark shows on the board at once; main's answer then brings the truth.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect } from 'react';
-import type { BoardCell, CatalogBoard, CellCandidate, SetPickInput } from '../../../src-shared/ipc/batch-board.ts';
+import { useCallback, useEffect, useState } from 'react';
+import type { BoardCell, BoardProduct, CatalogBoard, CellCandidate, SetPickInput, SetProductMasterInput } from '../../../src-shared/ipc/batch-board.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
+import { watchLibraryImages } from '../../lib/library-state/library-events.ts';
 import { useMark, type Marks } from '../../lib/library-state/marks.ts';
 import { batchKeys } from './queries.ts';
 
 export const boardKey = (batchId: string) => [...batchKeys.all(), 'board', batchId] as const;
+const firstRowsKey = (batchId: string) => [...boardKey(batchId), 'first'] as const;
+const wholeKey = (batchId: string) => [...boardKey(batchId), 'whole'] as const;
 
+/** How many rows the board opens with (more than a screen holds), before the whole board is in. */
+const FIRST_ROWS = 24;
 /** How often events may refresh the board (a running batch and its downloads send many). */
 const REFRESH_MS = 250;
 
-export function useBoard(batchId: string | null) {
-  return useQuery({
-    queryKey: boardKey(batchId ?? ''),
-    queryFn: () => call('catalogGetBoard', { batchId: batchId ?? '' }),
+function firstRowsQuery(batchId: string | null) {
+  return {
+    queryKey: firstRowsKey(batchId ?? ''),
+    queryFn: () => call('catalogGetBoard', { batchId: batchId ?? '', offset: 0, limit: FIRST_ROWS }),
     enabled: batchId !== null,
+  };
+}
+
+/**
+ * Whether the board of `batchId` has its first rows (or failed, or there is none): the page's other reads wait for
+ * it once, when the page opens; a batch shown later (one just started) keeps them.
+ */
+export function useBoardOpened(batchId: string | null): boolean {
+  const first = useQuery(firstRowsQuery(batchId));
+  const now = batchId === null || first.data !== undefined || first.error !== null;
+  const [opened, setOpened] = useState(now);
+  if (now && !opened) setOpened(true);
+  return now || opened;
+}
+
+/** The board: its first rows at once, then the whole of it. */
+export function useBoard(batchId: string | null) {
+  const first = useQuery(firstRowsQuery(batchId));
+  const whole = useQuery({
+    queryKey: wholeKey(batchId ?? ''),
+    queryFn: () => call('catalogGetBoard', { batchId: batchId ?? '' }),
+    enabled: batchId !== null && first.data !== undefined,
     // Events carry the progress; this only covers one missed while jobs are in flight.
     refetchInterval: (q) => (q.state.data?.state === 'running' ? 5_000 : false),
   });
+  return { data: whole.data ?? first.data ?? null, error: whole.error ?? first.error, whole: whole.data !== undefined };
 }
 
-/** Refreshes the board of `batchId` when its jobs or picks change, or an image (a download, a mark) does. */
+/** The board with some products' rows replaced by a fresh read of them (rows not read keep their very objects). */
+export function withRows(board: CatalogBoard, rows: CatalogBoard): CatalogBoard | null {
+  if (rows.shots.length !== board.shots.length || rows.shots.some((s, i) => s.name !== board.shots[i]?.name)) return null;
+  const width = board.shots.length;
+  const fresh = new Map(rows.products.map((p, i) => [p.productId, i]));
+  const cells = board.cells.slice();
+  const products = board.products.map((p, r) => {
+    const i = fresh.get(p.productId);
+    if (i === undefined) return p;
+    for (let s = 0; s < width; s++) cells[r * width + s] = rows.cells[i * width + s] as BoardCell;
+    return rows.products[i] as BoardProduct;
+  });
+  return { ...board, state: rows.state, products, cells };
+}
+
+function boards(client: QueryClient, batchId: string): CatalogBoard[] {
+  return client.getQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }).flatMap(([, data]) => (data ? [data] : []));
+}
+
+/** The rows (product ids) of the cached board that hold one of these jobs or images; null when one is not on it. */
+function rowsHolding(client: QueryClient, batchId: string, test: (cell: BoardCell) => boolean): Set<string> {
+  const rows = new Set<string>();
+  for (const board of boards(client, batchId)) for (const cell of board.cells) if (test(cell)) rows.add(cell.productId);
+  return rows;
+}
+
+/** Reads these products' rows and puts them in every cached board of the batch (the whole board again if shots moved). */
+async function refreshRows(client: QueryClient, batchId: string, productIds: string[]): Promise<void> {
+  const rows = await call('catalogGetBoard', { batchId, productIds });
+  let stale = false;
+  client.setQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }, (board) => {
+    if (!board) return board;
+    const next = withRows(board, rows);
+    if (!next) stale = true;
+    return next ?? board;
+  });
+  if (stale) await client.invalidateQueries({ queryKey: boardKey(batchId) });
+}
+
+/** Gathers what events make stale (some rows, or the whole board) and refreshes it at most every REFRESH_MS. */
+function boardRefresher(client: QueryClient, batchId: string) {
+  let rows = new Set<string>();
+  let whole = false;
+  let timer: number | null = null;
+  let last = 0;
+  const flush = () => {
+    timer = null;
+    last = Date.now();
+    const ids = [...rows];
+    const all = whole;
+    rows = new Set();
+    whole = false;
+    if (all) void client.invalidateQueries({ queryKey: boardKey(batchId) });
+    else if (ids.length > 0) void refreshRows(client, batchId, ids).catch(() => client.invalidateQueries({ queryKey: boardKey(batchId) }));
+  };
+  const schedule = () => {
+    if (timer === null) timer = window.setTimeout(flush, Math.max(0, last + REFRESH_MS - Date.now()));
+  };
+  return {
+    /** A job changed: its row, or the whole board when the board does not hold it yet (a new re-run). */
+    job(jobId: string | undefined) {
+      const held = jobId === undefined ? new Set<string>() : rowsHolding(client, batchId, (cell) => cell.jobIds.includes(jobId));
+      if (held.size === 0) whole = true;
+      for (const id of held) rows.add(id);
+      schedule();
+    },
+    /** Images changed (a download, marks): the rows holding them; nothing when the board holds none of them. */
+    images(ids: ReadonlySet<string>) {
+      const held = rowsHolding(client, batchId, (cell) => cell.candidates.some((c) => ids.has(c.imageId)));
+      if (held.size === 0) return;
+      for (const id of held) rows.add(id);
+      schedule();
+    },
+    stop: () => {
+      if (timer !== null) window.clearTimeout(timer);
+    },
+  };
+}
+
+/** Keeps the board of `batchId` current from `batch:changed` and the library's image changes, row by row. */
 export function useBoardEvents(batchId: string | null): void {
   const client = useQueryClient();
   useEffect(() => {
     if (batchId === null) return;
-    let timer: number | null = null;
-    let last = 0;
-    const refresh = () => {
-      if (timer !== null) return;
-      timer = window.setTimeout(() => {
-        timer = null;
-        last = Date.now();
-        void client.invalidateQueries({ queryKey: boardKey(batchId) });
-      }, Math.max(0, last + REFRESH_MS - Date.now()));
-    };
+    const refresher = boardRefresher(client, batchId);
     const offBatch = onEvent('batch:changed', (e) => {
-      if (e.batchId === batchId) refresh();
+      if (e.batchId === batchId) refresher.job(e.jobId);
     });
-    const offLibrary = onEvent('library:changed', (e) => {
-      if (e.kind === 'image' || e.kind === 'turn') refresh();
-    });
+    const offImages = watchLibraryImages((ids) => refresher.images(ids));
     return () => {
       offBatch();
-      offLibrary();
-      if (timer !== null) window.clearTimeout(timer);
+      offImages();
+      refresher.stop();
     };
   }, [client, batchId]);
 }
 
 function patchCells(client: QueryClient, batchId: string, patch: (cell: BoardCell) => BoardCell): void {
-  client.setQueryData<CatalogBoard>(boardKey(batchId), (board) => (board ? { ...board, cells: board.cells.map(patch) } : board));
+  client.setQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }, (board) => (board ? { ...board, cells: board.cells.map(patch) } : board));
 }
 
 /** Sets or clears a cell's pick; the cell shows it at once. */
@@ -62,7 +161,21 @@ export function useSetPick(batchId: string) {
   return useMutation({
     mutationFn: (input: SetPickInput) => call('catalogSetPick', input),
     onMutate: (input) => patchCells(client, batchId, (cell) => (cell.productId === input.productId && cell.shotName === input.shot ? { ...cell, pick: input.imageId } : cell)),
-    onSettled: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }),
+    onError: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }),
+    // The answer is the cell as main stored it.
+    onSuccess: (stored) => patchCells(client, batchId, (cell) => (cell.productId === stored.productId && cell.shotName === stored.shotName ? { ...cell, pick: stored.pick } : cell)),
+  });
+}
+
+/** Chooses or clears a product's master reference; its row head shows main's answer. */
+export function useSetProductMaster(batchId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SetProductMasterInput) => call('catalogSetProductMaster', input),
+    onSuccess: (product) =>
+      client.setQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }, (board) =>
+        board ? { ...board, products: board.products.map((p) => (p.productId === product.productId ? product : p)) } : board,
+      ),
   });
 }
 
@@ -75,7 +188,8 @@ export function useBoardMark(batchId: string): (imageIds: string[], marks: Marks
       const ids = new Set(imageIds);
       const mark = (c: CellCandidate): CellCandidate => (ids.has(c.imageId) ? { ...c, ...marks } : c);
       patchCells(client, batchId, (cell) => (cell.candidates.some((c) => ids.has(c.imageId)) ? { ...cell, candidates: cell.candidates.map(mark) } : cell));
-      mutate({ imageIds, ...marks, ...(label ? { label } : {}) }, { onSettled: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }) });
+      // The library's change event then refreshes the rows holding them (useBoardEvents).
+      mutate({ imageIds, ...marks, ...(label ? { label } : {}) }, { onError: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }) });
     },
     [client, batchId, mutate],
   );

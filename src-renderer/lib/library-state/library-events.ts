@@ -99,6 +99,15 @@ function isEmpty(refresh: Refresh): boolean {
   return refresh.prefixes.length === 0 && refresh.mentioned.size === 0 && refresh.boards.size === 0 && !refresh.markFiltered;
 }
 
+/** Caches that refresh only the parts holding a changed image (the Catalog board: the rows with it), not a whole read. */
+const imageWatchers = new Set<(ids: ReadonlySet<string>) => void>();
+
+/** Tells `watcher` the ids of every flush that mentions images; returns the function that stops it. */
+export function watchLibraryImages(watcher: (ids: ReadonlySet<string>) => void): () => void {
+  imageWatchers.add(watcher);
+  return () => void imageWatchers.delete(watcher);
+}
+
 /** One frame; a timer rather than requestAnimationFrame, which a hidden window never runs. */
 const FRAME_MS = 16;
 
@@ -113,6 +122,7 @@ export function libraryRefresher(client: QueryClient, schedule: (flush: () => vo
     pending = null;
     if (!refresh || isEmpty(refresh)) return;
     void client.invalidateQueries({ predicate: (query) => isStale(query, refresh) });
+    if (refresh.mentioned.size > 0) for (const watcher of imageWatchers) watcher(refresh.mentioned);
   };
   const gather = (add: (refresh: Refresh) => void) => {
     if (!pending) {
