@@ -55,6 +55,15 @@ export function sizeForImage(preset: MarketplacePreset, width: number, height: n
   return { width: preset.width, height: preset.height, fit: preset.fit === 'cover' || sameShape ? 'cover' : 'pad' };
 }
 
+/**
+ * The size a shot of `ratio` (e.g. "3:4") is written at: the same rule as its images, read from the shot's ratio,
+ * so the export dialog can say per shot what main will write before anything is made.
+ */
+export function sizeForShot(preset: MarketplacePreset, ratio: string): SizeForImage {
+  const [w, h] = ratio.split(':').map(Number);
+  return w && h ? sizeForImage(preset, w, h) : { width: preset.width, height: preset.height, fit: preset.fit === 'cover' ? 'cover' : 'pad' };
+}
+
 const MB = 1_000_000;
 
 /** The fields of a marketplace export's file-name template (BatchExportSchema.template). */

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { templateDate } from '../../src-shared/export-template.ts';
-import { sizeForImage, DEFAULT_MARKETPLACE_TEMPLATE, MARKETPLACE_PRESETS, MARKETPLACE_TEMPLATE_FIELDS, marketplacePreset, presetInfo, type MarketplacePreset } from '../../src-shared/marketplace-presets.ts';
+import { sizeForImage, sizeForShot, DEFAULT_MARKETPLACE_TEMPLATE, MARKETPLACE_PRESETS, MARKETPLACE_TEMPLATE_FIELDS, marketplacePreset, presetInfo, type MarketplacePreset } from '../../src-shared/marketplace-presets.ts';
 import { StudioError } from '../domain/errors.ts';
 import { exportMarketplace, MANIFEST_HEADER, qualitySteps, QUALITY_FLOOR, type MarketplaceItem, type MarketplaceExportOptions } from './marketplace-export.ts';
 import { parseCsv } from '../export/csv-reader.test-support.ts';
@@ -207,6 +207,7 @@ describe('exportMarketplace', () => {
         // Taobao has a square size and a 3:4 one: the square source fills it, the other shapes are padded and say so.
         fit: it.width === it.height ? 'cover' : 'pad',
         product_credits: '',
+        batch_credits: '',
       });
     }
   });
@@ -240,10 +241,11 @@ describe('exportMarketplace', () => {
       ['wide', 800, 800],
     ]);
     const rows = readManifest(join(root, 'sized', 'manifest.csv'));
-    expect(rows.map((r) => [r.shot, r.fit, r.product_credits])).toEqual([
-      ['hero', 'cover', '40'],
-      ['detail', 'cover', '40'],
-      ['wide', 'pad', '16'],
+    // Each product's shots in the batch, and the batch's total (every product's, also those with nothing written).
+    expect(rows.map((r) => [r.shot, r.fit, r.product_credits, r.batch_credits])).toEqual([
+      ['hero', 'cover', '40', '56'],
+      ['detail', 'cover', '40', '56'],
+      ['wide', 'pad', '16', '56'],
     ]);
     const detail = await sharp(join(root, 'sized', summary.written[1]?.file ?? '')).metadata();
     expect(iccDescription(detail.icc as Buffer)).toMatch(/sRGB/);
@@ -439,6 +441,32 @@ describe('exportMarketplace', () => {
     await expect(attempt).rejects.toMatchObject({ code: 'export_folder_not_writable', params: { path: file, written: 0 } });
   });
 
+  it('never letterboxes without saying so: under every preset, a file has white bars only where the manifest says fit pad', async () => {
+    // Full-bleed orange scenes of every shape the models make (and one no preset has a size for).
+    const shapes: Array<[string, number, number]> = [['1x1', 600, 600], ['3x4', 600, 800], ['4x3', 800, 600], ['16x9', 1600, 900], ['2x1', 1200, 600]];
+    const dir = join(root, 'bleed-src');
+    mkdirSync(dir, { recursive: true });
+    for (const [id, w, h] of shapes) await sharp({ create: { width: w, height: h, channels: 3, background: { r: 180, g: 90, b: 40 } } }).png().toFile(join(dir, `${id}.png`));
+    const items = shapes.map(([id, w, h]) => item(id, { shotName: id, purpose: 'free', width: w, height: h }));
+    const isWhite = ([r, g, b]: number[]) => (r ?? 0) > 240 && (g ?? 0) > 240 && (b ?? 0) > 240;
+    let padded = 0;
+    for (const preset of MARKETPLACE_PRESETS) {
+      const out = `bleed-${preset.id}`;
+      const summary = await exportMarketplace(items, options(out, { preset }), { imagePath: (id) => join(dir, `${id}.png`) });
+      const fits = new Map(readManifest(join(root, out, 'manifest.csv')).map((r) => [r.shot, r.fit]));
+      for (const w of summary.written) {
+        const file = join(root, out, w.file);
+        const [midX, midY] = [Math.floor(w.width / 2), Math.floor(w.height / 2)];
+        const edges = [await pixel(file, midX, 1), await pixel(file, midX, w.height - 2), await pixel(file, 1, midY), await pixel(file, w.width - 2, midY)];
+        const bars = edges.some(isWhite);
+        expect({ preset: preset.id, shot: w.shotName, bars }).toEqual({ preset: preset.id, shot: w.shotName, bars: fits.get(w.shotName) === 'pad' });
+        if (bars) padded++;
+      }
+    }
+    // The check saw bars somewhere (the 2:1 shot has no size of its own under contain presets), so it can fail.
+    expect(padded).toBeGreaterThan(0);
+  });
+
   it('exports within every shipped preset’s size and limit', async () => {
     for (const preset of MARKETPLACE_PRESETS) {
       const summary = await exportMarketplace([CATALOG[0] as MarketplaceItem], options(`preset-${preset.id}`, { preset }), { imagePath });
@@ -451,6 +479,19 @@ describe('exportMarketplace', () => {
       expect(meta).toMatchObject({ format: preset.format, width: size.width, height: size.height, space: 'srgb' });
       expect(w.bytes).toBeLessThanOrEqual(preset.maxBytes);
     }
+  });
+});
+
+describe('sizeForShot', () => {
+  it('gives a shot the size its images will get, by its ratio, and says when a shape is padded', () => {
+    expect(sizeForShot(TAOBAO, '1:1')).toEqual({ width: 800, height: 800, fit: 'cover' });
+    expect(sizeForShot(TAOBAO, '3:4')).toEqual({ width: 750, height: 1000, fit: 'cover' });
+    expect(sizeForShot(TAOBAO, '16:9')).toEqual({ width: 800, height: 800, fit: 'pad' });
+    const amazon = marketplacePreset('amazon-main') as MarketplacePreset;
+    expect(sizeForShot(amazon, '4:3')).toEqual({ width: 2000, height: 1500, fit: 'cover' });
+    expect(sizeForShot(amazon, '4:5')).toEqual({ width: 2000, height: 2000, fit: 'pad' });
+    // The same rule as the images a model returns (2K 3:4 is 1792×2400).
+    expect(sizeForShot(TAOBAO, '3:4')).toEqual(sizeForImage(TAOBAO, 1792, 2400));
   });
 });
 

@@ -62,7 +62,10 @@ export interface MarketplaceExportOptions {
   mode?: ExportSelection;
   /** `picks` mode: the product × shots without a pick, listed in the manifest and the answer. */
   missingPicks?: MissingPick[];
-  /** Credits charged for each product's shots in this batch (re-runs included), by SKU: the manifest's `product_credits`. */
+  /**
+   * Credits charged for each product's shots in this batch (re-runs included), by SKU, every product of the batch:
+   * the manifest's `product_credits`, and their sum its `batch_credits`.
+   */
   productCredits?: ReadonlyMap<string, number>;
 }
 
@@ -101,6 +104,7 @@ export const MANIFEST_HEADER = [
   'candidate',
   'fit',
   'product_credits',
+  'batch_credits',
 ] as const;
 /** Text that came from the user (and names made from it) is guarded against spreadsheet formulas. */
 const MANIFEST_TEXT_COLUMNS = new Set((['file', 'sku', 'product', 'shot'] as const).map((c) => MANIFEST_HEADER.indexOf(c)));
@@ -212,6 +216,17 @@ function whiteCheckCell(check: WhiteCheck | null): string {
   return check.passed ? 'passed' : 'failed';
 }
 
+/** The manifest's cost columns: what each product's shots cost in the batch, and the batch's total (every product). */
+interface Totals {
+  product: (sku: string) => CsvCell;
+  batch: CsvCell;
+}
+
+function totals(productCredits: ReadonlyMap<string, number> | undefined): Totals {
+  if (productCredits === undefined) return { product: () => null, batch: null };
+  return { product: (sku) => productCredits.get(sku) ?? null, batch: [...productCredits.values()].reduce((sum, c) => sum + c, 0) };
+}
+
 /** One manifest record: flagged images too, with an empty file and their reason as the status. */
 function manifestRow(
   item: MarketplaceItem,
@@ -221,7 +236,7 @@ function manifestRow(
   check: WhiteCheck | null,
   status: 'written' | FlagReason,
   mode: ExportSelection,
-  productCredits: CsvCell,
+  credits: Totals,
 ): CsvCell[] {
   return [
     file,
@@ -244,12 +259,13 @@ function manifestRow(
     item.picked ? 'yes' : '',
     item.index,
     encoded?.fit ?? null,
-    productCredits,
+    credits.product(item.sku),
+    credits.batch,
   ];
 }
 
 /** A product × shot with no pick to write (`picks` mode): named, with no file, status `no_pick`, and why in `picked`. */
-function missingRow(missing: MissingPick, mode: ExportSelection, productCredits: CsvCell): CsvCell[] {
+function missingRow(missing: MissingPick, mode: ExportSelection, credits: Totals): CsvCell[] {
   const row: CsvCell[] = MANIFEST_HEADER.map(() => null);
   const set = (column: (typeof MANIFEST_HEADER)[number], value: CsvCell) => (row[MANIFEST_HEADER.indexOf(column)] = value);
   set('sku', missing.sku);
@@ -259,7 +275,8 @@ function missingRow(missing: MissingPick, mode: ExportSelection, productCredits:
   set('status', 'no_pick');
   set('selection', mode);
   set('picked', missing.reason);
-  set('product_credits', productCredits);
+  set('product_credits', credits.product(missing.sku));
+  set('batch_credits', credits.batch);
   return row;
 }
 
@@ -267,7 +284,7 @@ export async function exportMarketplace(items: MarketplaceItem[], options: Marke
   const { folder, preset } = options;
   const mode = options.mode ?? 'not_rejected';
   const missing = options.missingPicks ?? [];
-  const creditsOf = (sku: string): CsvCell => options.productCredits?.get(sku) ?? null;
+  const credits = totals(options.productCredits);
   // Everything wrong with the request before anything is written.
   const parts: TemplatePart<MarketplaceTemplateField>[] = templatePartsOrThrow(options.template, MARKETPLACE_TEMPLATE_FIELDS);
   await prepareFolder(folder);
@@ -305,7 +322,7 @@ export async function exportMarketplace(items: MarketplaceItem[], options: Marke
   for (const [i, item] of items.entries()) {
     const flag = (reason: FlagReason, check: WhiteCheck | null) => {
       flagged.push({ imageId: item.imageId, sku: item.sku, shotName: item.shotName, reason, whiteCheck: check });
-      rows.push(manifestRow(item, preset, null, null, check, reason, mode, creditsOf(item.sku)));
+      rows.push(manifestRow(item, preset, null, null, check, reason, mode, credits));
       deps.onProgress?.(i + 1, total, null);
     };
 
@@ -342,11 +359,11 @@ export async function exportMarketplace(items: MarketplaceItem[], options: Marke
     const file = `${folderName}/${name}`;
     bytes += encoded.content.byteLength;
     written.push({ imageId: item.imageId, sku: item.sku, shotName: item.shotName, file, width: encoded.width, height: encoded.height, bytes: encoded.content.byteLength, whiteCheck: check });
-    rows.push(manifestRow(item, preset, file, encoded, check, 'written', mode, creditsOf(item.sku)));
+    rows.push(manifestRow(item, preset, file, encoded, check, 'written', mode, credits));
     deps.onProgress?.(i + 1, total, file);
   }
 
-  for (const m of missing) rows.push(missingRow(m, mode, creditsOf(m.sku)));
+  for (const m of missing) rows.push(missingRow(m, mode, credits));
   let manifestFile: string | null = null;
   if (written.length > 0) {
     const text = csvDocument(MANIFEST_HEADER, rows, MANIFEST_TEXT_COLUMNS);
