@@ -3,8 +3,11 @@
 // per product. The result says what was written where, what was not and why (a white share as %), the manifest
 // and the bytes. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes.
 import { useId, useState } from 'react';
-import type { BatchSummary, ExportSelection, MarketplaceExportSummary } from '../../../src-shared/ipc/batch.ts';
+import { DEFAULT_RATIO } from '../../../src-shared/catalog.ts';
+import type { BatchJob, BatchSummary, ExportSelection, MarketplaceExportSummary } from '../../../src-shared/ipc/batch.ts';
 import { EXPORT_SELECTIONS } from '../../../src-shared/limits.ts';
+import { marketplacePreset, sizeForShot } from '../../../src-shared/marketplace-presets.ts';
+import { exportText } from './export-i18n.ts';
 import { boardText } from './board-i18n.ts';
 import { formatBytes } from '../../i18n/format.ts';
 import { useText } from '../../i18n/text.ts';
@@ -14,7 +17,7 @@ import { Field } from '../../ui/Field.tsx';
 import { batchText } from './i18n.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { Toggle } from '../../ui/Toggle.tsx';
-import { useBatchExport, useMarketplacePresets } from './queries.ts';
+import { useBatchDetail, useBatchExport, useMarketplacePresets } from './queries.ts';
 
 const DEFAULT_TEMPLATE = '{sku}_{shot}_{index}';
 
@@ -53,6 +56,38 @@ function MissingPicks({ missing }: { missing: MarketplaceExportSummary['missingP
             <span className="mono">{m.sku}</span> · {m.productName} · {m.shotName} — {t(`missingReason.${m.reason}`)}
           </li>
         ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The batch's shots in plan order, each with the ratio its jobs asked for (the service's default when none). */
+function batchShots(jobs: readonly BatchJob[]): Array<{ name: string; ratio: string }> {
+  const shots = new Map<string, string>();
+  for (const job of [...jobs].sort((a, b) => a.shotIndex - b.shotIndex)) if (!shots.has(job.shotName)) shots.set(job.shotName, job.request.ratio ?? DEFAULT_RATIO);
+  return [...shots].map(([name, ratio]) => ({ name, ratio }));
+}
+
+/** Every shot of the batch with the size the chosen preset writes it at (sizeForShot); a padded one says so. */
+function ShotSizes({ batchId, presetId }: { batchId: string; presetId: string }) {
+  const t = useText(exportText);
+  const detail = useBatchDetail(batchId);
+  const preset = marketplacePreset(presetId);
+  const shots = batchShots(detail.data?.jobs ?? []);
+  if (!preset || shots.length === 0) return null;
+  return (
+    <div className="field" data-testid="batch-export-shot-sizes" data-preset-id={preset.id}>
+      <span className="field-label">{t('shotSizes')}</span>
+      <ul className="field-hint" aria-label={t('shotSizesHint')}>
+        {shots.map((shot) => {
+          const size = sizeForShot(preset, shot.ratio);
+          return (
+            <li key={shot.name} data-shot={shot.name} data-width={size.width} data-height={size.height} data-fit={size.fit}>
+              <span className="mono">{shot.name}</span> · {shot.ratio} → {size.width}×{size.height}
+              {size.fit === 'pad' ? ` · ${t('padded')}` : ''}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );
@@ -136,6 +171,7 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
           ))}
         </select>
       </Field>
+      {chosen ? <ShotSizes batchId={batch.id} presetId={chosen.id} /> : null}
       <ErrorLine error={presets.error} testId="batch-error" showCode />
       <ModeField mode={mode} setMode={setMode} disabled={running} />
       <Field id={`${id}-template`} label={t('template')} hint={<span className="mono">{t('templateHint')}</span>}>
