@@ -229,7 +229,7 @@ describe('npm run service', () => {
     const file = join(dir, 'service.db');
     writeFileSync(file, Buffer.concat([Buffer.from('not a database at all, really'), readFileSync(file).subarray(29)]));
     const second = await startCli(['--port', '0', '--data', dir]);
-    expect(Object.keys(second.ready).sort()).toEqual(['admin_token', 'base_url', 'event']);
+    expect(Object.keys(second.ready).sort()).toEqual(['admin_token', 'base_url', 'direct_url', 'event']);
     const said = second.stderr().split('\n').filter((line) => line.includes('service.db was damaged'));
     expect(said).toHaveLength(1);
     expect(JSON.parse(said[0]!)).toMatchObject({ reason: 'not_sqlite', damaged_path: expect.stringContaining(`${file}.damaged-`), accounts: 1 });

@@ -56,6 +56,8 @@ export interface ServiceDeps {
   requireAdmin: MiddlewareHandler<AppEnv>;
   /** The service's own base URL (known once it listens); absolute links are built from it, never from Host. */
   baseUrl(): string;
+  /** The direct-link origin's base URL (a second port of the same host), where GET /api/file redirects. */
+  directBaseUrl(): string;
   testing: ServiceTestingHooks;
 }
 

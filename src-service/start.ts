@@ -18,6 +18,7 @@ import { lockDataFolder, type DataFolderLock } from './lock.ts';
 import { createAdminAuth, createApiKeyAuth, createRateLimiter, startUsageFlush, type RateLimiter } from './http/auth.ts';
 import { fail, languageOf } from './http/errors.ts';
 import { answerClientErrors } from './http/transport.ts';
+import { createDirectLinkApp } from './routes/files.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { scheduleServiceBackups, type BackupSchedule } from './recovery/backups.ts';
 import { openServiceDatabase, type ServiceRecovery } from './recovery/index.ts';
@@ -81,6 +82,8 @@ export { readServiceRecoveries, type ServiceRecovery } from './recovery/index.ts
 
 export interface RunningService {
   baseUrl: string;
+  /** The direct-link origin (a second port of the same host) where GET /api/file's 302 points. */
+  directBaseUrl?: string;
   adminToken: string;
   accountId?: string;
   apiKey?: string;
@@ -93,6 +96,7 @@ export function readyLine(service: RunningService): Record<string, string> {
     event: 'ready',
     base_url: service.baseUrl,
     admin_token: service.adminToken,
+    ...(service.directBaseUrl ? { direct_url: service.directBaseUrl } : {}),
     ...(service.accountId ? { account_id: service.accountId } : {}),
     ...(service.apiKey ? { api_key: service.apiKey } : {}),
   };
@@ -139,6 +143,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   const closers: Array<() => void | Promise<void>> = [];
   const lifecycle: Lifecycle = { onClose: (fn) => void closers.push(fn) };
   let ownBaseUrl: string | null = null;
+  let ownDirectBaseUrl: string | null = null;
 
   // DESIGN.md §3 crash safety: a run cut off by a crash left its reservation pending; refund it now.
   const turns = createTurnsRepo(db);
@@ -189,6 +194,10 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
       if (ownBaseUrl === null) throw new Error('the service is not listening yet');
       return ownBaseUrl;
     },
+    directBaseUrl: () => {
+      if (ownDirectBaseUrl === null) throw new Error('the direct-link origin is not listening yet');
+      return ownDirectBaseUrl;
+    },
     testing: options.testing ?? {},
   };
   const app = createApp(deps);
@@ -203,34 +212,25 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   }
 
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const server = createAdaptorServer({
-    fetch: app.fetch,
-    hostname: host,
-    serverOptions: { connectionsCheckingInterval: timeouts.checkIntervalMs },
-  }) as Server;
-  // A client that trickles its headers or never sends its body is cut off. requestTimeout covers only the
-  // receiving of the request, so a generation waiting up to 5 minutes for its answer (spec §1) is not.
-  server.headersTimeout = timeouts.headersMs;
-  server.requestTimeout = timeouts.requestMs;
-  server.keepAliveTimeout = 65_000;
-  // Headers too large answer 431 with the spec §7 body; the other parse errors as node:http answers them.
-  answerClientErrors(server);
+  const server = createServiceServer(app.fetch, host, timeouts);
   // Answers still being written when close() runs (the 500 of a cut-off generation) are let out first.
   const answering = new Set<ServerResponse>();
   server.on('request', (_req, res: ServerResponse) => {
     answering.add(res);
     res.once('close', () => answering.delete(res));
   });
-  await new Promise<void>((resolveListen, rejectListen) => {
-    server.once('error', rejectListen);
-    server.listen(options.port ?? 8420, host, () => {
-      server.off('error', rejectListen);
-      resolveListen();
-    });
-  });
-  const { port } = server.address() as AddressInfo;
-  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const baseUrl = await listen(server, host, options.port ?? 8420);
   ownBaseUrl = baseUrl;
+  // The direct-link origin: its own port (any free one), so a client that sends the key there is caught.
+  const directServer = createServiceServer(createDirectLinkApp(deps).fetch, host, timeouts);
+  let directBaseUrl: string;
+  try {
+    directBaseUrl = await listen(directServer, host, 0);
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  ownDirectBaseUrl = directBaseUrl;
   lock.describe(baseUrl);
   logger.info({ base_url: baseUrl, data_dir: dataDir }, 'local service listening');
   // A restart resumes the deliveries the last run left pending (DESIGN.md §4).
@@ -241,6 +241,7 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
   let closing: Promise<void> | null = null;
   return {
     baseUrl,
+    directBaseUrl,
     adminToken,
     ...(accountId ? { accountId } : {}),
     ...(apiKey ? { apiKey } : {}),
@@ -249,11 +250,13 @@ async function startLocked(options: StartServiceOptions, lock: DataFolderLock): 
         // Stop accepting, let closers cut running generations short (they refund and answer 500),
         // then drop whatever connections remain.
         const closed = new Promise<void>((done) => server.close(() => done()));
+        const directClosed = new Promise<void>((done) => directServer.close(() => done()));
         server.closeIdleConnections();
+        directServer.closeAllConnections();
         for (const fn of closers.reverse()) await fn();
         await waitForAnswers(answering, 2_000);
         server.closeAllConnections();
-        await closed;
+        await Promise.all([closed, directClosed]);
         // After the closers: cut generations are refunded and the ledger written, so the export holds them. A failed
         // export still closes everything, then fails the stop (exit 1).
         const exported = options.exportOnExit === undefined ? null : await snapshots.exportTo(options.exportOnExit).then(() => null, (error: unknown) => error);
@@ -311,6 +314,33 @@ function logRecovery(logger: Logger, recovery: ServiceRecovery): void {
     },
     'service.db was damaged: kept aside and rebuilt from what could be read',
   );
+}
+
+/**
+ * A node:http server for one of the service's origins. A client that trickles its headers or never sends its body
+ * is cut off; requestTimeout covers only the receiving of the request, so a generation waiting up to 5 minutes for
+ * its answer (spec §1) is not. Parse errors answer with the spec §7 body (http/transport.ts).
+ */
+function createServiceServer(fetchHandler: (request: Request) => Response | Promise<Response>, host: string, timeouts: ServiceTimeouts): Server {
+  const server = createAdaptorServer({ fetch: fetchHandler, hostname: host, serverOptions: { connectionsCheckingInterval: timeouts.checkIntervalMs } }) as Server;
+  server.headersTimeout = timeouts.headersMs;
+  server.requestTimeout = timeouts.requestMs;
+  server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
+  return server;
+}
+
+/** Listens on host:port (0: any free port) and answers the base URL. */
+async function listen(server: Server, host: string, port: number): Promise<string> {
+  await new Promise<void>((resolveListen, rejectListen) => {
+    server.once('error', rejectListen);
+    server.listen(port, host, () => {
+      server.off('error', rejectListen);
+      resolveListen();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
 }
 
 /** Resolves when every answer in flight has been written (or after `limitMs`). */

@@ -136,6 +136,8 @@ export const ServiceReadyLineSchema = z.object({
   event: z.literal('ready'),
   base_url: z.string(),
   admin_token: z.string(),
+  /** The direct-link origin (a second port), where GET /api/file's 302 points (docs/local-service.md "Direct links"). */
+  direct_url: z.string().optional(),
   account_id: z.string().optional(),
   api_key: z.string().optional(),
 });

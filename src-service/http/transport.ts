@@ -1,5 +1,5 @@
-// Answers node:http gives before a request reaches the app: headers too large get the spec §7 JSON body rather
-// than node:http's bodiless 431; the other parse errors are answered as node:http answers them. And how a refused
+// Answers node:http gives before a request reaches the app (400 not HTTP, 408 too slow, 413 chunk extensions, 431
+// headers too large): each with the spec §7 JSON body rather than node:http's bodiless one. And how a refused
 // request's connection is closed: after its answer, once the client has stopped sending (lingering).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -65,18 +65,44 @@ export function answerClientErrors(server: Server): void {
   server.on('clientError', answerClientError);
 }
 
-const BODILESS: Record<string, string> = {
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: 'HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n',
-  ERR_HTTP_REQUEST_TIMEOUT: 'HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n',
+interface TransportAnswer {
+  statusLine: string;
+  code: 'invalid_request' | 'payload_too_large';
+  params: { detail: string; detail_zh: string } | { limit: number };
+}
+
+/** node:http's parse errors, each answered with the spec §7 body (generated clients narrow errors on it). */
+const ANSWERS: Record<string, TransportAnswer> = {
+  HPE_HEADER_OVERFLOW: {
+    statusLine: '431 Request Header Fields Too Large',
+    code: 'invalid_request',
+    params: { detail: 'the request line and headers are over 16 KiB', detail_zh: '请求行和请求头合计超过 16 KiB' },
+  },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: {
+    statusLine: '413 Payload Too Large',
+    code: 'payload_too_large',
+    // node:http's own limit on the extensions of a chunked body.
+    params: { limit: 16 * 1024 },
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    statusLine: '408 Request Timeout',
+    code: 'invalid_request',
+    params: { detail: 'the request headers or body did not arrive in time', detail_zh: '请求头或请求体未在时限内送达' },
+  },
 };
 
-/** The 431 with the spec §7 body (no header could be read, so the default language, and a fresh request id). */
-function headersTooLargeAnswer(): string {
+const MALFORMED: TransportAnswer = {
+  statusLine: '400 Bad Request',
+  code: 'invalid_request',
+  params: { detail: 'the request is not well-formed HTTP/1.1', detail_zh: '请求不是格式正确的 HTTP/1.1' },
+};
+
+/** The answer with the spec §7 body (no header could be read, so the default language, and a fresh request id). */
+function transportAnswer(answer: TransportAnswer): string {
   const requestId = newId('request');
-  const detail = { detail: 'the request line and headers are over 16 KiB', detail_zh: '请求行和请求头合计超过 16 KiB' };
-  const body = JSON.stringify(errorBody('invalid_request', detail, languageFromAcceptLanguage(undefined), requestId));
+  const body = JSON.stringify(errorBody(answer.code, answer.params, languageFromAcceptLanguage(undefined), requestId));
   return [
-    'HTTP/1.1 431 Request Header Fields Too Large',
+    `HTTP/1.1 ${answer.statusLine}`,
     'Content-Type: application/json; charset=utf-8',
     `Content-Length: ${Buffer.byteLength(body)}`,
     `X-Request-Id: ${requestId}`,
@@ -86,23 +112,17 @@ function headersTooLargeAnswer(): string {
   ].join('\r\n');
 }
 
-/**
- * node:http's 'clientError' (a request it could not parse): as node:http answers, except that headers too large
- * get the JSON body.
- */
+/** node:http's 'clientError' (a request it could not parse, or too slow): answered with the spec §7 JSON body. */
 function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   if (answered.has(socket)) return;
   if (!socket.writable || currentAnswer.get(socket)?.headersSent) {
     socket.destroy();
     return;
   }
-  if (error.code === 'HPE_HEADER_OVERFLOW') {
-    // Not destroy(): the answer is sent with the connection's end instead of being cut by a reset.
-    answered.add(socket);
-    socket.write(headersTooLargeAnswer());
-    endLingering(socket);
-    return;
-  }
-  socket.write(BODILESS[error.code ?? ''] ?? 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-  socket.destroy();
+  answered.add(socket);
+  socket.write(transportAnswer(ANSWERS[error.code ?? ''] ?? MALFORMED));
+  // Headers too large: the client may still be sending them, so the answer is let out with the connection's end.
+  // The others close at once as node:http closes them (a slow client is not waited for a second time).
+  if (error.code === 'HPE_HEADER_OVERFLOW') endLingering(socket);
+  else socket.destroy();
 }

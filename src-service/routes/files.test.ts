@@ -18,11 +18,13 @@ afterAll(async () => {
 });
 
 describe('GET /api/file/<filename>', () => {
-  it('redirects with 302 to an absolute signed direct link that works without a key', async () => {
+  it('redirects with 302 to an absolute signed direct link, on another port of the same host, that works without a key', async () => {
     const res = await svc.api(`/api/file/${image.filename}`, { key: owner.key });
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location') ?? '');
-    expect(location.origin).toBe(svc.baseUrl);
+    expect(location.origin).toBe(svc.directBaseUrl);
+    expect(location.hostname).toBe(new URL(svc.baseUrl).hostname);
+    expect(location.port).not.toBe(new URL(svc.baseUrl).port);
     expect(location.pathname).toBe(`/direct/${image.filename}`);
     expect(Number(location.searchParams.get('expires'))).toBeGreaterThan(Date.now() / 1000 + 3500);
     expect(location.searchParams.get('sig')).toMatch(/^[0-9a-f]{64}$/);
@@ -48,7 +50,7 @@ describe('GET /api/file/<filename>', () => {
         req.on('error', reject);
         req.end();
       });
-      expect(new URL(location ?? '').origin).toBe(svc.baseUrl);
+      expect(new URL(location ?? '').origin).toBe(svc.directBaseUrl);
     }
   });
 
@@ -90,6 +92,25 @@ describe('GET /api/file/<filename>', () => {
     expect((await fetch(location)).status).toBe(200);
     await svc.admin('POST', '/admin/clock', { advance_s: 601 });
     expect((await fetch(location)).status).toBe(403);
+  });
+
+  it('answers 400 with a plain-text reason when a client sends Authorization to the direct link (the key would leak)', async () => {
+    const location = (await svc.api(`/api/file/${image.filename}`, { key: owner.key })).headers.get('location') ?? '';
+    for (const authorization of [`Bearer ${owner.key}`, 'Basic eDp5']) {
+      const refused = await fetch(location, { headers: { Authorization: authorization } });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(refused.headers.get('x-request-id')).toMatch(/^req_/);
+      const reason = await refused.text();
+      expect(reason).toMatch(/Authorization/);
+      expect(reason).not.toContain(owner.key);
+    }
+    // What curl -L -H and a fetch that copies the header across origins do: refused; without it, the file.
+    expect((await fetch(location)).status).toBe(200);
+    // The direct-link origin serves nothing else (not the API, not the admin API).
+    const other = await fetch(`${svc.directBaseUrl}/api/v1/image-pack-publications/1`);
+    expect(other.status).toBe(404);
+    expect(other.headers.get('content-type')).toMatch(/^text\/plain/);
   });
 
   it('answers 404 once the image is cleaned up', async () => {
