@@ -43,6 +43,13 @@ async function makeBatch(h: Harness, prefix: string, shots: string[], extra: Rec
   return ipc<BatchDetail>(h, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 1, ...extra });
 }
 
+/** The re-shoot dialog is modal (it covers the tabs): closed with Escape before the test leaves the Catalog. */
+async function closeRerunDialog(page: Page): Promise<void> {
+  if (!(await page.getByTestId('cell-rerun-dialog').isVisible())) return;
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('cell-rerun-dialog')).toHaveCount(0);
+}
+
 function jobRow(page: Page, jobId: string) {
   return page.locator(`[data-testid="batch-job"][data-job-id="${jobId}"]`);
 }
@@ -95,6 +102,7 @@ test('retry, raise the budget, re-shoot with a tweak and finish in the same batc
   await page.getByTestId('cell-rerun-tweak').fill('softer light');
   for (const language of LANGUAGES) {
     for (const theme of THEMES) {
+      await closeRerunDialog(page);
       await chooseLook(page, language, theme);
       await page.getByTestId('open-batch').click();
       if (!(await page.getByTestId('cell-rerun-dialog').isVisible())) {
@@ -106,12 +114,14 @@ test('retry, raise the budget, re-shoot with a tweak and finish in the same batc
       await screenshot(page, `catalog-rerun-${language}-${theme}`);
     }
   }
+  await closeRerunDialog(page);
   await chooseLook(page, 'en', 'light');
   await page.getByTestId('open-batch').click();
   if (!(await page.getByTestId('cell-rerun-dialog').isVisible())) await jobRow(page, hero.id).getByTestId('cell-rerun').click();
   await page.getByTestId('cell-rerun-tweak').fill('softer light');
   await page.getByTestId('cell-rerun-send').click();
   await expect(page.getByTestId('cell-rerun-done')).toBeVisible();
+  await closeRerunDialog(page);
   await expect(page.getByTestId('batch-progress')).toHaveAttribute('data-done', '5', { timeout: 30_000 });
 
   // Only what is missing: nothing is, so nothing is asked or sent.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CONCRETE_MODEL_IDS, MODELS, PURPOSE_IDS, RATIOS, RESOLUTIONS } from './catalog.ts';
 import { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX, ShotListInputSchema, type Shot } from './ipc/batch.ts';
-import { checkShot, checkShotList, presetById, SHOT_LIST_PRESETS } from './shot-lists.ts';
+import { checkShot, checkShotList, presetById, presetShots, SHOT_LIST_PRESETS } from './shot-lists.ts';
 import { findTextIntent } from './text-intent.ts';
 
 function shot(fields: Partial<Shot> = {}): Shot {
@@ -102,6 +102,21 @@ describe('SHOT_LIST_PRESETS', () => {
       expect(s.promptAddition.length).toBeLessThanOrEqual(SHOT_ADDITION_MAX);
       expect(PURPOSE_IDS).toContain(s.purpose);
     }
+  });
+
+  it.each(SHOT_LIST_PRESETS.map((p) => [p.id, p] as const))('%s in Chinese: Chinese names and additions, the same shots otherwise, and still a valid list', (_id, p) => {
+    const zh = presetShots(p, 'zh');
+    expect(zh.map(({ name: _n, promptAddition: _a, ...rest }) => rest)).toEqual(p.shots.map(({ name: _n, promptAddition: _a, ...rest }) => rest));
+    expect(checkShotList({ name: p.name.zh, shots: zh })).toEqual({ ok: true });
+    expect(ShotListInputSchema.safeParse({ name: p.name.zh, shots: zh }).success).toBe(true);
+    for (const s of zh) {
+      expect(s.name).toMatch(/\p{Script=Han}/u);
+      expect(s.name.length).toBeLessThanOrEqual(SHOT_NAME_MAX);
+      expect(s.promptAddition).toMatch(/\p{Script=Han}/u);
+      expect(s.promptAddition.length).toBeLessThanOrEqual(SHOT_ADDITION_MAX);
+      expect([p.id, s.name, findTextIntent(s.promptAddition)]).toEqual([p.id, s.name, null]);
+    }
+    expect(presetShots(p, 'en')).toEqual(p.shots);
   });
 
   it('no prompt addition asks for text in the image, so auto’s choice follows the product’s prompt', () => {

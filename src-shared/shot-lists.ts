@@ -1,6 +1,7 @@
 // Shot lists (docs/catalog.md): the built-in presets, and the check that every shot of a list is something its
 // model can honour (spec §4.1 model table), so a saved list never turns into a batch of refused or silently
 // degraded requests.
+import type { Language } from './language.ts';
 import { MODELS, QUALITIES, type ConcreteModelId, type ModelId, type Quality, type Ratio, type Resolution } from './catalog.ts';
 import type { Shot } from './ipc/batch.ts';
 import { AUTO_FALLBACK_ORDER } from './pricing.ts';
@@ -79,16 +80,34 @@ export function checkShotList(input: { name: string; shots: Shot[] }): ShotListC
   return { ok: true };
 }
 
+/** A built-in shot's name and prompt addition in Chinese (the English ones are the shot's own). */
+export interface ShotWords {
+  name: string;
+  promptAddition: string;
+}
+
 export interface ShotListPreset {
   /** `sl_preset_<preset>`. */
   id: string;
   preset: string;
   name: { zh: string; en: string };
+  /** The shots in English. */
   shots: Shot[];
+  /** The same shots' names and prompt additions in Chinese, in the same order. */
+  zh: ShotWords[];
 }
 
-function preset(key: string, name: ShotListPreset['name'], shots: Shot[]): ShotListPreset {
-  return { id: `sl_preset_${key}`, preset: key, name, shots };
+function preset(key: string, name: ShotListPreset['name'], shots: Array<Shot & { zh: ShotWords }>): ShotListPreset {
+  return { id: `sl_preset_${key}`, preset: key, name, shots: shots.map(({ zh: _zh, ...shot }) => shot), zh: shots.map((s) => s.zh) };
+}
+
+/**
+ * A built-in list's shots in a UI language, as its name is: a Chinese designer reads, edits and sends Chinese shot
+ * names and prompt additions. Once the list is saved it keeps the words it was saved with (a batch keeps its own).
+ */
+export function presetShots(preset: ShotListPreset, language: Language): Shot[] {
+  if (language === 'en') return preset.shots.map((s) => ({ ...s }));
+  return preset.shots.map((s, i) => ({ ...s, ...preset.zh[i] }));
 }
 
 // The additions ask for no text in the image on purpose: a word such as "text" or "label" would make auto pick
@@ -103,6 +122,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Front three-quarter view, centred, filling about 85% of the frame, soft even studio light.',
+      zh: { name: '主图', promptAddition: '前侧 45° 角，居中，约占画面 85%，柔和均匀的棚拍光。' },
     },
     {
       name: 'detail-material',
@@ -112,6 +132,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Macro close-up of the material and surface texture, shallow depth of field, raking side light.',
+      zh: { name: '细节-材质', promptAddition: '材质与表面纹理的微距特写，浅景深，低角度侧光。' },
     },
     {
       name: 'detail-function',
@@ -121,6 +142,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Close-up of the key functional part (closure, seams, buttons or ports), crisp focus throughout.',
+      zh: { name: '细节-功能', promptAddition: '关键功能部位的特写（开合处、缝线、按钮或接口），整体清晰对焦。' },
     },
     {
       name: 'buyer-show',
@@ -129,6 +151,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       ratio: '1:1',
       n: 1,
       promptAddition: 'Held or used by a person at home, phone-camera look, natural window light.',
+      zh: { name: '买家秀', promptAddition: '在家中被人手持或使用，手机拍摄的质感，自然窗光。' },
     },
   ]),
   preset('ads', { zh: '广告横竖版', en: 'Ads, wide and vertical' }, [
@@ -140,6 +163,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Lifestyle scene in a bright modern interior, product in the right third, calm empty space on the left.',
+      zh: { name: '横版-场景', promptAddition: '明亮的现代室内生活场景，商品位于右侧三分之一，左侧留出安静的空白。' },
     },
     {
       name: 'wide-studio',
@@ -149,6 +173,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Studio shot on a soft colour gradient backdrop that suits the product, dramatic rim light.',
+      zh: { name: '横版-棚拍', promptAddition: '与商品相配的柔和渐变色背景棚拍，强烈的轮廓光。' },
     },
     {
       name: 'story-lifestyle',
@@ -158,6 +183,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Vertical lifestyle scene for stories and short video covers, product in the lower half, open sky or wall above.',
+      zh: { name: '竖版-场景', promptAddition: '适合快拍和短视频封面的竖版生活场景，商品在下半部分，上方是开阔的天空或墙面。' },
     },
     {
       name: 'story-studio',
@@ -166,6 +192,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       ratio: '9:16',
       n: 1,
       promptAddition: 'Vertical studio shot on a pedestal, low camera angle, bold single-colour background.',
+      zh: { name: '竖版-棚拍', promptAddition: '竖版棚拍，商品置于展台上，低机位，醒目的纯色背景。' },
     },
   ]),
   preset('white_only', { zh: '仅白底图', en: 'White background only' }, [
@@ -177,6 +204,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Front view, centred, filling about 85% of the frame.',
+      zh: { name: '白底主图', promptAddition: '正面视角，居中，约占画面 85%。' },
     },
     {
       name: 'pure-white',
@@ -186,6 +214,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Three-quarter view, product alone, soft contact shadow.',
+      zh: { name: '纯白底', promptAddition: '四分之三侧面，只有商品本身，柔和的接触阴影。' },
     },
   ]),
   preset('cn_marketplace', { zh: '淘宝 / 天猫 / 京东', en: 'Taobao / Tmall / JD' }, [
@@ -197,6 +226,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Front three-quarter view, centred, product fills most of the square frame, bright even light.',
+      zh: { name: '主图', promptAddition: '前侧 45° 角，居中，商品占满方形画面的大部分，明亮均匀的光线。' },
     },
     {
       name: 'detail-1',
@@ -206,6 +236,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Close-up of the material and craftsmanship, shallow depth of field.',
+      zh: { name: '细节-1', promptAddition: '材质与做工的特写，浅景深。' },
     },
     {
       name: 'detail-2',
@@ -215,6 +246,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       resolution: '2K',
       n: 1,
       promptAddition: 'Product in use in a typical setting, showing its size against familiar objects.',
+      zh: { name: '细节-2', promptAddition: '商品在典型场景中使用，借常见物品体现它的大小。' },
     },
     {
       name: 'buyer-show',
@@ -223,6 +255,7 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       ratio: '3:4',
       n: 1,
       promptAddition: 'Everyday home setting, natural light, casual phone-camera framing.',
+      zh: { name: '买家秀', promptAddition: '日常居家场景，自然光，随手用手机拍摄的构图。' },
     },
   ]),
 ];

@@ -5,7 +5,7 @@ import { preparedOnce } from '../library/index.ts';
 import type { Product, Shot, ShotList } from '../../src-shared/ipc/batch.ts';
 import { newCatalogId } from '../domain/ids.ts';
 import type { Language } from '../../src-shared/language.ts';
-import { SHOT_LIST_PRESETS } from '../../src-shared/shot-lists.ts';
+import { presetShots, SHOT_LIST_PRESETS } from '../../src-shared/shot-lists.ts';
 
 type Row = Record<string, SQLInputValue>;
 
@@ -138,5 +138,5 @@ function toShotList(row: Row, edited: boolean): ShotList {
 }
 
 function presetList(preset: (typeof SHOT_LIST_PRESETS)[number], language: Language): ShotList {
-  return { id: preset.id, name: preset.name[language], preset: preset.preset, edited: false, shots: preset.shots.map((s) => ({ ...s })), updatedAt: 0 };
+  return { id: preset.id, name: preset.name[language], preset: preset.preset, edited: false, shots: presetShots(preset, language), updatedAt: 0 };
 }

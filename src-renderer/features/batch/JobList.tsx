@@ -1,7 +1,8 @@
 // The jobs of a batch, one row each (SKU, shot, model, estimate, charged, status, error and request id, the
-// unknown-outcome note, result thumbnails that open the viewer). A batch can hold 1,000 jobs, so the list is
-// virtualised (@tanstack/react-virtual, as the gallery grid): only the rows near the viewport are in the DOM,
-// each measured once it renders since an error or a note makes a row taller.
+// unknown-outcome note, result thumbnails large enough to judge that open the viewer). A batch can hold 1,000
+// jobs, so the list is virtualised (@tanstack/react-virtual, as the gallery grid): only the rows near the viewport
+// are in the DOM, each measured once it renders since an error or a note makes a row taller. The list scrolls with
+// its column (the page on a narrow window), never in a scroll box of its own: one scroll area per column.
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
 import type { BatchJob } from '../../../src-shared/ipc/batch.ts';
@@ -10,11 +11,12 @@ import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
+import { useColumnScroll } from './column-scroll.ts';
 import { batchText } from './i18n.ts';
 import { JobStatusBadge } from './parts.tsx';
 import { CellRerun, JobRetry } from './Reruns.tsx';
 
-const ROW_ESTIMATE = 64;
+const ROW_ESTIMATE = 104;
 
 /** The model the job goes to: its own, or what auto chooses for it (the service's own choice function). */
 function modelOf(job: BatchJob): string {
@@ -41,6 +43,13 @@ const JobRow = memo(function JobRow({ job, batchId }: { job: BatchJob; batchId: 
           </span>
         ) : null}
       </span>
+      <span className="batch-job-money small">
+        <span>{t('estimateShort', { value: job.estimate })}</span>
+        {job.creditsCharged !== null ? <span className="batch-job-charged">{t('chargedShort', { value: job.creditsCharged })}</span> : null}
+      </span>
+      <span className="batch-job-status">
+        <JobStatusBadge status={job.status} />
+      </span>
       {job.imageIds.length > 0 ? (
         <ul className="batch-job-thumbs">
           {job.imageIds.map((imageId, i) => (
@@ -51,16 +60,7 @@ const JobRow = memo(function JobRow({ job, batchId }: { job: BatchJob; batchId: 
             </li>
           ))}
         </ul>
-      ) : (
-        <span />
-      )}
-      <span className="batch-job-money small">
-        <span>{t('estimateShort', { value: job.estimate })}</span>
-        {job.creditsCharged !== null ? <span className="batch-job-charged">{t('chargedShort', { value: job.creditsCharged })}</span> : null}
-      </span>
-      <span className="batch-job-status">
-        <JobStatusBadge status={job.status} />
-      </span>
+      ) : null}
       {job.error || job.note || job.requestId ? (
         <div className="batch-job-detail small">
           {job.error ? (
@@ -88,19 +88,22 @@ const JobRow = memo(function JobRow({ job, batchId }: { job: BatchJob; batchId: 
 });
 
 export function JobList({ jobs, label, batchId }: { jobs: BatchJob[]; label: string; batchId: string }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const { scrollElement, start } = useColumnScroll(listRef);
   // The virtualizer hands out fresh functions each render; the compiler skips this component, as in GalleryList.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: jobs.length,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: scrollElement,
     estimateSize: () => ROW_ESTIMATE,
     overscan: 8,
+    scrollMargin: start,
     getItemKey: (i) => jobs[i]?.id ?? i,
   });
   const items = virtualizer.getVirtualItems();
   return (
-    <div className="batch-jobs-scroll" ref={scrollRef} tabIndex={0} role="region" aria-label={label} data-testid="batch-jobs" data-count={jobs.length}>
+    // A focus stop of its own (keyboard users reach the rows' buttons from here), but no scroll box.
+    <div className="batch-jobs-scroll" ref={listRef} tabIndex={0} role="region" aria-label={label} data-testid="batch-jobs" data-count={jobs.length}>
       <ul className="batch-jobs" style={{ height: virtualizer.getTotalSize() }} aria-label={label}>
         {items.map((item) => {
           const job = jobs[item.index];
@@ -118,7 +121,7 @@ export function JobList({ jobs, label, batchId }: { jobs: BatchJob[]; label: str
               data-shot={job.shotName}
               aria-setsize={jobs.length}
               aria-posinset={item.index + 1}
-              style={{ transform: `translateY(${item.start}px)` }}
+              style={{ transform: `translateY(${item.start - start}px)` }}
             >
               <JobRow job={job} batchId={batchId} />
             </li>

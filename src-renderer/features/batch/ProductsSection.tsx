@@ -44,9 +44,16 @@ function ProductRow({ product, shotList, included }: { product: Product; shotLis
         <input type="checkbox" checked={included} aria-label={t('selectProduct', { sku: product.sku })} onChange={(e) => setIncluded([product.id], e.target.checked)} data-testid="product-include" />
       </td>
       <td className="mono batch-sku">{product.sku}</td>
-      <td className="batch-name">{product.name}</td>
+      <td className="batch-name">
+        {product.name}
+        {included ? null : (
+          <span className="batch-off-tag" data-testid="product-not-in-run">
+            {t('notInRun')}
+          </span>
+        )}
+      </td>
       <td className="batch-prompt muted" title={product.prompt}>
-        {product.prompt}
+        <span className="batch-prompt-text">{product.prompt}</span>
       </td>
       <td className="batch-num">
         <ReferenceCount product={product} shotList={shotList} />

@@ -4,7 +4,8 @@
 // Main owns every rule; these only show its answers. `JobRetry` and `CellRerun` take a job of the cell, so the
 // product × shot board can host them as the job list does.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useState, type KeyboardEvent } from 'react';
+import { createPortal } from 'react-dom';
 import { IMAGE_COUNTS, MODEL_IDS, type ImageCount, type ModelId } from '../../../src-shared/catalog.ts';
 import type { BatchDetail, BatchJob, BatchSummary } from '../../../src-shared/ipc/batch.ts';
 import type { FinishAnswer } from '../../../src-shared/ipc/batch-reruns.ts';
@@ -14,6 +15,7 @@ import { queryKeys } from '../../lib/query-keys.ts';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { useText } from '../../i18n/text.ts';
 import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
+import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { batchText } from './i18n.ts';
 import { batchKeys, useBatchDetail } from './queries.ts';
@@ -92,6 +94,15 @@ function SameOrOther(props: { id: string; label: string; testId: string; same: s
   );
 }
 
+/**
+ * Keys typed in the dialog are its own: the board's grid keys (P, X, 1–5, arrows, Enter) must not mark a candidate
+ * behind it. React bubbles a portal's keys to its React parents (the cell), so they stop here; Escape goes on, to
+ * the dialog's own Escape (a window listener) that closes it.
+ */
+function keepKeysInside(e: KeyboardEvent) {
+  if (e.key !== 'Escape') e.stopPropagation();
+}
+
 function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob; onClose: () => void }) {
   const t = useText(batchText);
   const id = useId();
@@ -104,42 +115,57 @@ function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob
   const price = useRerunPrice(cell);
   const priced = price.data;
   const done = rerun.data;
-  return (
-    // Keys typed here are the dialog's: the board's grid keys (P, X, 1–5, arrows) must not mark a candidate meanwhile.
-    <div className="batch-rerun-dialog" role="dialog" aria-label={t('rerunTitle', { sku: job.sku, shot: job.shotName })} data-testid="cell-rerun-dialog" onKeyDown={(e) => e.stopPropagation()}>
-      <p className="batch-rerun-title">{t('rerunTitle', { sku: job.sku, shot: job.shotName })}</p>
-      <label className="field-label" htmlFor={`${id}-tweak`}>
-        {t('rerunTweak')}
-      </label>
-      <input id={`${id}-tweak`} type="text" data-testid="cell-rerun-tweak" value={tweak} placeholder={t('rerunTweakPlaceholder')} maxLength={500} onChange={(e) => setTweak(e.target.value)} />
-      <div className="row-gap wrap">
-        <SameOrOther id={`${id}-model`} label={t('rerunModel')} testId="cell-rerun-model" same={t('rerunSame', { value: job.request.model ?? 'auto' })} values={MODEL_IDS} value={model} onChange={(v) => setModel(v as ModelId | '')} />
-        <SameOrOther id={`${id}-n`} label={t('rerunCount')} testId="cell-rerun-n" same={t('rerunSame', { value: job.request.n ?? 1 })} values={IMAGE_COUNTS} value={n === 0 ? '' : n} onChange={(v) => setN(v === '' ? 0 : (Number(v) as ImageCount))} />
-      </div>
-      <p className="small" data-testid="cell-rerun-price" data-price={priced?.estimate} data-left={priced?.left ?? undefined}>
-        {priced ? (priced.left === null ? t('rerunPrice', { price: priced.estimate }) : t('rerunPriceLeft', { price: priced.estimate, left: priced.left })) : price.isPending ? t('rerunPricing') : null}
-      </p>
-      <ErrorLine error={price.error ?? rerun.error} testId="cell-rerun-error" showCode />
-      {done ? (
-        <p className="small" role="status" data-testid="cell-rerun-done">
-          {done.batch.state === 'paused' ? t('rerunPaused') : t('rerunQueued')}
+  const footer = (
+    <>
+      <button type="button" className="btn" data-testid="cell-rerun-close" onClick={onClose}>
+        {t('rerunClose')}
+      </button>
+      <button
+        type="button"
+        className="btn btn-primary"
+        data-testid="cell-rerun-send"
+        disabled={!priced || rerun.isPending || done !== undefined}
+        onClick={() => rerun.mutate({ ...cell, ...(tweak.trim() !== '' ? { promptTweak: tweak } : {}) })}
+      >
+        {t('rerunSend')}
+      </button>
+    </>
+  );
+  // Portalled into <body>: a modal over the whole window, not a box squeezed into a job row or a board cell.
+  return createPortal(
+    <div className="batch-rerun-keys" onKeyDown={keepKeysInside}>
+      <Dialog
+        title={t('rerunTitle', { sku: job.sku, shot: job.shotName })}
+        description={job.request.prompt}
+        testId="cell-rerun-dialog"
+        className="batch-rerun-dialog"
+        closeLabel={t('rerunClose')}
+        busy={false}
+        onClose={onClose}
+        footer={footer}
+      >
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-tweak`}>
+            {t('rerunTweak')}
+          </label>
+          <input id={`${id}-tweak`} type="text" data-testid="cell-rerun-tweak" value={tweak} placeholder={t('rerunTweakPlaceholder')} maxLength={500} onChange={(e) => setTweak(e.target.value)} />
+        </div>
+        <div className="batch-rerun-settings">
+          <SameOrOther id={`${id}-model`} label={t('rerunModel')} testId="cell-rerun-model" same={t('rerunSame', { value: job.request.model ?? 'auto' })} values={MODEL_IDS} value={model} onChange={(v) => setModel(v as ModelId | '')} />
+          <SameOrOther id={`${id}-n`} label={t('rerunCount')} testId="cell-rerun-n" same={t('rerunSame', { value: job.request.n ?? 1 })} values={IMAGE_COUNTS} value={n === 0 ? '' : n} onChange={(v) => setN(v === '' ? 0 : (Number(v) as ImageCount))} />
+        </div>
+        <p className="batch-rerun-price" data-testid="cell-rerun-price" data-price={priced?.estimate} data-left={priced?.left ?? undefined}>
+          {priced ? (priced.left === null ? t('rerunPrice', { price: priced.estimate }) : t('rerunPriceLeft', { price: priced.estimate, left: priced.left })) : price.isPending ? t('rerunPricing') : null}
         </p>
-      ) : null}
-      <div className="row-gap">
-        <button
-          type="button"
-          className="btn btn-sm btn-primary"
-          data-testid="cell-rerun-send"
-          disabled={!priced || rerun.isPending || done !== undefined}
-          onClick={() => rerun.mutate({ ...cell, ...(tweak.trim() !== '' ? { promptTweak: tweak } : {}) })}
-        >
-          {t('rerunSend')}
-        </button>
-        <button type="button" className="btn btn-sm" onClick={onClose}>
-          {t('rerunClose')}
-        </button>
-      </div>
-    </div>
+        <ErrorLine error={price.error ?? rerun.error} testId="cell-rerun-error" showCode />
+        {done ? (
+          <p className="small hint-ok" role="status" data-testid="cell-rerun-done">
+            {done.batch.state === 'paused' ? t('rerunPaused') : t('rerunQueued')}
+          </p>
+        ) : null}
+      </Dialog>
+    </div>,
+    document.body,
   );
 }
 
@@ -150,7 +176,7 @@ export function CellRerun({ batchId, job }: { batchId: string; job: BatchJob }) 
   if (job.status === 'queued' || job.status === 'running' || job.replacedBy !== null) return null;
   return (
     <span className="batch-rerun-inline">
-      <button type="button" className="btn btn-xs" data-testid="cell-rerun" aria-expanded={open} aria-label={t('rerunCellLabel', { sku: job.sku, shot: job.shotName })} onClick={() => setOpen(!open)}>
+      <button type="button" className="btn btn-xs" data-testid="cell-rerun" aria-haspopup="dialog" aria-expanded={open} aria-label={t('rerunCellLabel', { sku: job.sku, shot: job.shotName })} onClick={() => setOpen(!open)}>
         {t('rerunCell')}
       </button>
       {open ? <RerunDialog batchId={batchId} job={job} onClose={() => setOpen(false)} /> : null}
@@ -180,7 +206,7 @@ export function CellActions({ batchId, jobId }: { batchId: string; jobId: string
   if (!job || job.status === 'queued' || job.status === 'running') return null;
   return (
     // Keys on these buttons and in the dialog are theirs, not the board grid's (P, X, 1–5, arrows, Enter).
-    <div className="batch-cell-actions small" onKeyDown={(e) => e.stopPropagation()}>
+    <div className="batch-cell-actions small" onKeyDown={keepKeysInside}>
       <JobRetry batchId={batchId} job={job} />
       <CellRerun batchId={batchId} job={job} />
     </div>
