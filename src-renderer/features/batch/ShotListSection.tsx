@@ -93,6 +93,7 @@ function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; i
         testId="shot-quality"
         value={shot.quality ?? ''}
         choices={QUALITIES}
+        nameOf={(q) => t(`qualityLevel.${q}`)}
         first={gpt ? t('modelDefault') : t('qualityNone')}
         disabled={!gpt && shot.quality === undefined}
         invalid={!gpt && shot.quality !== undefined}
@@ -267,27 +268,16 @@ function ShotListEditor({ list }: { list: ShotList }) {
     calls.clearErrors();
     if (draft) void calls.saveDraft(draft);
   };
-  const resetList = () =>
-    calls.reset.mutate(
-      { id: list.id },
-      {
-        onSuccess: () => {
-          clear();
-          setConfirm(null);
-        },
-      },
-    );
-  const deleteList = () =>
-    calls.remove.mutate(
-      { id: list.id },
-      {
-        onSuccess: () => {
-          clear();
-          setConfirm(null);
-          setShotListId(null);
-        },
-      },
-    );
+  // Put back or deleted, the list has no edits left and the question is answered.
+  const answered = (then?: () => void) => ({
+    onSuccess: () => {
+      clear();
+      setConfirm(null);
+      then?.();
+    },
+  });
+  const resetList = () => calls.reset.mutate({ id: list.id }, answered());
+  const deleteList = () => calls.remove.mutate({ id: list.id }, answered(() => setShotListId(null)));
 
   return (
     <div className="stack batch-shots">

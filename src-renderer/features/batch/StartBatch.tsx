@@ -5,8 +5,8 @@
 import { useState } from 'react';
 import type { BatchPlan, BatchPlanInput } from '../../../src-shared/ipc/batch.ts';
 import { useText } from '../../i18n/text.ts';
-import { Dialog } from '../../ui/Dialog.tsx';
 import { ipcErrorOf } from '../../ui/ErrorLine.tsx';
+import { AskDialog } from './AskDialog.tsx';
 import { planText } from './plan-i18n.ts';
 import { useCreateBatch, useSaveDraft } from './queries.ts';
 import { useBatchStore, type ShotListDraft } from './store.ts';
@@ -59,31 +59,27 @@ export function StartWarning({ data, run, cancel }: { data: BatchPlan; run: (onl
   const count = data.jobs.length;
   const missing = data.missing;
   return (
-    <Dialog
+    <AskDialog
       title={t('warnTitle')}
       testId="start-warning"
-      className="batch-ask-dialog"
-      closeLabel={t('warnCancel')}
+      backLabel={t('warnCancel')}
+      backTestId="start-warning-cancel"
       busy={false}
-      onClose={cancel}
-      footer={
-        <button type="button" className="btn" data-testid="start-warning-cancel" onClick={cancel}>
-          {t('warnCancel')}
-        </button>
+      onBack={cancel}
+      answers={
+        <>
+          <button type="button" className="btn btn-primary" data-testid="start-only-missing" data-jobs={missing.jobs} data-total={missing.total} disabled={missing.jobs === 0} onClick={() => run(true)}>
+            {missing.jobs === 0 ? t('nothingMissing') : t('onlyMissing', { count: missing.jobs, total: missing.total })}
+          </button>
+          <button type="button" className="btn" data-testid="start-run-all" data-total={data.total} onClick={() => run(false)}>
+            {t('runAll', { count, total: data.total })}
+          </button>
+        </>
       }
     >
       <p data-testid="start-warning-made" data-cells={cells} data-picked={picked}>
         {t('warnQuestion', { count, cells })} {picked > 0 ? t('madePicked', { count: picked }) : null}
       </p>
-      {/* The two answers, each with its price, wrap on a narrow window rather than leave it. */}
-      <div className="row-gap wrap">
-        <button type="button" className="btn btn-primary" data-testid="start-only-missing" data-jobs={missing.jobs} data-total={missing.total} disabled={missing.jobs === 0} onClick={() => run(true)}>
-          {missing.jobs === 0 ? t('nothingMissing') : t('onlyMissing', { count: missing.jobs, total: missing.total })}
-        </button>
-        <button type="button" className="btn" data-testid="start-run-all" data-total={data.total} onClick={() => run(false)}>
-          {t('runAll', { count, total: data.total })}
-        </button>
-      </div>
-    </Dialog>
+    </AskDialog>
   );
 }

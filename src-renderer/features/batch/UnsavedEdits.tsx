@@ -4,8 +4,8 @@
 import { useEffect } from 'react';
 import { useAppStore } from '../../lib/app-store.ts';
 import { useText } from '../../i18n/text.ts';
-import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
+import { AskDialog } from './AskDialog.tsx';
 import { planText } from './plan-i18n.ts';
 import { useSaveDraft } from './queries.ts';
 import { useBatchStore } from './store.ts';
@@ -52,30 +52,26 @@ export function UnsavedEditsDialog({ listName }: { listName: string }) {
     stay();
   };
   return (
-    <Dialog
+    <AskDialog
       title={t('leaveTitle')}
       testId="leave-unsaved"
-      className="batch-ask-dialog"
-      closeLabel={t('leaveStay')}
+      backLabel={t('leaveStay')}
+      backTestId="leave-stay"
       busy={save.isPending}
-      onClose={onStay}
-      footer={
+      onBack={onStay}
+      answers={
         <>
-          <button type="button" className="btn" data-testid="leave-stay" disabled={save.isPending} onClick={onStay}>
-            {t('leaveStay')}
-          </button>
-          <span className="spacer" />
-          <button type="button" className="btn btn-danger" data-testid="leave-discard" disabled={save.isPending} onClick={onDiscard}>
-            {t('leaveDiscard')}
-          </button>
           <button type="button" className="btn btn-primary" data-testid="leave-save" disabled={save.isPending} onClick={() => void onSave()}>
             {t('leaveSave')}
+          </button>
+          <button type="button" className="btn btn-danger" data-testid="leave-discard" disabled={save.isPending} onClick={onDiscard}>
+            {t('leaveDiscard')}
           </button>
         </>
       }
     >
       <p>{t('leaveQuestion', { name: draft.name.trim() || listName })}</p>
       <ErrorLine error={save.error} testId="leave-save-error" showCode />
-    </Dialog>
+    </AskDialog>
   );
 }
