@@ -69,11 +69,14 @@ test('the viewer from a cell walks only that cell, and Ctrl+Z undoes a reject', 
   const note = page.getByTestId('mark-note');
   await expect(note).toHaveText('Rejected: VWS-1 · main 2/2');
   await expect(note).toHaveAttribute('data-kind', 'marked');
+  const secondInStrip = viewer.locator(`[data-testid="viewer-filmstrip-item"][data-image-id="${second}"]`);
+  await expect(secondInStrip).toHaveClass(/is-rejected/);
 
   // Ctrl+Z: back exactly as before (3 stars, not rejected).
   await page.keyboard.press('Control+z');
   await expect.poll(() => marksOf(harness, second)).toEqual({ rating: 3, rejected: false, starred: false });
   await expect(note).toHaveAttribute('data-kind', 'undone');
+  await expect(secondInStrip).not.toHaveClass(/is-rejected/);
 
   // The filmstrip goes to the first; S stars it; the Undo button takes it back.
   await viewer.locator(`[data-testid="viewer-filmstrip-item"][data-image-id="${first}"]`).click();

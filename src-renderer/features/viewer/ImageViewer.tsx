@@ -2,11 +2,12 @@
 // wheel or pinch to the cursor, keys, fit / 100 % / 200 %), previous / next across the gallery's whole current
 // filter (the library answers "index / total", not the loaded pages), culling keys, the image's full details,
 // and its actions (export, use as reference, recall, copy as code, delete on the local service).
+import { useQueries } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
-import { useImage } from '../../lib/library-queries.ts';
+import { imageQuery, useImage } from '../../lib/library-queries.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useMark, type Marks } from '../../lib/library-state/marks.ts';
 import { nameInScope, useGalleryStore, type ViewerScope } from '../../lib/library-state/store.ts';
@@ -55,8 +56,8 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
     <div className="loupe" role="dialog" aria-modal="true" aria-label={t('viewer.title')} data-testid="viewer" data-image-id={id} ref={dialogRef} tabIndex={-1} onKeyDown={trapTab}>
       <div className="loupe-main">
         <LoupeStage id={id} image={image} alt={data?.turn.request.prompt || t('viewer.title')} content={content} pz={pz} onNaturalSize={(w, h) => setNatural({ id, w, h })} />
+        {viewer.scope ? <Filmstrip viewer={viewer} scope={viewer.scope} current={id} atEnd={!travel.nextId} go={travel.go} /> : null}
         <div className="loupe-foot">
-          {viewer.scope ? <Filmstrip viewer={viewer} scope={viewer.scope} current={id} atEnd={!travel.nextId} go={travel.go} /> : null}
           <ZoomBar pz={pz} />
         </div>
       </div>
@@ -78,18 +79,22 @@ function Filmstrip({ viewer, scope, current, atEnd, go }: { viewer: ViewerState;
   const openScopedCompare = useGalleryStore((s) => s.openScopedCompare);
   const closeViewer = useGalleryStore((s) => s.closeViewer);
   const { ids } = viewer;
+  // Each image's marks (the details the viewer reads anyway): a rejected one dimmed, a starred or rated one says so.
+  const details = useQueries({ queries: ids.map((other) => imageQuery(other)) });
   const compare = () => {
     closeViewer();
     openScopedCompare(ids, scope);
   };
   return (
-    <>
+    <div className="loupe-scope">
       <nav className="loupe-filmstrip" aria-label={lt('filmstrip', { scope: scope.label })} data-testid="viewer-filmstrip">
-        {ids.map((other, i) => (
+        {ids.map((other, i) => {
+          const marks = details[i]?.data?.image;
+          return (
           <button
             key={other}
             type="button"
-            className={`loupe-filmstrip-item ${other === current ? 'is-current' : ''}`}
+            className={`loupe-filmstrip-item ${other === current ? 'is-current' : ''} ${marks?.rejected ? 'is-rejected' : ''}`}
             aria-current={other === current ? 'true' : undefined}
             aria-label={lt('filmstripItem', { index: i + 1, total: ids.length })}
             title={scope.names?.[i]}
@@ -98,8 +103,14 @@ function Filmstrip({ viewer, scope, current, atEnd, go }: { viewer: ViewerState;
             onClick={() => go(other)}
           >
             <img src={imageUrl('thumb', other)} alt="" decoding="async" />
+            {marks && (marks.rejected || marks.starred || marks.rating > 0) ? (
+              <span className="loupe-filmstrip-marks" aria-hidden="true">
+                {marks.rejected ? '✕' : `${marks.starred ? '★' : ''}${marks.rating > 0 ? ` ${marks.rating}` : ''}`}
+              </span>
+            ) : null}
           </button>
-        ))}
+          );
+        })}
       </nav>
       {atEnd && ids.length > 1 ? (
         <span className="muted small loupe-scope-end" data-testid="viewer-scope-end">
@@ -107,11 +118,11 @@ function Filmstrip({ viewer, scope, current, atEnd, go }: { viewer: ViewerState;
         </span>
       ) : null}
       {ids.length > 1 ? (
-        <button type="button" className="btn btn-ghost btn-sm" data-testid="viewer-compare-scope" onClick={compare}>
+        <button type="button" className="btn btn-ghost btn-sm loupe-scope-compare" data-testid="viewer-compare-scope" onClick={compare}>
           {lt('compareScope', { count: Math.min(4, ids.length) })}
         </button>
       ) : null}
-    </>
+    </div>
   );
 }
 
