@@ -8,26 +8,27 @@ interface AskDialogProps {
   title: string;
   testId: string;
   /** The way back (Stay, Cancel): the foot's button, Escape and the close button. */
-  backLabel: string;
-  backTestId: string;
-  onBack: () => void;
-  busy: boolean;
+  back: { label: string; testId: string; go: () => void };
+  /** While an answer is on its way, nothing closes the dialog. */
+  busy?: boolean;
   /** The answers that go on, the one advised first. */
   answers: ReactNode;
   children: ReactNode;
 }
 
 export function AskDialog(props: AskDialogProps) {
+  const { back } = props;
+  const busy = props.busy ?? false;
   return (
     <Dialog
       title={props.title}
       testId={props.testId}
-      closeLabel={props.backLabel}
-      busy={props.busy}
-      onClose={props.onBack}
+      closeLabel={back.label}
+      busy={busy}
+      onClose={back.go}
       footer={
-        <button type="button" className="btn" data-testid={props.backTestId} disabled={props.busy} onClick={props.onBack}>
-          {props.backLabel}
+        <button type="button" className="btn" data-testid={back.testId} disabled={busy} onClick={back.go}>
+          {back.label}
         </button>
       }
     >

@@ -62,10 +62,7 @@ export function StartWarning({ data, run, cancel }: { data: BatchPlan; run: (onl
     <AskDialog
       title={t('warnTitle')}
       testId="start-warning"
-      backLabel={t('warnCancel')}
-      backTestId="start-warning-cancel"
-      busy={false}
-      onBack={cancel}
+      back={{ label: t('warnCancel'), testId: 'start-warning-cancel', go: cancel }}
       answers={
         <>
           <button type="button" className="btn btn-primary" data-testid="start-only-missing" data-jobs={missing.jobs} data-total={missing.total} disabled={missing.jobs === 0} onClick={() => run(true)}>

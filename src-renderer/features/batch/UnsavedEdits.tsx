@@ -55,10 +55,8 @@ export function UnsavedEditsDialog({ listName }: { listName: string }) {
     <AskDialog
       title={t('leaveTitle')}
       testId="leave-unsaved"
-      backLabel={t('leaveStay')}
-      backTestId="leave-stay"
+      back={{ label: t('leaveStay'), testId: 'leave-stay', go: onStay }}
       busy={save.isPending}
-      onBack={onStay}
       answers={
         <>
           <button type="button" className="btn btn-primary" data-testid="leave-save" disabled={save.isPending} onClick={() => void onSave()}>
