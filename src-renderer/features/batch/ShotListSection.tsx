@@ -16,8 +16,7 @@ import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { submitWith } from '../../ui/submitWith.ts';
 import type { useSaveShotList } from './queries.ts';
 import { useDeleteShotList, useResetShotList, useSaveDraft } from './queries.ts';
-import { leaveDraft } from './UnsavedEdits.tsx';
-import { useBatchStore } from './store.ts';
+import { leaveDraft, useBatchStore } from './store.ts';
 
 function sameShots(a: Shot[], b: Shot[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);

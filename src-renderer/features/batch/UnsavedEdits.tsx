@@ -8,15 +8,7 @@ import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { AskDialog } from './AskDialog.tsx';
 import { planText } from './plan-i18n.ts';
 import { useSaveDraft } from './queries.ts';
-import { useBatchStore } from './store.ts';
-
-/** Runs `go` now when nothing is unsaved, else once the person has saved or discarded the edits. */
-export function leaveDraft(go: () => void): boolean {
-  const { draft, askLeave } = useBatchStore.getState();
-  if (draft === null) return true;
-  askLeave(go);
-  return false;
-}
+import { leaveDraft, useBatchStore } from './store.ts';
 
 /** While the Catalog is open, every change of tab is asked through `leaveDraft`. */
 function useTabGuard(): void {

@@ -81,3 +81,14 @@ export function parseBudget(text: string): number | null {
   const n = Number(trimmed);
   return Number.isInteger(n) && n >= 1 ? n : null;
 }
+
+/**
+ * Whether leaving may happen now (nothing unsaved: true). With unsaved edits the question is asked and false
+ * answered; `go` runs once the person has saved or discarded them (the app store's leave guard, another list).
+ */
+export function leaveDraft(go: () => void): boolean {
+  const { draft, askLeave } = useBatchStore.getState();
+  if (draft === null) return true;
+  askLeave(go);
+  return false;
+}
