@@ -57,7 +57,8 @@ export function BatchPage() {
       <div className="batch-columns">
         <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`}>
           {shownId ? <BoardSection key={shownId} batchId={shownId} /> : null}
-          <ProductsSection shotList={list} />
+          {/* A long product table waits for the board's first rows too: they are what the page opens to. */}
+          {boardOpened ? <ProductsSection shotList={list} /> : null}
           <ShotListSection lists={lists} list={list} error={listsError} />
         </div>
         <div className="batch-column batch-results" role="region" aria-label={t('runLabel')}>

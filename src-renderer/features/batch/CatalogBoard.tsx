@@ -24,6 +24,8 @@ const THUMB = 96;
 const ROW_ESTIMATE = THUMB + 64;
 /** Rows drawn beyond the visible ones: one each way keeps keyboard moves and a wheel step ready, and the DOM small. */
 const OVERSCAN = 1;
+/** The scroll region's largest height (board.css): a board whose rows are taller gets it fixed. */
+const TALL_PX = 640;
 /** The header row's least height (board.css); a long shot name may wrap it taller, which is measured. */
 const HEAD_HEIGHT = 34;
 
@@ -271,11 +273,14 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
     } else if (keys.act(at, e.key)) e.preventDefault();
   };
   const template = useMemo(() => columns(board, view), [board, view]);
+  const tall = view.rows.length * ROW_ESTIMATE > TALL_PX;
   // Before the grid is entered, its first stop takes the Tab.
   const tab = at ?? { row: 0, shot: 0, candidate: 0 };
   return (
     <>
-      <div className="catalog-board-scroll" ref={scrollRef} style={{ height: headHeight + virtualizer.getTotalSize() + 2 }}>
+      {/* A board taller than the region gets the region's fixed height (CSS), so rows measured while scrolling never
+          change the page's layout; a short one is as tall as its rows. */}
+      <div className={`catalog-board-scroll${tall ? ' catalog-board-scroll-tall' : ''}`} ref={scrollRef} style={tall ? undefined : { height: headHeight + virtualizer.getTotalSize() + 2 }}>
         <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="catalog-board-grid" onKeyDown={onKeyDown}>
           <div role="row" ref={headRef} className="catalog-board-row catalog-board-head" style={{ gridTemplateColumns: template }} aria-rowindex={1}>
             <span role="columnheader">{t('product')}</span>
