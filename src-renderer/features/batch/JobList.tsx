@@ -19,17 +19,17 @@ import { CellRerun, JobRetry } from './Reruns.tsx';
 const ROW_ESTIMATE = 104;
 
 /** The model the job goes to: its own, or what auto chooses for it (the service's own choice function). */
-function modelOf(job: BatchJob): string {
+function modelOf(job: BatchJob, auto: string): string {
   const asked = job.request.model ?? 'auto';
   if (asked !== 'auto') return asked;
   const choice = chooseAutoModel(job.request.prompt, job.request.ref_image_ids?.length ?? 0);
-  return choice.ok ? `auto → ${choice.model}` : 'auto';
+  return choice.ok ? `${auto} → ${choice.model}` : auto;
 }
 
 const JobRow = memo(function JobRow({ job, batchId }: { job: BatchJob; batchId: string }) {
   const t = useText(batchText);
   const openViewer = useGalleryStore((s) => s.openViewer);
-  const model = modelOf(job);
+  const model = modelOf(job, t('auto'));
   return (
     <div className="batch-job-main">
       <span className="batch-job-pos muted">{job.position + 1}</span>

@@ -1,14 +1,16 @@
-// The batch report: per product and in total, what was estimated, charged and refunded, how many images, and
-// every failure with its code and request id; written as CSV (main asks for the folder). Loaded when opened and
-// kept fresh by the batch's events while it is open.
-import { Fragment, useId, useState } from 'react';
-import type { BatchReport, BatchReportRow } from '../../../src-shared/ipc/batch.ts';
+// The batch report: per product its results as thumbnails (from the batch detail the Catalog holds), what was
+// estimated, charged and refunded, how many images, and every failure with its code and request id; in total
+// too; written as CSV (main asks for the folder). Loaded when opened and kept fresh by the batch's events.
+import { Fragment, useId, useMemo, useState } from 'react';
+import type { BatchDetail, BatchReport, BatchReportRow } from '../../../src-shared/ipc/batch.ts';
 import { useText } from '../../i18n/text.ts';
+import { imageUrl } from '../../lib/desktop.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { BatchCard, TableHead } from './parts.tsx';
 import { batchText } from './i18n.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
-import { useBatchReport, useBatchReportCsv } from './queries.ts';
+import { useBatchDetail, useBatchReport, useBatchReportCsv } from './queries.ts';
 
 type Counts = Omit<BatchReportRow, 'productId' | 'sku' | 'name' | 'failures'>;
 
@@ -31,23 +33,64 @@ function Cells({ row }: { row: Counts }) {
 /** The report's number columns, in the order Cells writes them. */
 const REPORT_NUMBERS = ['colJobs', 'colSucceeded', 'colFailed', 'colUnknown', 'colNotSent', 'colImages', 'colEstimated', 'colCharged', 'colRefunded'] as const;
 
-function ReportTable({ report }: { report: BatchReport }) {
+/** Thumbnails shown per product before "+n": enough to judge the set, a row that stays one line. */
+const THUMBS_SHOWN = 6;
+
+type Result = { imageId: string; shot: string };
+
+/** Each product's result images in job order, with the shot each belongs to. */
+function resultsByProduct(detail: BatchDetail | undefined): Map<string, Result[]> {
+  const byProduct = new Map<string, Result[]>();
+  for (const job of detail?.jobs ?? []) {
+    if (job.imageIds.length === 0) continue;
+    const list = byProduct.get(job.productId) ?? [];
+    for (const imageId of job.imageIds) list.push({ imageId, shot: job.shotName });
+    byProduct.set(job.productId, list);
+  }
+  return byProduct;
+}
+
+/** A product's results as thumbnails that open the viewer on all of them. */
+function ProductResults({ sku, results }: { sku: string; results: Result[] }) {
   const t = useText(batchText);
+  const openViewer = useGalleryStore((s) => s.openViewer);
+  const ids = results.map((r) => r.imageId);
+  return (
+    <ul className="batch-report-thumbs">
+      {results.slice(0, THUMBS_SHOWN).map((r, i) => (
+        <li key={r.imageId}>
+          <button type="button" className="batch-job-thumb batch-report-thumb" aria-label={t('openResult', { index: i + 1, sku, shot: r.shot })} onClick={() => openViewer(ids, i)}>
+            <img src={imageUrl('thumb', r.imageId)} alt="" loading="lazy" draggable={false} />
+          </button>
+        </li>
+      ))}
+      {results.length > THUMBS_SHOWN ? <li className="muted small batch-report-more">{t('moreResults', { count: results.length - THUMBS_SHOWN })}</li> : null}
+    </ul>
+  );
+}
+
+function ReportTable({ report, batchId }: { report: BatchReport; batchId: string }) {
+  const t = useText(batchText);
+  const detail = useBatchDetail(batchId).data;
+  const results = useMemo(() => resultsByProduct(detail), [detail]);
   return (
     <div className="batch-table-scroll batch-report-scroll" tabIndex={0} role="region" aria-label={t('reportTable')}>
       <table className="table batch-table batch-report-table">
-        <TableHead names={[t('colSku'), t('colName')]} numbers={REPORT_NUMBERS.map((key) => t(key))} />
+        <TableHead names={[t('colSku'), t('colName'), t('colResults')]} numbers={REPORT_NUMBERS.map((key) => t(key))} />
         <tbody>
           {report.products.map((row) => (
             <Fragment key={row.productId}>
               <tr data-testid="batch-report-row" data-sku={row.sku} data-charged={row.charged} data-images={row.images}>
                 <td className="mono">{row.sku}</td>
-                <td title={row.name}>{row.name}</td>
+                <td>{row.name}</td>
+                <td>
+                  <ProductResults sku={row.sku} results={results.get(row.productId) ?? []} />
+                </td>
                 <Cells row={row} />
               </tr>
               {row.failures.length > 0 ? (
                 <tr className="batch-report-failures">
-                  <td colSpan={11}>
+                  <td colSpan={12}>
                     <ul>
                       {row.failures.map((f) => (
                         <li key={f.jobId} data-code={f.code}>
@@ -78,7 +121,7 @@ function ReportTable({ report }: { report: BatchReport }) {
             data-refunded={report.total.refunded}
             data-failures={report.total.failures}
           >
-            <th scope="row" colSpan={2}>
+            <th scope="row" colSpan={3}>
               {t('total')}
             </th>
             <Cells row={report.total} />
@@ -121,7 +164,7 @@ export function ReportSection({ batchId }: { batchId: string }) {
         {open ? (
           <>
             <ErrorLine error={report.error} testId="batch-report-error" showCode />
-            {report.data ? <ReportTable report={report.data} /> : report.isPending ? <p className="small muted">…</p> : null}
+            {report.data ? <ReportTable report={report.data} batchId={batchId} /> : report.isPending ? <p className="small muted">…</p> : null}
           </>
         ) : null}
       </div>

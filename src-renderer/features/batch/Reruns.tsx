@@ -80,8 +80,9 @@ function useRerunPrice(input: MethodInputOf<'batchRerunCell'> | null) {
 }
 
 /** One setting of a re-shoot: "as before" (the empty value), or another of `values`. */
-function SameOrOther(props: { id: string; label: string; testId: string; same: string; values: readonly (string | number)[]; value: string | number; onChange: (value: string) => void }) {
-  const options = [{ key: '', text: props.same }, ...props.values.map((v) => ({ key: String(v), text: String(v) }))];
+function SameOrOther(props: { id: string; label: string; testId: string; same: string; values: readonly (string | number)[]; value: string | number; onChange: (value: string) => void; nameOf?: (value: string) => string }) {
+  const name = props.nameOf ?? String;
+  const options = [{ key: '', text: props.same }, ...props.values.map((v) => ({ key: String(v), text: name(String(v)) }))];
   return (
     <>
       <label className="field-label" htmlFor={props.id}>
@@ -115,6 +116,8 @@ function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob
   const price = useRerunPrice(cell);
   const priced = price.data;
   const done = rerun.data;
+  // Model ids are names the designer knows; only auto is said in the UI language.
+  const modelName = (m: string) => (m === 'auto' ? t('auto') : m);
   const footer = (
     <>
       <button type="button" className="btn" data-testid="cell-rerun-close" onClick={onClose}>
@@ -151,7 +154,7 @@ function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob
           <input id={`${id}-tweak`} type="text" data-testid="cell-rerun-tweak" value={tweak} placeholder={t('rerunTweakPlaceholder')} maxLength={500} onChange={(e) => setTweak(e.target.value)} />
         </div>
         <div className="batch-rerun-settings">
-          <SameOrOther id={`${id}-model`} label={t('rerunModel')} testId="cell-rerun-model" same={t('rerunSame', { value: job.request.model ?? 'auto' })} values={MODEL_IDS} value={model} onChange={(v) => setModel(v as ModelId | '')} />
+          <SameOrOther id={`${id}-model`} label={t('rerunModel')} testId="cell-rerun-model" same={t('rerunSame', { value: modelName(job.request.model ?? 'auto') })} values={MODEL_IDS} nameOf={modelName} value={model} onChange={(v) => setModel(v as ModelId | '')} />
           <SameOrOther id={`${id}-n`} label={t('rerunCount')} testId="cell-rerun-n" same={t('rerunSame', { value: job.request.n ?? 1 })} values={IMAGE_COUNTS} value={n === 0 ? '' : n} onChange={(v) => setN(v === '' ? 0 : (Number(v) as ImageCount))} />
         </div>
         <p className="batch-rerun-price" data-testid="cell-rerun-price" data-price={priced?.estimate} data-left={priced?.left ?? undefined}>
