@@ -11,30 +11,11 @@ import type { Page } from '@playwright/test';
 import type { BatchDetail, FinishAnswer, Product, RerunAnswer, ShotList } from '../src-shared/ipc/index.ts';
 import { expect, test, type Harness } from './fixtures/harness.ts';
 import { startHarness } from './fixtures/harness.ts';
+import { account, batchDone, charges, sends, settledCredits } from './support/catalog.ts';
 import { ipc, until } from './support/ipc.ts';
 import { chooseLook, LANGUAGES, openStudio, screenshot, THEMES } from './support/studio.ts';
 
 const shot = (name: string) => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: name });
-const sends = (b: BatchDetail): number => b.jobs.reduce((s, j) => s + j.turnIds.length, 0);
-const charges = (b: BatchDetail): number => b.jobs.reduce((s, j) => s + (j.creditsCharged ?? 0), 0);
-
-async function account(h: Harness): Promise<{ credits: number; reserved: number }> {
-  return (await ipc<{ account: { credits: number; reserved: number } }>(h, 'local:status')).account;
-}
-
-async function settledCredits(h: Harness): Promise<number> {
-  return (await until('reservations settled', async () => {
-    const a = await account(h);
-    return a.reserved === 0 ? a : null;
-  }, 60_000)).credits;
-}
-
-async function batchDone(h: Harness, batchId: string): Promise<BatchDetail> {
-  return until(`batch ${batchId} done`, async () => {
-    const b = await ipc<BatchDetail>(h, 'batch:get', { batchId });
-    return b.state === 'done' && b.counts.running === 0 && b.counts.queued === 0 ? b : null;
-  }, 90_000);
-}
 
 async function makeBatch(h: Harness, prefix: string, shots: string[], extra: Record<string, unknown> = {}): Promise<BatchDetail> {
   const products: Product[] = [];

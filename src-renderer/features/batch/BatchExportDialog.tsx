@@ -18,6 +18,7 @@ import { batchText } from './i18n.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { Toggle } from '../../ui/Toggle.tsx';
 import { useBatchDetail, useBatchExport, useMarketplacePresets } from './queries.ts';
+import './export-dialog.css';
 
 const DEFAULT_TEMPLATE = '{sku}_{shot}_{index}';
 
@@ -78,13 +79,13 @@ function ShotSizes({ batchId, presetId }: { batchId: string; presetId: string })
   return (
     <div className="field" data-testid="batch-export-shot-sizes" data-preset-id={preset.id}>
       <span className="field-label">{t('shotSizes')}</span>
-      <ul className="field-hint" aria-label={t('shotSizesHint')}>
+      <ul className="field-hint export-shot-sizes" aria-label={t('shotSizesHint')}>
         {shots.map((shot) => {
           const size = sizeForShot(preset, shot.ratio);
           return (
             <li key={shot.name} data-shot={shot.name} data-width={size.width} data-height={size.height} data-fit={size.fit}>
               <span className="mono">{shot.name}</span> · {shot.ratio} → {size.width}×{size.height}
-              {size.fit === 'pad' ? ` · ${t('padded')}` : ''}
+              {size.fit === 'pad' ? <span className="hint-warn"> · {t('padded')}</span> : null}
             </li>
           );
         })}
