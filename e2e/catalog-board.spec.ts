@@ -108,7 +108,7 @@ test('pick one candidate per cell by keyboard on the board, reject the other, ex
   expect(written).toEqual(SKUS.flatMap((sku) => SHOTS.map((s) => `${sku}/${sku}_${s}_1.jpg`)).sort());
   const manifest = readFileSync(join(out, 'manifest.csv'), 'utf8').trim().split(/\r?\n/);
   expect(manifest).toHaveLength(1 + 6);
-  for (const id of picks.values()) expect(manifest.find((line) => line.includes(id))).toMatch(/,written,picks,yes$/);
+  for (const id of picks.values()) expect(manifest.find((line) => line.includes(id))).toMatch(/,written,picks,yes,/);
   for (const id of rejects.values()) expect(manifest.some((line) => line.includes(id))).toBe(false);
   const summary = await ipc<MarketplaceExportSummary>(harness, 'batch:export', { batchId: created.id, presetId: 'taobao-tmall-main', folder: join(harness.dataDir, 'again'), mode: 'picks' });
   expect(summary.written.map((w) => w.imageId).sort()).toEqual([...picks.values()].sort());
