@@ -256,6 +256,20 @@ describe('exportMarketplace', () => {
     expect(wide.xmp).toBeUndefined();
   });
 
+  it('writes WebP with the sRGB profile and the prompt as caption, PNG with the sRGB profile', async () => {
+    const generation = { schemaVersion: 1, request: { prompt: '  青瓷杯 celadon cup  ' }, imageId: 'x' } as unknown as NonNullable<MarketplaceItem['generation']>;
+    for (const format of ['webp', 'png'] as const) {
+      const preset: MarketplacePreset = { ...TAOBAO, id: `test-${format}`, format };
+      const summary = await exportMarketplace([item('img_TeeHero1', { width: 1000, height: 1000, generation })], options(`colour-${format}`, { preset }), { imagePath });
+      const meta = await sharp(join(root, `colour-${format}`, summary.written[0]?.file ?? '')).metadata();
+      expect(meta).toMatchObject({ format, width: 800, height: 800, space: 'srgb' });
+      expect(iccDescription(meta.icc as Buffer)).toMatch(/sRGB/);
+      // The caption is for JPEG and WebP; a marketplace PNG stays as it was (no XMP).
+      if (format === 'webp') expect((meta.xmp as Buffer).toString('utf8')).toContain('<rdf:li xml:lang="x-default">青瓷杯 celadon cup</rdf:li>');
+      else expect(meta.xmp).toBeUndefined();
+    }
+  });
+
   it('in picks mode names the picked candidate and lists every product × shot without a pick in the manifest and the answer', async () => {
     const picked = [item('img_MugHero1', { picked: true }), item('img_TeeLife1', { sku: 'TEE/02', productName: 'T恤 白色', shotName: 'lifestyle', purpose: 'free', index: 2, picked: true })];
     const missing = [
