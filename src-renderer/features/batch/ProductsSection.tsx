@@ -4,6 +4,7 @@
 import { useId, useState, type ChangeEvent } from 'react';
 import type { CsvProblem, Product, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { useText } from '../../i18n/text.ts';
+import { imageUrl } from '../../lib/desktop.ts';
 import { csvProblemText } from './csv-problems.ts';
 import { fileBase64 } from './file-bytes.ts';
 import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
@@ -45,6 +46,7 @@ function ProductRow({ product, shotList, included }: { product: Product; shotLis
       </td>
       <td className="mono batch-sku">{product.sku}</td>
       <td className="batch-name">
+        {product.referenceImageIds[0] ? <img className="batch-product-thumb" src={imageUrl('thumb', product.referenceImageIds[0])} alt="" loading="lazy" draggable={false} /> : null}
         {product.name}
         {included ? null : (
           <span className="batch-off-tag" data-testid="product-not-in-run">
