@@ -3,7 +3,7 @@
 // On Linux without a Secret Service it re-runs itself under dbus-run-session with a fresh, unlocked
 // gnome-keyring in a temp folder, so the keychain tests talk to a real keychain and never to the user's.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,13 +43,21 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Prom
 }
 
 async function vitestSuite(): Promise<Tally> {
-  const out = join(root, '.tmp', 'vitest-report.json');
-  const code = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
-  if (!existsSync(out)) return { suite: 'vitest', passed: 0, failed: Math.max(1, code), skipped: 0 };
+  // The slow files (src-service/copy-as-code.slow.test.ts waits 305 s for an answer) run in a vitest of their own, started at the
+  // same time, so their minutes overlap the main run instead of following it.
+  const [main, slow] = await Promise.all([vitestRun('vitest', [], { STUDIO_SLOW_TESTS_APART: '1' }), vitestRun('vitest-slow', ['.slow.test.ts'])]);
+  return { suite: 'vitest', passed: main.passed + slow.passed, failed: main.failed + slow.failed, skipped: main.skipped + slow.skipped };
+}
+
+async function vitestRun(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Tally> {
+  const out = join(root, '.tmp', `${name}-report.json`);
+  rmSync(out, { force: true });
+  const code = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...args], env);
+  if (!existsSync(out)) return { suite: name, passed: 0, failed: Math.max(1, code), skipped: 0 };
   const report = JSON.parse(readFileSync(out, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; success: boolean };
   // A suite file that failed to load has no failed tests but is a failure all the same.
   const loadFailures = code !== 0 && report.numFailedTests === 0 ? 1 : 0;
-  return { suite: 'vitest', passed: report.numPassedTests, failed: report.numFailedTests + loadFailures, skipped: report.numPendingTests + report.numTodoTests };
+  return { suite: name, passed: report.numPassedTests, failed: report.numFailedTests + loadFailures, skipped: report.numPendingTests + report.numTodoTests };
 }
 
 async function playwrightSuite(): Promise<Tally> {

@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_ENV, generateRequestAsCode } from './copy-as-code.ts';
+import { API_KEY_ENV, generateRequestAsCode } from '../src-shared/copy-as-code.ts';
+import { expectSampleDidItAll, runSample, startFakeService, type FakeService } from './copy-as-code.test-support.ts';
 
-const KEY = 'sk_' + 'k'.repeat(32);
 const request = {
   prompt: `A mug with "SALE" & 50% off, it's $9 \`now\`\nsecond line; echo $HOME`,
   model: 'gpt-image-2' as const,
@@ -17,68 +14,69 @@ const request = {
   purpose_id: 'main_white' as const,
 };
 
-// The server lives in this process, so the samples must run asynchronously (a sync spawn would deadlock).
-function runAsync(cmd: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, [API_KEY_ENV]: KEY } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
+let fake: FakeService;
 let baseUrl = '';
-const seen: Array<{ auth: string | undefined; lang: string | undefined; body: string; path: string | undefined }> = [];
-const server = createServer((req: IncomingMessage, res) => {
-  let body = '';
-  req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-  req.on('end', () => {
-    seen.push({ auth: req.headers.authorization, lang: req.headers['accept-language'] as string | undefined, body, path: req.url });
-    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req_' + 'r'.repeat(20) });
-    res.end(JSON.stringify({ ok: true, credits_charged: 34, images: [{ id: 'img_x', url: '/api/file/x.png' }] }));
-  });
-});
-
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  fake = await startFakeService({ delayMs: 0 });
+  baseUrl = `${fake.baseUrl}/`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => fake.close());
+
+/** The sample's requests to the API origin, after a fresh start of the record. */
+const forget = (): void => {
+  fake.api.length = 0;
+  fake.direct.length = 0;
+};
 
 describe('copy as code', () => {
   it('never contains the key, only the environment variable placeholder', () => {
     const code = generateRequestAsCode({ baseUrl, request, serviceSessionId: 's_AAAAAAAAAA', language: 'en' });
     expect(code.curl).toContain(`$${API_KEY_ENV}`);
     expect(code.typescript).toContain(`process.env.${API_KEY_ENV}`);
-    expect(code.curl + code.typescript).not.toMatch(/sk_[A-Za-z0-9]/);
+    expect(code.python).toContain(`os.environ["${API_KEY_ENV}"]`);
+    expect(code.curl + code.typescript + code.python + code.node).not.toMatch(/sk_[A-Za-z0-9]/);
   });
 
   it('the curl sample sends exactly the request body, shell characters in the prompt untouched', async () => {
     const { curl } = generateRequestAsCode({ baseUrl, request, serviceSessionId: 's_AAAAAAAAAA', language: 'zh' });
-    seen.length = 0;
-    const run = await runAsync('sh', ['-c', curl]);
-    expect(run.status, run.stderr).toBe(0);
-    expect(seen).toHaveLength(1);
-    expect(seen[0]?.path).toBe('/api/v1/generate');
-    expect(seen[0]?.auth).toBe(`Bearer ${KEY}`);
+    forget();
+    const dir = mkdtempSync(join(tmpdir(), 'copy-as-code-'));
+    const run = await runSample('sh', ['-c', curl], dir);
+    expectSampleDidItAll(fake, run, dir);
+    const seen = fake.api.filter((r) => r.path === '/api/v1/generate');
     expect(seen[0]?.lang).toBe('zh-CN');
     expect(JSON.parse(seen[0]?.body ?? '')).toEqual({ ...request, session_id: 's_AAAAAAAAAA' });
   });
 
-  it('the TypeScript sample runs under Node and sends the same request', async () => {
-    const { typescript } = generateRequestAsCode({ baseUrl, request, language: 'en' });
-    const dir = mkdtempSync(join(tmpdir(), 'copy-as-code-'));
-    const file = join(dir, 'sample.mts');
-    writeFileSync(file, typescript);
-    seen.length = 0;
-    const run = await runAsync(process.execPath, [file]);
-    expect(run.status, run.stderr).toBe(0);
-    expect(run.stdout).toContain('34');
-    expect(seen[0]?.auth).toBe(`Bearer ${KEY}`);
-    expect(seen[0]?.lang).toBe('en');
-    expect(JSON.parse(seen[0]?.body ?? '')).toEqual(request);
+  for (const [name, file, command] of [
+    ['TypeScript', 'sample.mts', process.execPath],
+    ['Node', 'sample.mjs', process.execPath],
+    ['Python', 'sample.py', 'python3'],
+  ] as const) {
+    it(`the ${name} sample runs, sends the same request with a client turn id, and downloads the files without the key`, async () => {
+      const code = generateRequestAsCode({ baseUrl, request, language: 'en' });
+      const dir = mkdtempSync(join(tmpdir(), 'copy-as-code-'));
+      writeFileSync(join(dir, file), name === 'TypeScript' ? code.typescript : name === 'Node' ? code.node : code.python);
+      forget();
+      const run = await runSample(command, [join(dir, file)], dir);
+      expectSampleDidItAll(fake, run, dir);
+      expect(run.stdout).toContain('34');
+      const seen = fake.api.filter((r) => r.path === '/api/v1/generate');
+      expect(seen[0]?.lang).toBe('en');
+      expect(JSON.parse(seen[0]?.body ?? '')).toEqual(request);
+    });
+  }
+
+  it('each sample says to look the turn up, not resend, on a timeout, and waits longer than 5 minutes', () => {
+    const code = generateRequestAsCode({ baseUrl, request, language: 'en' });
+    for (const text of [code.curl, code.python, code.node]) {
+      expect(text).toMatch(/do NOT resend/);
+      expect(text).toMatch(/client turn id/);
+      expect(text).toContain('330');
+      expect(text).toContain('X-Client-Turn-Id');
+    }
+    // Node's global fetch gives up on headers after 300 s: the Node sample must not use it.
+    expect(code.node).not.toMatch(/\bfetch\(/);
   });
 
   it('drops a session id the request carried when the turn had no service session', () => {

@@ -4,8 +4,8 @@ import { readdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { DatabaseSync } from 'node:sqlite';
 import { join, resolve } from 'node:path';
-import { createAdaptorServer } from '@hono/node-server';
-import type { Server, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { Scenario } from '../src-shared/admin.ts';
 import { API_SCOPES } from '../src-shared/api.ts';
 import { isFilename, randomAlphanumeric } from '../src-shared/ids.ts';
@@ -17,7 +17,7 @@ import { createFileStore } from './files.ts';
 import { lockDataFolder, type DataFolderLock } from './lock.ts';
 import { createAdminAuth, createApiKeyAuth, createRateLimiter, startUsageFlush, type RateLimiter } from './http/auth.ts';
 import { fail, languageOf } from './http/errors.ts';
-import { answerClientErrors } from './http/transport.ts';
+import { answerClientErrors, unbuildableRequestAnswer } from './http/transport.ts';
 import { createDirectLinkApp } from './routes/files.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { scheduleServiceBackups, type BackupSchedule } from './recovery/backups.ts';
@@ -322,7 +322,8 @@ function logRecovery(logger: Logger, recovery: ServiceRecovery): void {
  * its answer (spec §1) is not. Parse errors answer with the spec §7 body (http/transport.ts).
  */
 function createServiceServer(fetchHandler: (request: Request) => Response | Promise<Response>, host: string, timeouts: ServiceTimeouts): Server {
-  const server = createAdaptorServer({ fetch: fetchHandler, hostname: host, serverOptions: { connectionsCheckingInterval: timeouts.checkIntervalMs } }) as Server;
+  const listener = getRequestListener(fetchHandler, { hostname: host, errorHandler: unbuildableRequestAnswer });
+  const server = createServer({ connectionsCheckingInterval: timeouts.checkIntervalMs }, listener);
   server.headersTimeout = timeouts.headersMs;
   server.requestTimeout = timeouts.requestMs;
   server.keepAliveTimeout = 65_000;

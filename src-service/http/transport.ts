@@ -3,6 +3,7 @@
 // request's connection is closed: after its answer, once the client has stopped sending (lingering).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { RequestError } from '@hono/node-server';
 import { languageFromAcceptLanguage } from '../../src-shared/language.ts';
 import { newId } from '../../src-shared/ids.ts';
 import { errorBody } from './errors.ts';
@@ -110,6 +111,20 @@ function transportAnswer(answer: TransportAnswer): string {
     '',
     body,
   ].join('\r\n');
+}
+
+/**
+ * @hono/node-server's answer to a request it cannot turn into a Request (a malformed Host, a backslash in the path):
+ * the 400 with the spec §7 body rather than its bodiless one; anything else thrown there is a 500.
+ */
+export function unbuildableRequestAnswer(error: unknown): Response {
+  const requestId = newId('request');
+  const malformed = error instanceof RequestError;
+  const body = errorBody(malformed ? MALFORMED.code : 'internal_error', malformed ? MALFORMED.params : {}, languageFromAcceptLanguage(undefined), requestId);
+  return new Response(JSON.stringify(body), {
+    status: malformed ? 400 : 500,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId, Connection: 'close' },
+  });
 }
 
 /** node:http's 'clientError' (a request it could not parse, or too slow): answered with the spec §7 JSON body. */

@@ -1,4 +1,5 @@
-// "Copy as code" for a turn: curl or TypeScript fetch with $STUDIO_API_KEY, never the key itself.
+// "Copy as code" for a turn: curl, Node or Python (requests) with $STUDIO_API_KEY, never the key itself; each waits the
+// full 5 minutes, sends X-Client-Turn-Id and downloads the files (src-shared/copy-as-code.ts).
 import { generateRequestAsCode } from '../../../src-shared/copy-as-code.ts';
 import type { TurnRecord } from '../../../src-shared/ipc/generation.ts';
 import { appText, useText } from '../../i18n/text.ts';
@@ -15,7 +16,8 @@ export function CopyAsCode({ turn }: { turn: TurnRecord }) {
   return (
     <>
       <CopyButton text={code.curl} label={t('turn.copyCurl')} testId="copy-curl" />
-      <CopyButton text={code.typescript} label={t('turn.copyFetch')} testId="copy-fetch" />
+      <CopyButton text={code.node} label={t('turn.copyFetch')} testId="copy-fetch" />
+      <CopyButton text={code.python} label={t('turn.copyPython')} testId="copy-python" />
     </>
   );
 }

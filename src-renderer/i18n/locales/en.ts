@@ -213,7 +213,8 @@ export const en = {
     requestId: 'Request',
     recall: 'Recall settings',
     copyCurl: 'Copy curl',
-    copyFetch: 'Copy fetch',
+    copyFetch: 'Copy Node',
+    copyPython: 'Copy Python',
   },
   warnings: {
     unsupported: 'Not supported: {{feature}}.',

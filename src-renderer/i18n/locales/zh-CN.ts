@@ -206,7 +206,8 @@ export const zhCN: Resources = {
     requestId: '请求',
     recall: '调回设置',
     copyCurl: '复制 curl',
-    copyFetch: '复制 fetch',
+    copyFetch: '复制 Node',
+    copyPython: '复制 Python',
   },
   warnings: {
     unsupported: '不支持：{{feature}}。',
