@@ -32,8 +32,8 @@ interface Answer {
   body: string;
 }
 
-type Op = 'post /api/v1/generate' | 'get /api/file/{filename}' | 'get /api/v1/image-pack-publications/{id}';
-const OPS: Op[] = ['post /api/v1/generate', 'get /api/file/{filename}', 'get /api/v1/image-pack-publications/{id}'];
+type Op = 'post /api/v1/generate' | 'get /api/file/{filename}' | 'get /api/v1/image-pack-publications/{id}' | 'get /direct/{filename}';
+const OPS: Op[] = ['post /api/v1/generate', 'get /api/file/{filename}', 'get /api/v1/image-pack-publications/{id}', 'get /direct/{filename}'];
 
 interface Case {
   /** What this provocation is. */
@@ -41,7 +41,7 @@ interface Case {
   provoke: () => Promise<Answer>;
   /** The spec §7 code a JSON error body must carry. */
   code?: ErrorCode;
-  /** Answered by the HTTP server itself (no body, no X-Request-Id), before the API sees the request. */
+  /** Answered before the API sees the request (node:http's parse errors): the JSON error body all the same. */
   transport?: boolean;
 }
 
@@ -72,12 +72,13 @@ function declaredStatuses(op: Op): string[] {
 let service: RunningService;
 let dataDir: string;
 let port = 0;
+let directPort = 0;
 
-async function viaFetch(method: string, path: string, init: { key?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function viaFetch(method: string, path: string, init: { key?: string; body?: string; headers?: Record<string, string>; origin?: string } = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...(init.headers ?? {}) };
   if (init.key) headers.Authorization = `Bearer ${init.key}`;
   if (init.body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(service.baseUrl + path, { method, headers, redirect: 'manual', ...(init.body !== undefined ? { body: init.body } : {}) });
+  const res = await fetch((init.origin ?? service.baseUrl) + path, { method, headers, redirect: 'manual', ...(init.body !== undefined ? { body: init.body } : {}) });
   return {
     status: res.status,
     contentType: res.headers.get('content-type'),
@@ -92,10 +93,10 @@ async function viaFetch(method: string, path: string, init: { key?: string; body
  * Writes `head` (and then whatever `feed` writes) on a raw connection and reads one answer: what the HTTP
  * server itself says about a malformed, slow or oversized request never reaches fetch's API.
  */
-function viaSocket(head: string, feed?: (write: (data: string | Buffer) => boolean) => void): Promise<Answer> {
+function viaSocket(head: string, feed?: (write: (data: string | Buffer) => boolean) => void, toPort = port): Promise<Answer> {
   // `write` returns whether the connection is still open (backpressure is the kernel's business here).
   return new Promise((resolveAnswer, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(toPort, '127.0.0.1');
     let received = Buffer.alloc(0);
     const limit = setTimeout(() => finish(), 10_000);
     const finish = (): void => {
@@ -177,7 +178,7 @@ function breakTable(table: string): void {
   const db = new DatabaseSync(join(dataDir, 'service.db'));
   try {
     db.exec('PRAGMA busy_timeout = 5000');
-    db.exec(`DROP TABLE ${table}`);
+    db.exec(`DROP TABLE IF EXISTS ${table}`);
   } finally {
     db.close();
   }
@@ -191,6 +192,8 @@ let keyNone = '';
 let poorKey = '';
 let filename = '';
 let publicationId = 0;
+/** The path and query of a valid direct link (on the direct-link origin). */
+let directLink = '';
 
 const MALFORMED = 'this line is not a header\r\n\r\n';
 const BIG_HEADER = `X-Padding: ${'a'.repeat(20 * 1024)}\r\n\r\n`;
@@ -280,6 +283,19 @@ function table(): Record<Op, Record<string, Case[]>> {
         },
       ],
     },
+    'get /direct/{filename}': {
+      '200': [{ what: 'a valid link, no key', provoke: () => viaFetch('GET', directLink, { origin: service.directBaseUrl }) }],
+      '400': [
+        { what: 'the API key sent to it', provoke: () => viaFetch('GET', directLink, { origin: service.directBaseUrl, key: keyAll }) },
+        { what: 'a malformed header line', transport: true, code: 'invalid_request', provoke: () => viaSocket(`GET ${directLink} HTTP/1.1\r\nHost: 127.0.0.1\r\n${MALFORMED}`, undefined, directPort) },
+      ],
+      '403': [{ what: 'a changed signature', provoke: () => viaFetch('GET', directLink.replace(/sig=./, (m) => (m.endsWith('a') ? 'sig=b' : 'sig=a')), { origin: service.directBaseUrl }) }],
+      '404': [{ what: 'an unknown file', provoke: () => viaFetch('GET', '/direct/ZZZZ', { origin: service.directBaseUrl }) }],
+      '408': [{ what: 'headers that never finish', transport: true, code: 'invalid_request', provoke: () => viaSocket(`GET ${directLink} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n`, undefined, directPort) }],
+      '413': [{ what: 'a declared Content-Length over 1 MiB', provoke: () => viaSocket(`GET ${directLink} HTTP/1.1\r\nHost: 127.0.0.1\r\n${DECLARED_TOO_LARGE}`, undefined, directPort) }],
+      '431': [{ what: 'headers over 16 KiB', code: 'invalid_request', provoke: () => viaSocket(`GET ${directLink} HTTP/1.1\r\nHost: 127.0.0.1\r\n${BIG_HEADER}`, undefined, directPort) }],
+      '500': [], // below: the images table made unusable
+    },
     'get /api/v1/image-pack-publications/{id}': {
       '200': [{ what: 'an own publication', provoke: () => viaFetch('GET', pub(), { key: keyAll }) }],
       '400': [{ what: 'a malformed header line', transport: true, provoke: () => viaSocket(requestLine('GET', pub()) + MALFORMED) }],
@@ -310,6 +326,7 @@ function brokenDatabaseCases(): Array<{ op: Op; table: string; case: Case }> {
   return [
     { op: 'get /api/v1/image-pack-publications/{id}', table: 'publications', case: { what: 'its table unusable', code: 'internal_error', provoke: () => viaFetch('GET', `/api/v1/image-pack-publications/${publicationId}`, { key: keyAll }) } },
     { op: 'get /api/file/{filename}', table: 'images', case: { what: 'its table unusable', provoke: () => viaFetch('GET', `/api/file/${filename}`, { key: keyAll }) } },
+    { op: 'get /direct/{filename}', table: 'images', case: { what: 'its table unusable', provoke: () => viaFetch('GET', directLink, { origin: service.directBaseUrl }) } },
   ];
 }
 
@@ -319,14 +336,8 @@ function expectDeclaredShape(op: Op, status: string, c: Case, answer: Answer): v
   const declared = declaredResponse(op, status);
   expect(declared, `${where} is declared`).toBeDefined();
   const media = Object.keys(declared?.content ?? {});
-  if (c.transport) {
-    // The HTTP server's own answer: no body, no request id. Declared bodiless, or the declared body's
-    // description says which bodiless answer can stand in for it.
-    expect(answer.body, where).toBe('');
-    expect(answer.requestId, where).toBeNull();
-    if (media.length > 0) expect(String(declared.description), where).toMatch(/bodiless/);
-    return;
-  }
+  // node:http's own answers (transport) carry the JSON error body and a request id like every other.
+  if (c.transport) expect(answer.contentType, where).toMatch(/^application\/json/);
   expect(answer.requestId, where).toMatch(/^req_[A-Za-z0-9]{20}$/);
   if (media.length === 0) {
     expect(answer.body, where).toBe('');
@@ -343,7 +354,10 @@ function expectDeclaredShape(op: Op, status: string, c: Case, answer: Answer): v
   }
   if (type === 'text/plain') expect(answer.body.trim().length, where).toBeGreaterThan(0);
   for (const name of Object.keys(declared.headers ?? {})) {
-    if (name === 'Location') expect(answer.location, where).toMatch(/\/direct\/[A-Za-z0-9]{8}\.png\?expires=\d+&sig=[0-9a-f]{64}$/);
+    if (name === 'Location') {
+      expect(answer.location, where).toMatch(/\/direct\/[A-Za-z0-9]{8}\.png\?expires=\d+&sig=[0-9a-f]{64}$/);
+      expect(new URL(answer.location ?? '').origin, `${where}: on the direct-link origin`).toBe(service.directBaseUrl);
+    }
   }
 }
 
@@ -355,6 +369,7 @@ describe('docs/openapi.yaml declares every status of every operation', () => {
     // Short slow-client limits, so a 408 comes within a second or so.
     ({ service, dataDir } = await startServiceWithLimits('openapi-test-token', { headersMs: 1_000, requestMs: 3_000, checkIntervalMs: 100 }));
     port = Number(new URL(service.baseUrl).port);
+    directPort = Number(new URL(service.directBaseUrl ?? '').port);
     const account = await admin('POST', '/admin/accounts', { credits: 10_000, age_days: 30 });
     accountId = account.id;
     keyAll = await newKey(accountId, [...API_SCOPES]);
@@ -366,6 +381,8 @@ describe('docs/openapi.yaml declares every status of every operation', () => {
     filename = image.filename;
     const pack = await admin('POST', `/admin/accounts/${accountId}/image-packs`, { style_code: 'OPENAPI-1', image_ids: [image.id] });
     publicationId = (await admin('POST', `/admin/image-packs/${pack.pack_id}/publish`)).publication.id;
+    const location = new URL((await viaFetch('GET', `/api/file/${filename}`, { key: keyAll })).location ?? '');
+    directLink = location.pathname + location.search;
   });
   afterAll(async () => {
     await service?.close();

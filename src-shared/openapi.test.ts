@@ -15,7 +15,7 @@ const schemas = doc.components.schemas as Doc;
 describe('docs/openapi.yaml', () => {
   it('is OpenAPI 3.1 with the public paths and the webhook', () => {
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(['/api/file/{filename}', '/api/v1/generate', '/api/v1/image-pack-publications/{id}']);
+    expect(Object.keys(doc.paths).sort()).toEqual(['/api/file/{filename}', '/api/v1/generate', '/api/v1/image-pack-publications/{id}', '/direct/{filename}']);
     expect(Object.keys(doc.webhooks)).toEqual(['publishNotification']);
   });
 
@@ -39,6 +39,29 @@ describe('docs/openapi.yaml', () => {
     for (const model of CONCRETE_MODEL_IDS) {
       expect(req.properties.ref_image_ids.description).toContain(`${model} ${MODELS[model].referenceLimit}`);
     }
+  });
+
+  it('is typed by generators: no top-level anyOf of required; the per-model rules as if/then equal the catalog', () => {
+    const req = schemas.GenerateRequest;
+    expect(req.anyOf).toBeUndefined();
+    expect(req.oneOf).toBeUndefined();
+    expect(req.type).toBe('object');
+    const rules = (schemas.ModelRules.allOf as Doc[]).flatMap((rule) => {
+      const model = rule.if.properties.model;
+      return ((model.enum as string[] | undefined) ?? [model.const as string]).map((id) => ({ id, then: rule.then }));
+    });
+    expect(rules.map((r) => r.id).sort()).toEqual([...CONCRETE_MODEL_IDS].sort());
+    for (const { id, then } of rules) {
+      const spec = MODELS[id as keyof typeof MODELS];
+      expect(then.properties.ref_image_ids.maxItems, id).toBe(spec.referenceLimit);
+      const resolutions = then.properties.resolution?.enum ?? [...RESOLUTIONS];
+      expect(resolutions, id).toEqual([...spec.resolutions]);
+      const refused = then.properties.ratio ? [then.properties.ratio.not.const] : [];
+      expect(RATIOS.filter((r) => !refused.includes(r)), id).toEqual([...spec.ratios]);
+      expect(then.properties.ref_image_ids.minItems ?? 0, id).toBe(spec.requiresReference ? 1 : 0);
+    }
+    // Without a prompt that has a non-space character, references are required and not empty.
+    expect(schemas.PromptOrReferences.else).toEqual({ required: ['ref_image_ids'], properties: { ref_image_ids: { minItems: 1 } } });
   });
 
   it('lists exactly the error codes of spec §7', () => {

@@ -6,7 +6,8 @@ import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { isFilename, newId } from '../../src-shared/ids.ts';
 import type { AppEnv, ServiceDeps } from '../deps.ts';
-import { plainTextError } from '../http/errors.ts';
+import { discardRestOfBody, incomingOf, MAX_BODY_BYTES } from '../http/body.ts';
+import { DomainError, errorResponse, plainTextError } from '../http/errors.ts';
 import { applyRequestFaults } from '../faults.ts';
 import { createFileService } from '../services/files.ts';
 
@@ -18,6 +19,7 @@ const DIRECT_MESSAGES = {
     zh: '下载链接不接受 Authorization 请求头：跟随 302 时不要带上 API Key（它会泄露给文件主机）。',
     en: 'The direct link refuses an Authorization header: follow the 302 without the API key (it would leak to the file host).',
   },
+  get_only: { zh: '下载链接只接受 GET。', en: 'A direct link answers GET only.' },
   no_route: { zh: '此端口只提供下载链接 /direct/<文件名>。', en: 'This port serves only direct links, /direct/<filename>.' },
 } as const;
 
@@ -52,9 +54,21 @@ export function createDirectLinkApp(deps: ServiceDeps): Hono<AppEnv> {
     c.set('requestId', id);
     c.header('X-Request-Id', id);
     if (c.req.header('authorization') !== undefined) return plainTextError(c, 400, DIRECT_MESSAGES.key_sent);
+    // The same body limit as the service's own origin (a GET has no business sending one).
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
+      const incoming = incomingOf(c);
+      if (incoming) discardRestOfBody(incoming);
+      return errorResponse(c, new DomainError('payload_too_large', { limit: MAX_BODY_BYTES }, { Connection: 'close' }));
+    }
     await next();
   });
   app.get('/direct/:filename', (c) => serveDirect(c, service));
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '/direct/:filename', (c) => {
+    const refused = plainTextError(c, 405, DIRECT_MESSAGES.get_only);
+    refused.headers.set('Allow', 'GET, HEAD');
+    return refused;
+  });
   app.notFound((c) => plainTextError(c, 404, DIRECT_MESSAGES.no_route));
   app.onError((error, c) => {
     deps.logger.error({ err: error, path: c.req.path }, 'direct link failed');
