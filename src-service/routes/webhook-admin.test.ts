@@ -65,7 +65,8 @@ describe('webhook configuration', () => {
       ['https://2130706433/x', 'no_ip_literal'],
       ['https://[::1]/x', 'no_ip_literal'],
       ['https://203.0.113.9/x', 'no_ip_literal'],
-      ['https://localhost/x', 'no_localhost'],
+      // Loopback is allowed in this file, and https://localhost is then a loopback receiver; the other spelling is not.
+      ['https://localhost./x', 'no_localhost'],
       ['https://app.localhost/x', 'no_localhost'],
       ['https://printer.local/x', 'no_private_hostname'],
       ['https://intranet/x', 'no_private_hostname'],
@@ -93,7 +94,7 @@ describe('webhook configuration', () => {
       'http://hooks.example.com/x',
       'https://user:pw@hooks.example.com/x',
       'https://0x7f.1/x',
-      'https://localhost/x',
+      'https://localhost./x',
       'https://intranet/x',
       'https://db.internal/x',
       ' https://hooks.example.com/x',

@@ -72,9 +72,13 @@ describe('webhook URL text rules (spec §6 URL requirements)', () => {
     }
     expect(checkWebhookUrlText('http://127.0.0.1:4567/hook', strict)).toMatchObject({ ok: false, rule: 'https_only' });
     expect(checkWebhookUrlText('https://127.0.0.1:4567/hook', strict)).toMatchObject({ ok: false, rule: 'no_ip_literal' });
-    // Only http to those two spellings: https to loopback stays refused by the spec's rules.
-    expect(checkWebhookUrlText('https://127.0.0.1:4567/hook', loopback)).toMatchObject({ ok: false, rule: 'no_ip_literal' });
-    expect(checkWebhookUrlText('https://localhost:4567/hook', loopback)).toMatchObject({ ok: false, rule: 'no_localhost' });
+    // https to those two spellings too (a receiver with a development certificate), only while loopback is allowed.
+    expect(checkWebhookUrlText('https://127.0.0.1:4567/hook', loopback)).toMatchObject({ ok: true, loopback: true });
+    expect(checkWebhookUrlText('https://localhost:4567/hook', loopback)).toMatchObject({ ok: true, loopback: true });
+    expect(checkWebhookUrlText('https://localhost:4567/hook', strict)).toMatchObject({ ok: false, rule: 'no_localhost' });
+    // Other spellings of loopback stay IP literals over https as over http.
+    expect(checkWebhookUrlText('https://2130706433:4567/hook', loopback)).toMatchObject({ ok: false, rule: 'no_ip_literal' });
+    expect(checkWebhookUrlText('ftp://127.0.0.1:4567/hook', loopback)).toMatchObject({ ok: false, rule: 'https_only' });
   });
 
   it('keeps every other rule while loopback is allowed', () => {

@@ -58,7 +58,7 @@ function isIpLiteral(hostname: string): boolean {
 
 /**
  * Checks the text of a webhook URL. `""` is allowed (it means "send nothing"). With `allowLoopback`,
- * `http://127.0.0.1:<port>/…` and `http://localhost:<port>/…` are accepted as well (DESIGN.md §3).
+ * `http(s)://127.0.0.1:<port>/…` and `http(s)://localhost:<port>/…` are accepted as well (DESIGN.md §3).
  */
 export function checkWebhookUrlText(text: string, options: { allowLoopback: boolean }): WebhookUrlVerdict {
   if (text === '') return { ok: true, url: null, loopback: false };
@@ -78,9 +78,10 @@ export function checkWebhookUrlText(text: string, options: { allowLoopback: bool
   // URL normalises the host: lower case, IDN mapped (ｌｏｃａｌｈｏｓｔ → localhost); a trailing dot is the same name.
   const hostname = url.hostname.replace(/\.$/, '');
 
-  // Only the loopback URLs DESIGN.md §3 names, spelled as it names them: `http://2130706433/` is 127.0.0.1
-  // too but stays an IP literal, and https://localhost stays refused like any https URL to localhost.
-  if (options.allowLoopback && url.protocol === 'http:' && isLoopbackHost(hostname) && isLoopbackHost(rawHost(text).toLowerCase())) {
+  // Only the loopback URLs DESIGN.md §3 names, spelled as it names them (`http://2130706433/` is 127.0.0.1 too but
+  // stays an IP literal), over http or https (a receiver with a development certificate; issue 27).
+  const loopbackScheme = url.protocol === 'http:' || url.protocol === 'https:';
+  if (options.allowLoopback && loopbackScheme && isLoopbackHost(hostname) && isLoopbackHost(rawHost(text).toLowerCase())) {
     return { ok: true, url, loopback: true };
   }
   if (url.protocol !== 'https:') {
