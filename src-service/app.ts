@@ -6,6 +6,7 @@ import { DomainError, errorResponse, requestIdOf } from './http/errors.ts';
 import { newId } from '../src-shared/ids.ts';
 import { recordRequests } from './http/record-requests.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
+import { registerAdminOpenApiRoute } from './routes/admin-openapi.ts';
 import { registerAdminRequestRoutes } from './routes/admin-requests.ts';
 import { registerFileRoutes } from './routes/files.ts';
 import { registerGenerateRoutes } from './routes/generate.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   registerWebhookAdminRoutes(app, deps);
   registerAdminRequestRoutes(app, deps);
   registerSnapshotRoutes(app, deps);
+  registerAdminOpenApiRoute(app, deps);
 
   // Unknown routes and wrong methods answer with the spec §7 body too (DESIGN.md §4).
   const routePatterns = (): Array<{ method: string; pattern: RegExp }> =>
