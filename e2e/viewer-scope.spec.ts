@@ -6,13 +6,33 @@
 // not rejected again); the undo-mark button does the same, and on the board X and Ctrl+Z work alike. Opened from a
 // product row, the viewer walks that product's images shot by shot, and compares them named by their cells.
 import type { BatchDetail, ImageRecord, Product, ShotList } from '../src-shared/ipc/index.ts';
-import { expect, test } from './fixtures/harness.ts';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test, type Harness } from './fixtures/harness.ts';
+import { boardCell, candidateIds } from './support/catalog.ts';
 import { ipc } from './support/ipc.ts';
 import { chooseLook, openStudio, SIZES } from './support/studio.ts';
 
 const SKUS = ['VWS-1', 'VWS-2'];
 
-async function marksOf(harness: Parameters<typeof ipc>[0], id: string): Promise<Pick<ImageRecord, 'rating' | 'rejected' | 'starred'>> {
+/** Products of these SKUs × these shots (n each), run on the local service; the board once every cell is done. */
+async function runBoard(page: Page, harness: Harness, skus: string[], shots: Array<{ name: string; n: number }>): Promise<Locator> {
+  const products: Product[] = [];
+  for (const [i, sku] of skus.entries()) products.push(await ipc<Product>(harness, 'product:save', { sku, name: `mug ${i + 1}`, prompt: `a ceramic mug ${i + 1}` }));
+  const list = await ipc<ShotList>(harness, 'shotlist:save', {
+    name: `${skus[0]} list`,
+    shots: shots.map(({ name, n }) => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n, promptAddition: name })),
+  });
+  await ipc<BatchDetail>(harness, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 2 });
+  await page.setViewportSize(SIZES[0]);
+  await openStudio(page, harness.url);
+  await chooseLook(page, 'en', 'light');
+  await page.getByTestId('open-batch').click();
+  const board = page.getByTestId('catalog-board');
+  await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(skus.length * shots.length, { timeout: 120_000 });
+  return board;
+}
+
+async function marksOf(harness: Harness, id: string): Promise<Pick<ImageRecord, 'rating' | 'rejected' | 'starred'>> {
   const { images } = await ipc<{ images: ImageRecord[] }>(harness, 'library:get-images', { imageIds: [id] });
   const { rating, rejected, starred } = images[0] as ImageRecord;
   return { rating, rejected, starred };
@@ -20,24 +40,10 @@ async function marksOf(harness: Parameters<typeof ipc>[0], id: string): Promise<
 
 test('the viewer from a cell walks only that cell, and Ctrl+Z undoes a reject', async ({ page, harness }) => {
   test.setTimeout(180_000);
-  const products: Product[] = [];
-  for (const [i, sku] of SKUS.entries()) products.push(await ipc<Product>(harness, 'product:save', { sku, name: `mug ${i + 1}`, prompt: `a ceramic mug ${i + 1}` }));
-  const list = await ipc<ShotList>(harness, 'shotlist:save', {
-    name: 'scope list',
-    shots: [{ name: 'main', purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 2, promptAddition: 'front' }],
-  });
-  await ipc<BatchDetail>(harness, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 2 });
-
-  await page.setViewportSize(SIZES[0]);
-  await openStudio(page, harness.url);
-  await chooseLook(page, 'en', 'light');
-  await page.getByTestId('open-batch').click();
-  const board = page.getByTestId('catalog-board');
-  await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(2, { timeout: 120_000 });
-  const cell = board.locator('[data-testid="catalog-cell"][data-sku="VWS-1"][data-shot="main"]');
+  const board = await runBoard(page, harness, SKUS, [{ name: 'main', n: 2 }]);
+  const cell = boardCell(board, 'VWS-1', 'main');
   await expect(cell.locator('[data-testid="cell-candidate"] img')).toHaveCount(2, { timeout: 60_000 });
-  const ids = await cell.getByTestId('cell-candidate').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-id') as string));
-  const [first, second] = ids as [string, string];
+  const [first, second] = (await candidateIds(cell)) as [string, string];
 
   // Rate the second 3 stars through main first, so the undo has something to put back besides "not rejected".
   await ipc(harness, 'library:mark', { imageIds: [second], rating: 3 });
@@ -102,26 +108,10 @@ test('the viewer from a cell walks only that cell, and Ctrl+Z undoes a reject', 
 
 test('the viewer from a product row walks only its images, and compares them named by their cells', async ({ page, harness }) => {
   test.setTimeout(180_000);
-  const products: Product[] = [];
-  for (const [i, sku] of ['VWP-1', 'VWP-2'].entries()) products.push(await ipc<Product>(harness, 'product:save', { sku, name: `vase ${i + 1}`, prompt: `a glass vase ${i + 1}` }));
-  const list = await ipc<ShotList>(harness, 'shotlist:save', {
-    name: 'product scope list',
-    shots: [
-      { name: 'main', purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: 'front' },
-      { name: 'detail', purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 2, promptAddition: 'close-up' },
-    ],
-  });
-  await ipc<BatchDetail>(harness, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 2 });
-
-  await page.setViewportSize(SIZES[0]);
-  await openStudio(page, harness.url);
-  await chooseLook(page, 'en', 'light');
-  await page.getByTestId('open-batch').click();
-  const board = page.getByTestId('catalog-board');
-  await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(4, { timeout: 120_000 });
+  const board = await runBoard(page, harness, ['VWP-1', 'VWP-2'], [{ name: 'main', n: 1 }, { name: 'detail', n: 2 }]);
   const row = board.locator('[data-testid="board-row"][data-sku="VWP-2"]');
   await expect(row.locator('[data-testid="cell-candidate"] img')).toHaveCount(3, { timeout: 60_000 });
-  const ids = await row.getByTestId('cell-candidate').evaluateAll((els) => els.map((e) => e.getAttribute('data-image-id') as string));
+  const ids = await candidateIds(row);
 
   await row.getByTestId('product-open-viewer').click();
   const viewer = page.getByTestId('viewer');
