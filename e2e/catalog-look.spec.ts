@@ -66,6 +66,14 @@ const latinOnlyLabels = (allowed: string[], root = 'batch-page') => `(() => {
     if (words.every(data)) continue;
     found.add(text.slice(0, 60));
   }
+  // What fields show: a text field's value, a select's chosen option (shot names, prompt additions, quality).
+  for (const el of root.querySelectorAll('input:not([type]), input[type="text"], select')) {
+    if (el.getClientRects().length === 0) continue;
+    const text = (el.tagName === 'SELECT' ? el.selectedOptions[0]?.textContent ?? '' : el.value).trim();
+    if (!/[A-Za-z]{2,}/.test(text) || /\\p{Script=Han}/u.test(text)) continue;
+    const words = text.split(/[\\s·,:;()/→]+/).filter((w) => /[A-Za-z]{2,}/.test(w));
+    if (!words.every(data)) found.add('field: ' + text.slice(0, 60));
+  }
   return [...found];
 })()`;
 
