@@ -4,6 +4,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures/harness.ts';
 import { compose, generateAndWait, openStudio, openTab, screenshot } from './support/studio.ts';
+import { ipc } from './support/ipc.ts';
 
 async function generateOnce(page: Page, prompt = 'A bamboo toothbrush on white', n = '1') {
   await compose(page, { prompt, model: 'nano-banana-2', resolution: '1K', n });
@@ -83,11 +84,7 @@ test('500: the run failed and was refunded; retry once is offered, works, and th
   await screenshot(page, 'error-500-retried');
 
   // Failed cards do not pile up: each can be dismissed, or all at once; the successful card stays.
-  await openTab(page, 'local');
-  await page.getByTestId('fault-fail').click();
-  await page.getByTestId('fault-fail').click();
-  await expect(page.getByTestId('local-faults')).toContainText(/失败 2|fail 2/);
-  await openTab(page, 'studio');
+  await ipc(harness, 'local:set-faults', { generate: { fail: 2 } });
   await generateAndWait(page, 'failed');
   await generateAndWait(page, 'failed');
   const failed = page.locator('[data-testid="turn"][data-status="failed"]');
