@@ -14,7 +14,7 @@ import type { BatchDetail, CatalogBoard, Product, ShotList } from '../src-shared
 import { parseCsv } from '../src-main/export/csv-reader.test-support.ts';
 import { expect, test } from './fixtures/harness.ts';
 import { batchDone, boardCell, charges, pickAndRejectByKeys, settledCredits } from './support/catalog.ts';
-import { ipc } from './support/ipc.ts';
+import { ipc, until } from './support/ipc.ts';
 import { chooseLook, LANGUAGES, openStudio, SIZES } from './support/studio.ts';
 
 const SKUS = ['DLV-1', 'DLV-2', 'DLV-3'];
@@ -89,6 +89,12 @@ test('deliver a batch: retry, raise the budget, re-shoot, cull by keys, export e
   const done = await batchDone(harness, plan.id);
   await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(12, { timeout: 60_000 });
   await expect(reshot.getByTestId('cell-candidate')).toHaveCount(4, { timeout: 60_000 });
+  // Main has every file first; then the board shows each of them as a thumbnail (none left "downloading").
+  await until('every candidate downloaded', async () => {
+    const b = await ipc<CatalogBoard>(harness, 'catalog:get-board', { batchId: plan.id });
+    const candidates = b.cells.flatMap((c) => c.candidates);
+    return candidates.length === 26 && candidates.every((c) => c.download === 'done') ? b : null;
+  }, 60_000);
   await expect(board.locator('[data-testid="cell-candidate"] img')).toHaveCount(26, { timeout: 60_000 });
 
   // Cull every cell by keys: pick one candidate (P), reject another (X); in the re-shot cell the pick is a re-shoot's.
