@@ -1,7 +1,7 @@
 // The HTTP app: request ids, body limit, every route module, and one error rendering (spec §7).
 import { Hono } from 'hono';
 import type { AppEnv, ServiceDeps } from './deps.ts';
-import { discardRestOfBody, incomingOf, MAX_BODY_BYTES } from './http/body.ts';
+import { MAX_BODY_BYTES, refuseDeclaredTooLarge } from './http/body.ts';
 import { DomainError, errorResponse, requestIdOf } from './http/errors.ts';
 import { newId } from '../src-shared/ids.ts';
 import { recordRequests } from './http/record-requests.ts';
@@ -42,12 +42,8 @@ export function createApp(deps: ServiceDeps): Hono<AppEnv> {
   // capped while it is read (http/body.ts). The connection is not reused (Connection: close); the rest of the
   // body is read and thrown away, and the connection closed once the client stops sending (discardRestOfBody).
   app.use('*', async (c, next) => {
-    const declared = c.req.header('content-length');
-    if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
-      const incoming = incomingOf(c);
-      if (incoming) discardRestOfBody(incoming);
-      return errorResponse(c, new DomainError('payload_too_large', { limit: MAX_BODY_BYTES }, { Connection: 'close' }));
-    }
+    const refused = refuseDeclaredTooLarge(c);
+    if (refused) return refused;
     await next();
   });
 

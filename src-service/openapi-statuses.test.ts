@@ -452,7 +452,9 @@ describe('docs/openapi.yaml and the statuses in the source of the public routes'
     // payload_too_large (the body limit) and internal_error (onError) can answer any operation; not_found and
     // method_not_allowed answer requests that match no operation (405 is checked on each path below). A new
     // app-wide code changes this list and has to be placed.
-    const appCodes = new Set(thrownCodes(source('app.ts')));
+    // The body limit is http/body.ts refuseDeclaredTooLarge, which app.ts applies to every request.
+    expect(source('app.ts')).toContain('refuseDeclaredTooLarge(c)');
+    const appCodes = new Set([...thrownCodes(source('app.ts')), ...thrownCodes(between(source('http/body.ts'), 'export function refuseDeclaredTooLarge', null))]);
     expect(appCodes).toEqual(new Set(['payload_too_large', 'method_not_allowed', 'not_found', 'internal_error']));
     for (const op of OPS) for (const code of ['payload_too_large', 'internal_error']) expect(declaredStatuses(op), `${op} ${code}`).toContain(statusOf(code));
     // node:http answers 400 (not HTTP), 408 (slow client), 413 (chunk extensions) and 431 (headers too

@@ -3,7 +3,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { z } from 'zod';
-import { DomainError, fail } from './errors.ts';
+import { DomainError, errorResponse, fail } from './errors.ts';
 import { closeAfterLingering } from './transport.ts';
 
 // DESIGN.md §3 "Language": the zh message must not carry zod's English text, so a failing body is
@@ -150,4 +150,17 @@ function collect(incoming: IncomingMessage, maxBytes: number): Promise<string> {
 export function discardRestOfBody(incoming: IncomingMessage): void {
   incoming.resume();
   closeAfterLingering(incoming.socket);
+}
+
+/**
+ * A declared length over the limit is refused before anything is read (413, Connection: close); the rest of the body
+ * is read and thrown away, and the connection closed once the client stops sending (discardRestOfBody). Undefined when
+ * the request may go on.
+ */
+export function refuseDeclaredTooLarge(c: Context): Response | undefined {
+  const declared = c.req.header('content-length');
+  if (declared === undefined || Number(declared) <= MAX_BODY_BYTES) return undefined;
+  const incoming = incomingOf(c);
+  if (incoming) discardRestOfBody(incoming);
+  return errorResponse(c, new DomainError('payload_too_large', { limit: MAX_BODY_BYTES }, { Connection: 'close' }));
 }

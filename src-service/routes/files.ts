@@ -6,8 +6,8 @@ import { Readable } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { isFilename, newId } from '../../src-shared/ids.ts';
 import type { AppEnv, ServiceDeps } from '../deps.ts';
-import { discardRestOfBody, incomingOf, MAX_BODY_BYTES } from '../http/body.ts';
-import { DomainError, errorResponse, plainTextError } from '../http/errors.ts';
+import { refuseDeclaredTooLarge } from '../http/body.ts';
+import { plainTextError } from '../http/errors.ts';
 import { applyRequestFaults } from '../faults.ts';
 import { createFileService } from '../services/files.ts';
 
@@ -55,12 +55,8 @@ export function createDirectLinkApp(deps: ServiceDeps): Hono<AppEnv> {
     c.header('X-Request-Id', id);
     if (c.req.header('authorization') !== undefined) return plainTextError(c, 400, DIRECT_MESSAGES.key_sent);
     // The same body limit as the service's own origin (a GET has no business sending one).
-    const declared = c.req.header('content-length');
-    if (declared !== undefined && Number(declared) > MAX_BODY_BYTES) {
-      const incoming = incomingOf(c);
-      if (incoming) discardRestOfBody(incoming);
-      return errorResponse(c, new DomainError('payload_too_large', { limit: MAX_BODY_BYTES }, { Connection: 'close' }));
-    }
+    const refused = refuseDeclaredTooLarge(c);
+    if (refused) return refused;
     await next();
   });
   app.get('/direct/:filename', (c) => serveDirect(c, service));
