@@ -276,31 +276,43 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   const tall = view.rows.length * ROW_ESTIMATE > TALL_PX;
   // Before the grid is entered, its first stop takes the Tab.
   const tab = at ?? { row: 0, shot: 0, candidate: 0 };
-  return (
-    <>
-      {/* A board taller than the region gets the region's fixed height (CSS), so rows measured while scrolling never
-          change the page's layout; a short one is as tall as its rows. */}
-      <div className={`catalog-board-scroll${tall ? ' catalog-board-scroll-tall' : ''}`} ref={scrollRef} style={tall ? undefined : { height: headHeight + virtualizer.getTotalSize() + 2 }}>
-        <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="catalog-board-grid" onKeyDown={onKeyDown}>
-          <div role="row" ref={headRef} className="catalog-board-row catalog-board-head" style={{ gridTemplateColumns: template }} aria-rowindex={1}>
-            <span role="columnheader">{t('product')}</span>
-            {view.shots.map((s) => (
-              <span role="columnheader" key={s.name} className="catalog-board-shot-head">
-                {s.name}
-              </span>
-            ))}
-          </div>
-          <div className="catalog-board-rows" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualizer.getVirtualItems().map((item) => {
-              const row = view.rows[item.index];
-              if (!row) return null;
-              return (
-                <BoardRowView key={item.key} row={row} index={item.index} start={item.start} template={template} gridId={gridId} tab={tab.row === item.index ? tab : null} focused={focusedName(view, at, item.index)} t={t} on={on} batchId={board.batchId} measure={virtualizer.measureElement} />
-              );
-            })}
-          </div>
+  const grid = (
+      <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="catalog-board-grid" onKeyDown={onKeyDown}>
+        <div role="row" ref={headRef} className="catalog-board-row catalog-board-head" style={{ gridTemplateColumns: template }} aria-rowindex={1}>
+          <span role="columnheader">{t('product')}</span>
+          {view.shots.map((s) => (
+            <span role="columnheader" key={s.name} className="catalog-board-shot-head">
+              {s.name}
+            </span>
+          ))}
+        </div>
+        <div className="catalog-board-rows" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = view.rows[item.index];
+            if (!row) return null;
+            return (
+              <BoardRowView key={item.key} row={row} index={item.index} start={item.start} template={template} gridId={gridId} tab={tab.row === item.index ? tab : null} focused={focusedName(view, at, item.index)} t={t} on={on} batchId={board.batchId} measure={virtualizer.measureElement} />
+            );
+          })}
         </div>
       </div>
+  );
+  return (
+    <>
+      {/* A board taller than the region scrolls in a box of the region's fixed height, out of flow inside its wrap: a
+          flex item is never a relayout boundary, so a row entering would lay out the whole page (the product table,
+          the job list) every frame. A short board is as tall as its rows. */}
+      {tall ? (
+        <div className="catalog-board-scroll-wrap">
+          <div className="catalog-board-scroll catalog-board-scroll-tall" ref={scrollRef}>
+            {grid}
+          </div>
+        </div>
+      ) : (
+        <div className="catalog-board-scroll" ref={scrollRef} style={{ height: headHeight + virtualizer.getTotalSize() + 2 }}>
+          {grid}
+        </div>
+      )}
       <p className="muted small catalog-board-keys">{t('keysHint')}</p>
       <ErrorLine error={keys.error} testId="board-pick-error" showCode />
     </>

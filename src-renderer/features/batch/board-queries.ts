@@ -35,10 +35,15 @@ function firstRowsQuery(batchId: string | null) {
  */
 export function useBoardOpened(batchId: string | null): boolean {
   const first = useQuery(firstRowsQuery(batchId));
-  const now = batchId === null || first.data !== undefined || first.error !== null;
-  const [opened, setOpened] = useState(now);
-  if (now && !opened) setOpened(true);
-  return now || opened;
+  const ready = batchId === null || first.data !== undefined || first.error !== null;
+  const [opened, setOpened] = useState(false);
+  useEffect(() => {
+    if (!ready || opened) return;
+    // A task after the board's rows were committed and painted: the rest of the page never delays them.
+    const id = window.setTimeout(() => setOpened(true), 0);
+    return () => window.clearTimeout(id);
+  }, [ready, opened]);
+  return opened;
 }
 
 /** The board: its first rows at once, then the whole of it. */
