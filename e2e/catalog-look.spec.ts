@@ -167,7 +167,7 @@ test('the Catalog in every state: one scroll area per column, no cut label, Chin
         const tag = `dialog-${size.width}x${size.height}-${theme}-${language}`;
         await page.screenshot({ path: `.tmp/shots-look/${tag}.png` });
         if (size.width === 1440) for (const v of await seriousViolations(page, '[data-testid="cell-rerun-dialog"]')) problems.push(`${tag}: axe ${v.slice(0, 300)}`);
-        if (size.width === 1440 && language === 'zh') for (const label of (await page.evaluate(latinOnlyLabels([...allowed, job.request.prompt], 'cell-rerun-dialog'))) as string[]) problems.push(`${tag}: Latin-only label "${label}"`);
+        if (size.width === 1440 && language === 'zh') for (const label of (await page.evaluate(latinOnlyLabels([...allowed, job.request.prompt ?? ''], 'cell-rerun-dialog'))) as string[]) problems.push(`${tag}: Latin-only label "${label}"`);
       }
     }
   }
