@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import { useText } from '../../i18n/text.ts';
 import { useMarkHistory, useUndoMark, type MarkNote } from '../../lib/library-state/marks.ts';
+import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { loupeText } from './i18n.ts';
 import { isTyping, undoKeys } from './keys.ts';
 
@@ -28,6 +29,8 @@ export function MarkUndoBar() {
   const note = useMarkHistory((s) => s.note);
   const canUndo = useMarkHistory((s) => s.stack.length > 0);
   const [hiddenSeq, setHiddenSeq] = useState(0);
+  // Where the note sits: clear of the viewer's feet or compare's pane buttons.
+  const place = useGalleryStore((s) => (s.compare ? 'over-compare' : s.viewer?.scope ? 'over-scope' : s.viewer ? 'over-loupe' : ''));
   useUndoKey(undo);
   useEffect(() => {
     if (!note) return;
@@ -44,7 +47,7 @@ export function MarkUndoBar() {
   const text =
     note === null ? '' : note.kind === 'nothing' ? lt('nothingToUndo') : lt('marked', { mark: note.kind === 'undone' ? lt('markUndone') : markWords(note), name: note.name });
   return (
-    <div className={`mark-undo-bar ${shown ? 'is-shown' : ''}`} data-testid="mark-note-bar">
+    <div className={`mark-undo-bar ${shown ? 'is-shown' : ''} ${place}`} data-testid="mark-note-bar">
       <span role="status" aria-live="polite" data-testid="mark-note" data-kind={note?.kind ?? ''}>
         {shown ? text : ''}
       </span>
