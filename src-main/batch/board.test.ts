@@ -124,9 +124,9 @@ describe('the catalog board and picks, against the real local service', () => {
     expect(summary.missingPicks).toEqual([{ sku: 'SHIP-2', productName: 'SHIP product 2', shotName: 'detail', reason: 'no_pick' }]);
     const manifest = readFileSync(join(folder, 'manifest.csv'), 'utf8').trim().split(/\r?\n/);
     expect(manifest).toHaveLength(1 + 3 + 1);
-    // …, status, selection, picked, candidate (1 or 2 of the cell), fit, the product's credits.
-    for (const id of pickedIds) expect(manifest.find((line) => line.includes(id))).toMatch(/,written,picks,yes,[12],(cover|pad),[1-9]\d*$/);
-    expect(manifest.at(-1)).toMatch(/^,SHIP-2,SHIP product 2,detail,.*,no_pick,picks,no_pick,,,[1-9]\d*$/);
+    // …, status, selection, picked, candidate (1 or 2 of the cell), fit, the product's credits, the batch's credits.
+    for (const id of pickedIds) expect(manifest.find((line) => line.includes(id))).toMatch(/,written,picks,yes,[12],(cover|pad),[1-9]\d*,[1-9]\d*$/);
+    expect(manifest.at(-1)).toMatch(/^,SHIP-2,SHIP product 2,detail,.*,no_pick,picks,no_pick,,,[1-9]\d*,[1-9]\d*$/);
 
     // Everything not rejected: the three picks and SHIP-2 · detail's two; the three rejected never.
     const all = await c.ok<MarketplaceExportSummary>('batchExport', { batchId: created.id, presetId: 'taobao-tmall-main', folder: join(dataDir(), 'all-out'), mode: 'not_rejected' });
