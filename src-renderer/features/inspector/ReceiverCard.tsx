@@ -101,33 +101,56 @@ function RevealSecret() {
   );
 }
 
+/** One labelled field with its button, hint and error on a row: the own-secret and forward-to settings. */
+function OneFieldForm(props: {
+  id: string;
+  label: string;
+  input: { type?: string; placeholder: string; value: string; onChange(value: string): void };
+  button: { label: string; testId: string; disabled: boolean };
+  hint: string;
+  error: Error | null;
+  onSubmit(): void;
+}) {
+  const { id, input, button } = props;
+  return (
+    <form className="row-gap wrap" onSubmit={submitWith(props.onSubmit)}>
+      <label className="field-label" htmlFor={id}>
+        {props.label}
+      </label>
+      <input
+        id={id}
+        data-testid={id}
+        className="grow"
+        type={input.type ?? 'text'}
+        autoComplete="off"
+        placeholder={input.placeholder}
+        value={input.value}
+        onChange={(e) => input.onChange(e.target.value)}
+      />
+      <button type="submit" className="btn btn-sm" data-testid={button.testId} disabled={button.disabled}>
+        {button.label}
+      </button>
+      <span className="muted small">{props.hint}</span>
+      <ErrorLine error={props.error} testId="inspector-error" />
+    </form>
+  );
+}
+
 /** Verify with the integrator's own whsec_ (deliveries from any sender), instead of the local service's. */
 function OwnSecretForm() {
   const t = useText(inspectorText);
   const setSecret = useInspectorAction('inspectorSetSecret');
   const [value, setValue] = useState('');
-  const submit = submitWith(() => setSecret.mutate({ secret: value }, { onSuccess: () => setValue('') }));
   return (
-    <form className="row-gap wrap" onSubmit={submit}>
-      <label className="field-label" htmlFor="inspector-own-secret">
-        {t('ownSecret')}
-      </label>
-      <input
-        id="inspector-own-secret"
-        data-testid="inspector-own-secret"
-        className="grow"
-        type="password"
-        autoComplete="off"
-        placeholder="whsec_…"
-        value={value}
-        onChange={(e) => setValue(e.target.value)}
-      />
-      <button type="submit" className="btn btn-sm" data-testid="inspector-own-secret-save" disabled={setSecret.isPending || value.trim() === ''}>
-        {t('ownSecretSave')}
-      </button>
-      <span className="muted small">{t('ownSecretHint')}</span>
-      <ErrorLine error={setSecret.error} testId="inspector-error" />
-    </form>
+    <OneFieldForm
+      id="inspector-own-secret"
+      label={t('ownSecret')}
+      input={{ type: 'password', placeholder: 'whsec_…', value, onChange: setValue }}
+      button={{ label: t('ownSecretSave'), testId: 'inspector-own-secret-save', disabled: setSecret.isPending || value.trim() === '' }}
+      hint={t('ownSecretHint')}
+      error={setSecret.error}
+      onSubmit={() => setSecret.mutate({ secret: value }, { onSuccess: () => setValue('') })}
+    />
   );
 }
 
@@ -137,26 +160,16 @@ function ForwardForm({ status }: { status: InspectorStatus | undefined }) {
   const configure = useInspectorAction('inspectorConfigure');
   const [url, setUrl] = useState<string | null>(null);
   const shown = url ?? status?.forwardTo ?? '';
-  const submit = submitWith(() => configure.mutate({ forwardTo: shown.trim() === '' ? null : shown.trim() }, { onSuccess: () => setUrl(null) }));
   return (
-    <form className="row-gap wrap" onSubmit={submit}>
-      <label className="field-label" htmlFor="inspector-forward-to">
-        {t('forwardTo')}
-      </label>
-      <input
-        id="inspector-forward-to"
-        data-testid="inspector-forward-to"
-        className="grow"
-        placeholder="http://127.0.0.1:3000/webhooks"
-        value={shown}
-        onChange={(e) => setUrl(e.target.value)}
-      />
-      <button type="submit" className="btn btn-sm" data-testid="inspector-forward-apply" disabled={configure.isPending}>
-        {shown.trim() === '' ? t('forwardOff') : t('apply')}
-      </button>
-      <span className="muted small">{t('forwardHint')}</span>
-      <ErrorLine error={configure.error} testId="inspector-error" />
-    </form>
+    <OneFieldForm
+      id="inspector-forward-to"
+      label={t('forwardTo')}
+      input={{ placeholder: 'http://127.0.0.1:3000/webhooks', value: shown, onChange: setUrl }}
+      button={{ label: shown.trim() === '' ? t('forwardOff') : t('apply'), testId: 'inspector-forward-apply', disabled: configure.isPending }}
+      hint={t('forwardHint')}
+      error={configure.error}
+      onSubmit={() => configure.mutate({ forwardTo: shown.trim() === '' ? null : shown.trim() }, { onSuccess: () => setUrl(null) })}
+    />
   );
 }
 
