@@ -76,7 +76,7 @@ describe('service -- trigger', () => {
   });
 
   it('exits 2 with a clear reason on bad flags, and sends nothing', async () => {
-    for (const args of [['--url', 'http://127.0.0.1:9/x'], ['--url', 'http://127.0.0.1:9/x', '--secret', SECRET, '--break', 'melted'], ['--url', 'http://127.0.0.1:9/x', '--secret', 'nope']]) {
+    for (const args of [['--url', 'http://127.0.0.1:9/x'], ['--url', 'http://127.0.0.1:9/x', '--secret', SECRET, '--break', 'melted'], ['--url', 'http://127.0.0.1:9/x', '--secret', 'nope'], ['--url', 'http://127.0.0.1:9/x', '--secret', SECRET, '--break', 'previous_secret']]) {
       const run = await trigger(args);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.line).toBeNull();

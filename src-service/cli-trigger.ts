@@ -8,13 +8,12 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { randomAlphanumeric } from '../src-shared/ids.ts';
-import { BREAKAGE_FAILS_AT, WEBHOOK_BREAKAGES, buildBrokenDelivery, type WebhookBreakage } from '../src-shared/webhook-breakage.ts';
-import { WEBHOOK_EVENTS, type WebhookEvent } from '../src-shared/webhook-signature.ts';
+import { BREAKAGE_FAILS_AT, BreakageError, WEBHOOK_BREAKAGES, buildBrokenDelivery, type WebhookBreakage } from '../src-shared/webhook-breakage.ts';
+import { WEBHOOK_EVENTS, WEBHOOK_SECRET_PATTERN, WEBHOOK_SECRET_RULE, type WebhookEvent } from '../src-shared/webhook-signature.ts';
 import { ADMIN_TOKEN_ENV } from './cli-options.ts';
 import { readLockHolder } from './lock.ts';
-
-/** The service's own delivery timeout: a receiver slower than this counts as a failure. */
-const TIMEOUT_MS = 8_000;
+// The service's own delivery timeout: a receiver slower than this counts as a failure.
+import { ATTEMPT_TIMEOUT_MS } from './services/dispatcher.ts';
 
 class UsageError extends Error {}
 
@@ -67,7 +66,7 @@ export function parseTriggerArgs(argv: readonly string[], env: NodeJS.ProcessEnv
   if (!(WEBHOOK_BREAKAGES as readonly string[]).includes(values.break)) throw new UsageError(`--break must be one of ${WEBHOOK_BREAKAGES.join(', ')}`);
   const account = values.account ?? null;
   if (account === null && (!values.url || !values.secret)) throw new UsageError('trigger needs --url and --secret, or --account of a running local service');
-  if (values.secret !== undefined && !/^whsec_\S{8,}$/.test(values.secret)) throw new UsageError('--secret must be a whsec_ secret');
+  if (values.secret !== undefined && !WEBHOOK_SECRET_PATTERN.test(values.secret)) throw new UsageError(`--secret must be ${WEBHOOK_SECRET_RULE}`);
   const adminToken = values['admin-token'] ?? env[ADMIN_TOKEN_ENV] ?? null;
   if (account !== null && !adminToken) throw new UsageError(`--account needs the admin token: set ${ADMIN_TOKEN_ENV} or pass --admin-token`);
   const adminUrl = account === null ? null : (values['admin-url'] ?? readLockHolder(values.data)?.base_url ?? null);
@@ -132,7 +131,7 @@ export async function runTrigger(argv: readonly string[], env: NodeJS.ProcessEnv
     const sent = { url: options.url ?? target.url, event: options.event, delivery_id: options.deliveryId, breakage: options.breakage, fails_at: BREAKAGE_FAILS_AT[options.breakage], headers: delivery.headers, body: new TextDecoder().decode(delivery.body) };
     try {
       // Redirects are not followed: the service counts a 3xx as a failure.
-      const res = await fetch(sent.url, { method: 'POST', headers: delivery.headers, body: delivery.body, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const res = await fetch(sent.url, { method: 'POST', headers: delivery.headers, body: delivery.body, redirect: 'manual', signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS) });
       const answer = (await res.text()).slice(0, 4096);
       write(`${JSON.stringify({ ...sent, status: res.status, duration_ms: Math.round(performance.now() - started), response: answer })}\n`);
       return 0;
@@ -142,6 +141,6 @@ export async function runTrigger(argv: readonly string[], env: NodeJS.ProcessEnv
     }
   } catch (error) {
     process.stderr.write(`local service trigger: ${(error as Error).message}\n`);
-    return error instanceof UsageError || (error as Error).message.includes('earlier secret') ? 2 : 1;
+    return error instanceof UsageError || error instanceof BreakageError ? 2 : 1;
   }
 }

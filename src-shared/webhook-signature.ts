@@ -6,6 +6,12 @@ export const WEBHOOK_EVENTS = ['image_pack.published', 'ping'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_TOLERANCE_S = 5 * 60;
 export const WEBHOOK_USER_AGENT = 'service-webhook/1';
+/**
+ * A signing secret someone brings (their own app's, or one typed to sign a test): `whsec_` and at least 8 letters,
+ * digits, `-` or `_`. Wider than the secrets the service makes (ID_SHAPES.webhookSecret), which all fit it.
+ */
+export const WEBHOOK_SECRET_PATTERN = /^whsec_[A-Za-z0-9_-]{8,256}$/;
+export const WEBHOOK_SECRET_RULE = 'a webhook secret: whsec_ followed by at least 8 letters, digits, - or _';
 
 export const WEBHOOK_HEADERS = {
   event: 'x-service-event',

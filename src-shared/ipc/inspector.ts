@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { PublicationRecord } from '../api.ts';
 import { WEBHOOK_BREAKAGES, type WebhookBreakage } from '../webhook-breakage.ts';
-import type { VerificationReport, VerifyFailure, WebhookEvent } from '../webhook-signature.ts';
+import { WEBHOOK_SECRET_PATTERN, WEBHOOK_SECRET_RULE, type VerificationReport, type VerifyFailure, type WebhookEvent } from '../webhook-signature.ts';
 import { HeaderTokenSchema, IdSchema, method } from './contract.ts';
 
 /** Largest body the receiver keeps; bigger ones are refused with 413 (DESIGN.md §2 rule 6). */
@@ -185,7 +185,7 @@ const SecretChoice = z.union([
 const OwnSecret = z
   .string()
   .trim()
-  .regex(/^whsec_[A-Za-z0-9_-]{8,256}$/, 'a webhook secret: whsec_ followed by at least 8 letters, digits, - or _');
+  .regex(WEBHOOK_SECRET_PATTERN, WEBHOOK_SECRET_RULE);
 
 const Breakage = z.enum(WEBHOOK_BREAKAGES);
 
