@@ -12,7 +12,7 @@ import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { marksForKey } from '../../lib/library-state/marks.ts';
-import { useGalleryStore } from '../../lib/library-state/store.ts';
+import { placeName, useGalleryStore } from '../../lib/library-state/store.ts';
 import { boardText, type BoardT } from './board-i18n.ts';
 import { boardView, clampFocus, moveFocus, NO_FILTER, type BoardFilter, type BoardFocus, type BoardRow, type BoardView } from './board-model.ts';
 import { useBoard, useBoardEvents, useBoardMark, useSetPick, useSetProductMaster } from './board-queries.ts';
@@ -173,7 +173,7 @@ function useCandidateKeys(batchId: string, view: BoardView) {
   // A product's images, shot by shot: "3 / 8 in SKU-001", each named by its cell in the notes.
   const openProduct = useCallback(
     (row: BoardRow) => {
-      const candidates = row.cells.flatMap((cell) => cell.candidates.map((c, i) => ({ id: c.imageId, name: `${cellLabel(cell)} ${i + 1}/${cell.candidates.length}` })));
+      const candidates = row.cells.flatMap((cell) => cell.candidates.map((c, i) => ({ id: c.imageId, name: placeName(cellLabel(cell), i, cell.candidates.length) })));
       openViewer(candidates.map((c) => c.id), 0, { label: row.product.sku, names: candidates.map((c) => c.name) });
     },
     [openViewer],
@@ -189,7 +189,7 @@ function useCandidateKeys(batchId: string, view: BoardView) {
     else {
       const marks = marksForKey(key, [candidate]);
       if (!marks) return false;
-      mark([candidate.imageId], marks, `${cellLabel(cell)} ${at.candidate + 1}/${cell.candidates.length}`);
+      mark([candidate.imageId], marks, placeName(cellLabel(cell), at.candidate, cell.candidates.length));
       // A rejected image never goes to the marketplace: it stops being the pick.
       if (marks.rejected && cell.pick === candidate.imageId) pick({ batchId, productId: cell.productId, shot: cell.shotName, imageId: null });
     }
@@ -202,7 +202,7 @@ function useCandidateKeys(batchId: string, view: BoardView) {
 function focusedName(view: BoardView, at: BoardFocus | null, row: number): string | null {
   if (!at || at.row !== row) return null;
   const cell = view.rows[row]?.cells[at.shot];
-  return cell && cell.candidates[at.candidate] ? `${cell.shotName} ${at.candidate + 1}/${cell.candidates.length}` : null;
+  return cell && cell.candidates[at.candidate] ? placeName(cell.shotName, at.candidate, cell.candidates.length) : null;
 }
 
 /** The row head's header height, kept as the header wraps (a long shot name). */

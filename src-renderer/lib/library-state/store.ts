@@ -32,7 +32,12 @@ export function stepInScope(ids: readonly string[], id: string, delta: -1 | 1): 
 export function nameInScope(scope: ViewerScope, ids: readonly string[], id: string): string | undefined {
   const at = ids.indexOf(id);
   if (at < 0) return undefined;
-  return scope.names?.[at] ?? `${scope.label} ${at + 1}/${ids.length}`;
+  return scope.names?.[at] ?? placeName(scope.label, at, ids.length);
+}
+
+/** One image's name by its place in a group: "SKU-001 · main 2/4" (the one wording of the notes and the board). */
+export function placeName(group: string, index: number, total: number): string {
+  return `${group} ${index + 1}/${total}`;
 }
 
 interface GalleryState {
