@@ -172,3 +172,39 @@ describe('--export-on-exit and --import', () => {
     await expect(startCli(['--port', '0', '--data', tempDir(), '--import', tempDir()])).rejects.toThrow(/exited with 2: .*--import .*service\.db/s);
   });
 });
+
+describe('a kill -9 while snapshots are saved', () => {
+  it('leaves every listed snapshot whole and restorable, and the service state intact after the restart', async () => {
+    const data = tempDir();
+    const first = await startCli(['--port', '0', '--seed', '--data', data, '--admin-token', 'kill-token']);
+    const headers = { Authorization: 'Bearer kill-token', 'Content-Type': 'application/json' };
+    const base = first.ready.base_url;
+    const account = await (await fetch(`${base}/admin/accounts/${first.ready.account_id}`, { headers })).json();
+    // Saves in flight, one after the other, while the process is killed without warning.
+    const saving = (async () => {
+      for (let i = 0; i < 50; i++) {
+        await fetch(`${base}/admin/snapshots`, { method: 'POST', headers, body: JSON.stringify({ name: `s${i}` }) }).catch(() => undefined);
+      }
+    })();
+    await new Promise((r) => setTimeout(r, 150));
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    await saving;
+
+    const second = await startCli(['--port', '0', '--data', data, '--admin-token', 'kill-token']);
+    const again = second.ready.base_url;
+    expect(await (await fetch(`${again}/admin/accounts/${first.ready.account_id}`, { headers })).json()).toEqual(account);
+    const listed = ((await (await fetch(`${again}/admin/snapshots`, { headers })).json()) as { snapshots: Array<{ name: string }> }).snapshots;
+    // The kill landed while saves went on (not after all 50).
+    expect(listed.length).toBeLessThan(50);
+    // Only whole snapshots are listed (a half-written one is never shown), and no hidden leftover stays in the folder.
+    for (const s of listed) {
+      const restored = await fetch(`${again}/admin/snapshots/${s.name}/restore`, { method: 'POST', headers });
+      expect(restored.status, s.name).toBe(200);
+    }
+    expect(readdirSync(join(data, 'snapshots')).filter((n) => n.startsWith('.'))).toEqual([]);
+    expect(await (await fetch(`${again}/admin/accounts/${first.ready.account_id}`, { headers })).json()).toEqual(account);
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).toBe(0);
+  });
+});
