@@ -71,6 +71,9 @@ async function batchAcrossTheBackup() {
   // Today's backup again, now holding the jobs done so far (a start takes one when the day has none).
   rmSync(join(dataDir, 'backups'), { recursive: true });
   s = await start(dataDir);
+  // The start's backup is taken in the background, and an online backup follows later writes of its connection until
+  // it ends: resuming before it is in place would let it hold the jobs sent after it too (as on a loaded machine).
+  await s.until('the start backup', async () => readdirSync(join(dataDir, 'backups')).some((name) => name.endsWith('.db')));
   await s.ok('batchResume', { batchId: created.id });
   const done = await s.until('the batch done', async () => {
     const b = await s.batch(created.id);

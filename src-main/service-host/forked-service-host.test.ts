@@ -36,7 +36,10 @@ function nodeForkOf(children: ChildProcess[]): ForkService {
         event === 'exit' ? child.on('exit', exitCode(listener as (code: number) => void)) : child.on('message', listener as (message: unknown) => void),
       once: (_event: 'exit', listener: (code: number) => void) => child.once('exit', exitCode(listener)),
       kill: () => child.kill(),
-      postMessage: (message) => child.send(message as object),
+      // As Electron's utilityProcess: a message to a child that is exiting is dropped, not an error (its exit says so).
+      postMessage: (message) => {
+        if (child.connected) child.send(message as object, () => undefined);
+      },
     };
     return forked;
   };
