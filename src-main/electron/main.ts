@@ -30,6 +30,8 @@ const guard = installCrashGuard(join(app.getPath('logs'), 'main.log'));
 let mainWindow: BrowserWindow | null = null;
 let studio: StudioApp | null = null;
 let quitting = false;
+/** The UI language as last read from the settings (the window's questions are asked synchronously). */
+let uiLanguage: Language = 'zh';
 
 // Every renderer is sandboxed, whatever a future window forgets to set.
 app.enableSandbox();
@@ -77,9 +79,11 @@ async function start(): Promise<void> {
     });
   }
 
-  const applyMenu = async () => {
+  // The UI language names the menu's items and words the window's own questions.
+  const applyLanguage = async () => {
     const settings = await studioApp.invoke('settingsGet', {});
     const language: Language = settings.ok ? (settings.value as { language: Language }).language : 'zh';
+    uiLanguage = language;
     const template = menuTemplate(language, process.platform, {
       openDataFolder: () => void shell.openPath(dataDir),
       openLogsFolder: () => void shell.openPath(app.getPath('logs')),
@@ -87,8 +91,8 @@ async function start(): Promise<void> {
     }, { developer: !app.isPackaged });
     Menu.setApplicationMenu(Menu.buildFromTemplate(template));
   };
-  await applyMenu();
-  studioApp.on('settings:changed', () => void applyMenu());
+  await applyLanguage();
+  studioApp.on('settings:changed', () => void applyLanguage());
   // The theme chosen in Settings drives prefers-color-scheme in the renderer, so the first paint already has it.
   const applyTheme = async () => {
     const settings = await studioApp.invoke('settingsGet', {});
@@ -109,6 +113,7 @@ function openWindow(): void {
     preload: join(outDir, 'preload', 'index.cjs'),
     icon: appIcon,
     trusted,
+    language: () => uiLanguage,
   });
   mainWindow.on('closed', () => {
     mainWindow = null;
@@ -121,8 +126,9 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-// Close the core (library database, downloads, the local service) before the process goes.
-app.on('before-quit', (event) => {
+// Close the core (library database, downloads, the local service) before the process goes: once every window has
+// closed, not before, since a window with unsaved work may answer "stay" and cancel the quit (docs/main-process.md).
+app.on('will-quit', (event) => {
   if (quitting || !studio) return;
   event.preventDefault();
   quitting = true;

@@ -1,15 +1,19 @@
 // The app window and its security (DESIGN.md §2; STYLE.md, Actual Budget's security.ts): sandboxed renderer with context isolation and no Node,
 // CSP header, navigation and new windows blocked (a link leaves the app only through shell:open-external),
 // webviews refused, every permission request denied, every file:// request refused (the renderer comes from
-// app://studio/, app-protocol.ts).
-import { BrowserWindow, nativeTheme, session, type App, type Session } from 'electron';
+// app://studio/, app-protocol.ts). Closing or reloading it with unsaved work asks first (leave-unsaved.ts).
+import { BrowserWindow, dialog, nativeTheme, session, type App, type Session } from 'electron';
+import type { Language } from '../../src-shared/language.ts';
 import { CONTENT_SECURITY_POLICY } from './content-security-policy.ts';
+import { choseToLeave, leaveUnsavedBox } from './leave-unsaved.ts';
 import { isTrustedRendererUrl, type TrustedRenderer } from './sender-policy.ts';
 
 export interface WindowOptions {
   preload: string;
   icon: string;
   trusted: TrustedRenderer;
+  /** The UI language now, for the window's own questions (it may change while the window is open). */
+  language: () => Language;
 }
 
 let sessionHardened = false;
@@ -69,7 +73,18 @@ export function createMainWindow(options: WindowOptions): BrowserWindow {
   contents.on('will-redirect', (event) => event.preventDefault());
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  askBeforeLosingUnsavedWork(win, options.language);
   return win;
+}
+
+/**
+ * The renderer holds a close or reload through `beforeunload` while it has unsaved work (its leave guard decides);
+ * Electron would then keep the window silently. Ask instead; only "leave without saving" lets the unload go on.
+ */
+function askBeforeLosingUnsavedWork(win: BrowserWindow, language: () => Language): void {
+  win.webContents.on('will-prevent-unload', (event) => {
+    if (choseToLeave(dialog.showMessageBoxSync(win, leaveUnsavedBox(language())))) event.preventDefault();
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 // Leaving the shot list's unsaved edits asks first (docs/catalog.md "Plan and editing"): a change of tab anywhere in
 // the app (the app store's leave guard), choosing another shot list, and closing the Catalog all open one dialog:
-// save, discard, or stay (Escape). Focus is held in the dialog while it asks.
+// save, discard, or stay (Escape). Focus is held in the dialog while it asks. Closing or reloading the window is
+// asked by the browser (or Electron's shell, docs/main-process.md) through `beforeunload`, held while edits are unsaved.
 import { useEffect } from 'react';
 import { useAppStore } from '../../lib/app-store.ts';
 import { useText } from '../../i18n/text.ts';
@@ -8,7 +9,7 @@ import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { AskDialog } from './AskDialog.tsx';
 import { planText } from './plan-i18n.ts';
 import { useSaveDraft } from './queries.ts';
-import { leaveDraft, useBatchStore } from './store.ts';
+import { holdsUnsavedEdits, leaveDraft, useBatchStore } from './store.ts';
 
 /** While the Catalog is open, every change of tab is asked through `leaveDraft`. */
 function useTabGuard(): void {
@@ -19,9 +20,27 @@ function useTabGuard(): void {
   }, [setLeaveGuard]);
 }
 
+/** Asks the browser to hold the unload: it shows its own "leave this page?" question. */
+function holdUnload(event: BeforeUnloadEvent): void {
+  event.preventDefault();
+  // Chromium before 119 (and so older Electron) asks only when returnValue is set as well.
+  event.returnValue = true;
+}
+
+/** While edits are unsaved, closing or reloading the window asks too; with nothing unsaved it closes at once. */
+function useCloseGuard(): void {
+  const unsaved = useBatchStore(holdsUnsavedEdits);
+  useEffect(() => {
+    if (!unsaved) return;
+    window.addEventListener('beforeunload', holdUnload);
+    return () => window.removeEventListener('beforeunload', holdUnload);
+  }, [unsaved]);
+}
+
 export function UnsavedEditsDialog({ listName }: { listName: string }) {
   const t = useText(planText);
   useTabGuard();
+  useCloseGuard();
   const leaving = useBatchStore((s) => s.leaving);
   const draft = useBatchStore((s) => s.draft);
   const setDraft = useBatchStore((s) => s.setDraft);

@@ -82,13 +82,18 @@ export function parseBudget(text: string): number | null {
   return Number.isInteger(n) && n >= 1 ? n : null;
 }
 
+/** Whether there is anything leaving would lose: the one rule the leave guard and the window's close guard ask. */
+export function holdsUnsavedEdits(state: Pick<BatchUiState, 'draft'>): boolean {
+  return state.draft !== null;
+}
+
 /**
  * Whether leaving may happen now (nothing unsaved: true). With unsaved edits the question is asked and false
  * answered; `go` runs once the person has saved or discarded them (the app store's leave guard, another list).
  */
 export function leaveDraft(go: () => void): boolean {
-  const { draft, askLeave } = useBatchStore.getState();
-  if (draft === null) return true;
-  askLeave(go);
+  const state = useBatchStore.getState();
+  if (!holdsUnsavedEdits(state)) return true;
+  state.askLeave(go);
   return false;
 }
