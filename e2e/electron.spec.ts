@@ -2,12 +2,15 @@
 // and an Electron binary exists or can be downloaded the way `npm start` does on first start
 // (node_modules/electron/dist, ELECTRON_OVERRIDE_DIST_PATH, ELECTRON_MIRROR); otherwise it is skipped with the
 // reason. Checks the window, the bridge's exact shape, that navigation and new windows are blocked, that the
-// renderer has no Node, and that a generation completes against the bundled service.
+// renderer has no Node, that a generation completes against the bundled service, and that closing the window with
+// unsaved edits asks natively (docs/main-process.md "Closing the window with unsaved work").
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { IPC_METHODS } from '../src-shared/ipc/index.ts';
+import { IPC_METHODS, type ShotList } from '../src-shared/ipc/index.ts';
+import type { Language } from '../src-shared/language.ts';
+import { leaveUnsavedBox } from '../src-main/electron/leave-unsaved.ts';
 import { buildIfStale } from '../src-main/harness/build-output.ts';
 import { ensureElectronBinary, missingDisplay, type ElectronBinary } from '../src-main/harness/electron-binary.ts';
 
@@ -117,4 +120,58 @@ test.describe('Electron app', () => {
     expect(size.thumb).toBeLessThanOrEqual(512);
     expect(size.bogus).toBe(-1);
   });
+
+  // Last: it leaves a shot list behind. The native box would block main, so a stand-in answers it and records it.
+  test('closing the window with an unsaved shot-list edit asks natively; Stay keeps the window and the edit, Leave goes', async () => {
+    await answerLeaveBox(app, 'stay');
+    try {
+      const list = await page.evaluate(async (shot) => {
+        const api = (globalThis as unknown as { api: Api }).api;
+        return (await api.shotListSave!({ name: 'close list', shots: [shot] })).value as ShotList;
+      }, { name: 'main', purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: '' });
+      const firstN = page.getByTestId('shot-row').first().getByTestId('shot-n');
+      await page.getByTestId('open-batch').click();
+      await page.getByTestId('shot-list-select').selectOption(list.id);
+      await firstN.selectOption('4');
+      await expect(page.getByTestId('shot-list-unsaved')).toBeVisible();
+
+      await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.close());
+      await expect.poll(() => askedBoxes(app)).toHaveLength(1);
+      const language = await page.evaluate(async () => ((await (globalThis as unknown as { api: Api }).api.settingsGet!()).value as { language: Language }).language);
+      expect((await askedBoxes(app))[0]).toEqual(leaveUnsavedBox(language));
+      expect(app.windows()).toHaveLength(1);
+      await expect(firstN).toHaveValue('4');
+
+      // Leave without saving: a reload goes on and the edit is gone.
+      await answerLeaveBox(app, 'leave');
+      await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.webContents.reload());
+      await expect.poll(() => askedBoxes(app)).toHaveLength(2);
+      await page.getByTestId('open-batch').click();
+      await page.getByTestId('shot-list-select').selectOption(list.id);
+      await expect(firstN).toHaveValue('1');
+      await expect(page.getByTestId('shot-list-unsaved')).toHaveCount(0);
+    } finally {
+      // Whatever happened, the app must be able to quit after the tests.
+      await answerLeaveBox(app, 'leave');
+    }
+  });
 });
+
+type MainGlobal = { leaveBoxes?: unknown[]; leaveAnswer?: number };
+
+/** Replaces the native box with one that answers Stay (1) or Leave without saving (0) and records what it asked. */
+async function answerLeaveBox(app: ElectronApplication, answer: 'stay' | 'leave'): Promise<void> {
+  await app.evaluate(({ dialog }, index) => {
+    const g = globalThis as unknown as MainGlobal;
+    g.leaveBoxes ??= [];
+    g.leaveAnswer = index;
+    dialog.showMessageBoxSync = ((_window: unknown, options: unknown) => {
+      g.leaveBoxes?.push(options);
+      return g.leaveAnswer ?? 1;
+    }) as typeof dialog.showMessageBoxSync;
+  }, answer === 'stay' ? 1 : 0);
+}
+
+async function askedBoxes(app: ElectronApplication): Promise<unknown[]> {
+  return app.evaluate(() => (globalThis as unknown as MainGlobal).leaveBoxes ?? []);
+}
