@@ -21,6 +21,7 @@ import { DEFAULT_RETRY_POLICY, batchStep, jobRetryVerdict, type RetryPolicy } fr
 import { turnFacts, type StoredTurn } from '../domain/turns.ts';
 import type { LibraryRepo } from '../library/index.ts';
 import { planFields, visibleStatus, type BatchRepo, type BatchRow, type JobRow, type StoredPause } from './batch-repo.ts';
+import { requestAtSend } from './product-master.ts';
 import { jobFacts, retryOffer } from './reruns.ts';
 
 export interface BatchRunnerDeps {
@@ -40,6 +41,8 @@ export interface BatchRunnerDeps {
   onTrouble?: (message: string, error: unknown) => void;
   /** spec §7's policy (tests shorten its waits); the same the single generation runner uses. */
   policy?: Partial<RetryPolicy>;
+  /** The product's master reference chosen now (product-master.ts): a job's first send takes it (`requestAtSend`). */
+  master?: (productId: string) => string | null;
 }
 
 /** Longest single timer (setTimeout overflows past 2^31 ms); a longer wait re-arms. */
@@ -431,9 +434,12 @@ export class BatchRunner {
       this.pausedFor(batchId, { reason: 'problem', until: null, needed: null, params: { code: 'batch_other_environment', environment: batch.environment } }, batch);
       return 'stop';
     }
+    const sending = this.requestAtSend(job);
+    if (sending === null) return 'next';
+    const { estimate } = sending;
     if (batch.budget !== null) {
       const tally = this.deps.batches.tally(batchId);
-      if (tally.spent + tally.reserved + tally.unknownEstimates + job.estimate > batch.budget) {
+      if (tally.spent + tally.reserved + tally.unknownEstimates + estimate > batch.budget) {
         // A job in flight may still cost less than reserved (a partial run): wait for it before giving up.
         if (flying.size > 0) return 'stop';
         this.deps.batches.markNotSent(job.id, 'over_budget', null);
@@ -441,12 +447,12 @@ export class BatchRunner {
         return 'next';
       }
     }
-    const short = await this.shortOfCredits(job, flying.size);
+    const short = await this.shortOfCredits(estimate, flying.size);
     // The batch was paused, cancelled or resumed while the balance was read: read it again.
     if (this.written(batchId) !== seen) return 'next';
     if (short === 'wait') return 'stop';
     if (short !== null) {
-      this.pausedFor(batchId, { reason: 'insufficient_credits', until: null, needed: job.estimate, params: { balance: short.balance } }, batch);
+      this.pausedFor(batchId, { reason: 'insufficient_credits', until: null, needed: estimate, params: { balance: short.balance } }, batch);
       return 'stop';
     }
     // A job back in the queue after a 429 is never resent before its wait is over (spec §7), even when the
@@ -459,12 +465,12 @@ export class BatchRunner {
     flying.add(job.id);
     let turnId: string;
     try {
-      ({ turnId } = await this.deps.runner.start({ request: job.request, sessionId: job.sessionId }, job.retryOf, {
+      ({ turnId } = await this.deps.runner.start({ request: sending.request, sessionId: job.sessionId }, job.retryOf, {
         batchJobId: job.id,
         // In the turn's own transaction: a job cancelled, or a batch paused, while the key was read is not sent
         // (throwing rolls the turn back, so nothing goes out).
         inTransaction: (id) => {
-          if (this.written(batchId) !== seen || !this.deps.batches.markSent(job.id, id)) throw new StudioError('batch_job_withdrawn', { jobId: job.id });
+          if (this.written(batchId) !== seen || !this.deps.batches.markSent(job.id, id, sending)) throw new StudioError('batch_job_withdrawn', { jobId: job.id });
         },
       }));
     } catch (thrown) {
@@ -482,7 +488,7 @@ export class BatchRunner {
       this.deps.changed(batchId, job.id);
       return 'next';
     }
-    this.balance.sent(job.estimate);
+    this.balance.sent(estimate);
     this.deps.changed(batchId, job.id);
     const follow = this.follow(batchId, job.id, turnId).finally(() => this.follows.delete(follow));
     this.follows.add(follow);
@@ -494,14 +500,29 @@ export class BatchRunner {
    * Whether the Local balance leaves room for the job: null (room, or unknown on Remote), 'wait' (jobs in flight
    * first give back or are charged their reservations), or the balance the service says before a pause.
    */
-  private async shortOfCredits(job: JobRow, inFlight: number): Promise<null | 'wait' | { balance: number }> {
+  private async shortOfCredits(estimate: number, inFlight: number): Promise<null | 'wait' | { balance: number }> {
     const environment = this.deps.environment();
     const known = this.balance.get(environment) ?? (await this.readBalance(environment));
-    if (known === null || known >= job.estimate) return null;
+    if (known === null || known >= estimate) return null;
     if (inFlight > 0) return 'wait';
     // The batch pauses on the service's own figure, never on its reckoning alone.
     const balance = await this.readBalance(environment);
-    return balance === null || balance >= job.estimate ? null : { balance };
+    return balance === null || balance >= estimate ? null : { balance };
+  }
+
+  /**
+   * The request the job goes out with and its price (product-master.ts `requestAtSend`: a first send takes the
+   * product's master as chosen now); null when the master cannot go in, and the job is set aside unsent saying why.
+   * The request and price are recorded with the turn (`markSent`), before anything goes out.
+   */
+  private requestAtSend(job: JobRow): { request: JobRow['request']; estimate: number } | null {
+    try {
+      return requestAtSend(job, this.deps.master?.(job.productId) ?? null);
+    } catch (thrown) {
+      this.deps.batches.markNotSent(job.id, 'failed', asStudioError(thrown).toStored());
+      this.deps.changed(job.batchId, job.id);
+      return null;
+    }
   }
 
   private async readBalance(environment: EnvironmentName): Promise<number | null> {

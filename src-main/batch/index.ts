@@ -5,6 +5,7 @@ import type { HandlerTable } from '../ports/ipc-table.ts';
 import { BatchRepo } from './batch-repo.ts';
 import { BatchRunner } from './batch-runner.ts';
 import { CatalogRepo } from './catalog-repo.ts';
+import { ProductMasters } from './product-master.ts';
 import { createBatchHandlers, type BatchHandlerDeps, type BatchMethods } from './handlers.ts';
 
 export type { BatchMethods } from './handlers.ts';
@@ -28,6 +29,7 @@ export interface Batch {
 export function createBatch(deps: BatchDeps): Batch {
   const batches = new BatchRepo(deps.db);
   const catalog = new CatalogRepo(deps.db);
+  const masters = new ProductMasters(deps.db, batches);
   const clock = deps.now ? { now: deps.now } : {};
   const runner = new BatchRunner({
     repo: deps.repo,
@@ -38,6 +40,7 @@ export function createBatch(deps: BatchDeps): Batch {
     language: deps.language,
     changed: deps.changed,
     onTrouble: deps.onTrouble,
+    master: (productId) => masters.get(productId),
     ...clock,
   });
   runner.recover();

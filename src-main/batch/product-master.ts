@@ -8,7 +8,7 @@ import type { SetProductMasterInput } from '../../src-shared/ipc/batch-board.ts'
 import { validateGenerateRequest } from '../../src-shared/validation.ts';
 import { StudioError } from '../domain/errors.ts';
 import { preparedOnce } from '../library/index.ts';
-import type { BatchRepo } from './batch-repo.ts';
+import type { BatchRepo, JobRow } from './batch-repo.ts';
 
 type Row = Record<string, SQLInputValue>;
 
@@ -29,6 +29,44 @@ export function masterRefusal(request: GenerateRequest, master: string): { code:
   if (!validateGenerateRequest(request).ok) return null; // a request already refused is not the master's doing
   const checked = validateGenerateRequest(requestWithMaster(request, master));
   return checked.ok ? null : { code: checked.error.code, params: { ...checked.error.params } };
+}
+
+/** A job as the master's rules read it: which cell it is for, and whether it ever went out. */
+type MasterJob = Pick<JobRow, 'sku' | 'shotName' | 'request' | 'estimate' | 'origin' | 'earlierTurnIds' | 'retryOf'>;
+
+/**
+ * The request with the master, or the refusal that names the shot and the rule (a re-shoot is not added, a job not
+ * yet sent is not sent): a master the model cannot take never goes out silently without it.
+ */
+export function requestWithUsableMaster(job: Pick<JobRow, 'sku' | 'shotName'>, request: GenerateRequest, master: string | null): GenerateRequest {
+  if (master === null) return request;
+  const refusal = masterRefusal(request, master);
+  if (refusal) {
+    throw new StudioError('batch_master_unusable', { sku: job.sku, shot: job.shotName, model: request.model ?? 'auto', reason: refusal.code, ...refusal.params }, { details: { reason: refusal.code } });
+  }
+  return requestWithMaster(request, master);
+}
+
+/**
+ * Whether the job's next send is its first: a plan job or a re-shoot that never went out takes the product's master as
+ * it is now. A job that went out before (the queue's resend after a 500, a 429 or 402 wait) or a person's retry is a
+ * resend, and spec §7 (retry-policy.ts) resends "as is": it keeps the request of the send it repeats.
+ */
+export function firstSend(job: Pick<JobRow, 'origin' | 'earlierTurnIds' | 'retryOf'>): boolean {
+  return job.origin !== 'retry' && job.earlierTurnIds.length === 0 && job.retryOf === null;
+}
+
+/**
+ * What a queued job goes out with now, and its price: a first send takes the product's master chosen since it was
+ * planned (the reference count, so the price, changes only when the product had no reference or had the master among
+ * its others: the price is read again, never assumed). A resend goes as it went. Throws `batch_master_unusable`.
+ */
+export function requestAtSend(job: MasterJob, master: string | null): { request: GenerateRequest; estimate: number } {
+  if (master === null || !firstSend(job)) return { request: job.request, estimate: job.estimate };
+  const request = requestWithUsableMaster(job, job.request, master);
+  const checked = validateGenerateRequest(request);
+  // A request refused anyway is refused by the send (spec §4.1), at the price it was planned at.
+  return { request, estimate: checked.ok ? checked.value.estimate.total : job.estimate };
 }
 
 export class ProductMasters {

@@ -17,7 +17,7 @@ import { jobRetryVerdict, type BatchJobFacts, type JobRetryVerdict } from '../do
 import { transaction, type LibraryDatabase } from '../library/index.ts';
 import { planFields, visibleStatus, type BatchRow, type BatchTally, type JobRow, type JobTurn } from './batch-repo.ts';
 import type { BatchRunner, BatchRunnerDeps } from './batch-runner.ts';
-import { masterRefusal, requestWithMaster } from './product-master.ts';
+import { requestAtSend, requestWithUsableMaster } from './product-master.ts';
 
 /** The batch runner's reads (its repo, environment, language, clock), the database and the runner itself. */
 export type RerunDeps = Pick<BatchRunnerDeps, 'batches' | 'environment' | 'language' | 'now'> & {
@@ -181,7 +181,8 @@ export class Reruns {
       if (verdict.allowed) retry.push(latest);
       else skipped.push({ jobId: latest.job.id, sku: latest.job.sku, shotName: latest.job.shotName, reason: verdict.reason, message: retryOffer(verdict, language).message ?? '' });
     }
-    const jobs = [...requeue, ...retry.map((v) => v.job)];
+    // A never-sent job goes out with the product's master as it is then: priced so (a retry keeps its request).
+    const jobs = [...requeue.map((j) => ({ ...j, estimate: this.priceAtSend(j) })), ...retry.map((v) => v.job)];
     const total = jobs.reduce((sum, j) => sum + j.estimate, 0);
     const left = budgetLeft(batch, this.deps.batches.tally(batch.id));
     const answer = { dryRun, jobs: jobs.length, total, requeued: requeue.length, retried: retry.length, left, withinBudget: jobsWithinBudget(jobs, left), skipped };
@@ -195,11 +196,16 @@ export class Reruns {
 
   /** The re-shoot's request with the product's master reference; one the model cannot take says why (nothing is added). */
   private withMaster(job: JobRow, request: GenerateRequest): GenerateRequest {
-    const master = this.deps.master?.(job.productId) ?? null;
-    if (master === null) return request;
-    const refusal = masterRefusal(request, master);
-    if (refusal) throw new StudioError('batch_master_unusable', { sku: job.sku, shot: job.shotName, model: request.model ?? 'auto', reason: refusal.code, ...refusal.params }, { details: { reason: refusal.code } });
-    return requestWithMaster(request, master);
+    return requestWithUsableMaster(job, request, this.deps.master?.(job.productId) ?? null);
+  }
+
+  /** What the queue will reserve for this job when it sends it (requestAtSend); a master it refuses sends nothing. */
+  private priceAtSend(job: JobRow): number {
+    try {
+      return requestAtSend(job, this.deps.master?.(job.productId) ?? null).estimate;
+    } catch {
+      return 0;
+    }
   }
 
   private require(batchId: string): BatchRow {

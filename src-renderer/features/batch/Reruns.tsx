@@ -51,7 +51,7 @@ export function JobRetry({ batchId, job }: { batchId: string; job: BatchJob }) {
         data-allowed={job.retry.allowed}
         data-reason={job.retry.reason ?? undefined}
         aria-label={t('retryJobLabel', { sku: job.sku, shot: job.shotName })}
-        title={reason ? t('retryNotAllowed', { reason }) : undefined}
+        title={reason ? t('retryNotAllowed', { reason }) : t('retryJobLabel', { sku: job.sku, shot: job.shotName })}
         disabled={!job.retry.allowed || retry.isPending}
         onClick={() => retry.mutate({ batchId, jobId: job.id })}
       >

@@ -278,7 +278,7 @@ export const batchText = defineTextNamespace('batch', {
 
     // re-runs inside the batch
     retryJob: 'Retry',
-    retryJobLabel: 'Retry {{sku}} · {{shot}} as a new job of this batch',
+    retryJobLabel: 'Retry {{sku}} · {{shot}} as a new job of this batch, with the same request (a master chosen since goes with a re-shoot)',
     retryNotAllowed: 'Retry not possible: {{reason}}',
     rerunCell: 'Re-shoot…',
     rerunCellLabel: 'Re-shoot {{sku}} · {{shot}}',
@@ -581,7 +581,7 @@ export const batchText = defineTextNamespace('batch', {
 
     // re-runs inside the batch
     retryJob: '重试',
-    retryJobLabel: '把 {{sku}} · {{shot}} 作为本批次的新任务重试',
+    retryJobLabel: '把 {{sku}} · {{shot}} 按原请求作为本批次的新任务重试（之后选的主参考图只用于重拍）',
     retryNotAllowed: '不能重试：{{reason}}',
     rerunCell: '重拍…',
     rerunCellLabel: '重拍 {{sku}} · {{shot}}',
