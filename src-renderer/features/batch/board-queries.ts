@@ -3,13 +3,16 @@
 // whole board; events refresh only the rows they are about: a job's `batch:changed` its product's row, an image's
 // change (library-events.ts watchLibraryImages) the rows holding it; an event naming nothing the board holds (a new
 // re-run job, the batch's state, a pick from elsewhere) reads the whole board again. At most ~4 flushes a second.
-// A pick or a mark shows on the board at once; main's answer then brings the truth.
+// A pick or a mark shows on the board at once; main's answer then brings the truth. Picks and master choices go on
+// the one undo stack with the marks (lib/library-state/undo.ts): Ctrl+Z puts the earlier one back.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import type { BoardCell, BoardProduct, CatalogBoard, CellCandidate, SetPickInput, SetProductMasterInput } from '../../../src-shared/ipc/batch-board.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
 import { watchLibraryImages } from '../../lib/library-state/library-events.ts';
 import { useMark, type Marks } from '../../lib/library-state/marks.ts';
+import { cellName, placeName } from '../../lib/library-state/store.ts';
+import { joinNewest, oneAfterAnother, remember, say, type UndoEntry } from '../../lib/library-state/undo.ts';
 import { batchKeys } from './queries.ts';
 
 export const boardKey = (batchId: string) => [...batchKeys.all(), 'board', batchId] as const;
@@ -160,28 +163,144 @@ function patchCells(client: QueryClient, batchId: string, patch: (cell: BoardCel
   client.setQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }, (board) => (board ? { ...board, cells: board.cells.map(patch) } : board));
 }
 
-/** Sets or clears a cell's pick; the cell shows it at once. */
-export function useSetPick(batchId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (input: SetPickInput) => call('catalogSetPick', input),
-    onMutate: (input) => patchCells(client, batchId, (cell) => (cell.productId === input.productId && cell.shotName === input.shot ? { ...cell, pick: input.imageId } : cell)),
-    onError: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }),
-    // The answer is the cell as main stored it.
-    onSuccess: (stored) => patchCells(client, batchId, (cell) => (cell.productId === stored.productId && cell.shotName === stored.shotName ? { ...cell, pick: stored.pick } : cell)),
+/** Shows a pick on every cached board of the batch: at once as asked, then as main stored it. */
+function showPick(client: QueryClient, batchId: string, cell: { productId?: string | undefined; shot: string; pick: string | null }): void {
+  patchCells(client, batchId, (c) => (c.productId === cell.productId && c.shotName === cell.shot ? { ...c, pick: cell.pick } : c));
+}
+
+function showProduct(client: QueryClient, batchId: string, product: BoardProduct): void {
+  client.setQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }, (board) =>
+    board ? { ...board, products: board.products.map((p) => (p.productId === product.productId ? product : p)) } : board,
+  );
+}
+
+/** A product's row as main has it now (its head and its cells), or null when main cannot say: then no undo entry. */
+async function rowNow(batchId: string, productId: string | null): Promise<{ product: BoardProduct; cells: BoardCell[] } | null> {
+  if (productId === null) return null;
+  try {
+    const rows = await call('catalogGetBoard', { batchId, productIds: [productId] });
+    const product = rows.products[0];
+    return product ? { product, cells: rows.cells.filter((c) => c.productId === productId) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The product a pick is for: by id, or by SKU as the cached board knows it. */
+function productIdOf(client: QueryClient, batchId: string, input: SetPickInput): string | null {
+  if (input.productId) return input.productId;
+  for (const board of boards(client, batchId)) for (const p of board.products) if (p.sku === input.sku) return p.productId;
+  return null;
+}
+
+/** An image by its place on the board, as the notes name it ("SKU-001 · main 2/2"); null when no cell holds it. */
+function placeOf(cells: readonly BoardCell[], imageId: string): string | null {
+  for (const cell of cells) {
+    const at = cell.candidates.findIndex((c) => c.imageId === imageId);
+    if (at >= 0) return placeName(cellName(cell.sku, cell.shotName), at, cell.candidates.length);
+  }
+  return null;
+}
+
+/** Sets a pick in main and the boards; main refusing leaves the boards to read it again. */
+async function putPick(client: QueryClient, batchId: string, input: SetPickInput): Promise<BoardCell> {
+  showPick(client, batchId, { productId: input.productId, shot: input.shot, pick: input.imageId });
+  try {
+    const stored = await call('catalogSetPick', input);
+    showPick(client, batchId, { productId: stored.productId, shot: stored.shotName, pick: stored.pick });
+    return stored;
+  } catch (error) {
+    void client.invalidateQueries({ queryKey: boardKey(batchId) });
+    throw error;
+  }
+}
+
+/** Whether a change is the reject of exactly this image: the pick it clears is part of that one key press. */
+const rejectOf = (imageId: string) => (newest: UndoEntry) => newest.done === 'marked' && newest.marks.rejected === true && newest.imageIds.length === 1 && newest.imageIds[0] === imageId;
+
+/** Sets a pick, remembering the cell's earlier pick (none or another candidate) so Ctrl+Z puts it back (lib/library-state/undo.ts). */
+function pickAndRemember(client: QueryClient, batchId: string, input: SetPickInput): Promise<BoardCell> {
+  return oneAfterAnother(async () => {
+    const row = await rowNow(batchId, productIdOf(client, batchId, input));
+    const stored = await call('catalogSetPick', input);
+    const before = row?.cells.find((c) => c.shotName === stored.shotName)?.pick;
+    const imageId = stored.pick ?? before;
+    if (before === stored.pick || !imageId) return stored;
+    const done = stored.pick ? 'picked' : 'unpicked';
+    const name = placeOf([stored], imageId) ?? cellName(stored.sku, stored.shotName);
+    if (before === undefined) {
+      say({ kind: done, marks: {}, name });
+      return stored;
+    }
+    const back = { batchId, productId: stored.productId, shot: stored.shotName, imageId: before };
+    const step = { what: 'pick' as const, putBack: (c: QueryClient) => putPick(c, batchId, back).then(() => undefined) };
+    // X on the picked candidate rejects it and clears the pick: one change, one Ctrl+Z.
+    if (done === 'unpicked' && joinNewest([step], rejectOf(imageId))) return stored;
+    remember({ done, marks: {}, name, imageIds: [imageId], steps: [step] });
+    return stored;
   });
 }
 
-/** Chooses or clears a product's master reference; its row head shows main's answer. */
-export function useSetProductMaster(batchId: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (input: SetProductMasterInput) => call('catalogSetProductMaster', input),
-    onSuccess: (product) =>
-      client.setQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }, (board) =>
-        board ? { ...board, products: board.products.map((p) => (p.productId === product.productId ? product : p)) } : board,
-      ),
+/** The pick mutation's steps on a cache (the hook's body, apart so a test can run it on a real QueryClient). */
+export function pickMutation(client: QueryClient, batchId: string) {
+  return {
+    mutationFn: (input: SetPickInput) => pickAndRemember(client, batchId, input),
+    onMutate: (input: SetPickInput) => showPick(client, batchId, { productId: input.productId, shot: input.shot, pick: input.imageId }),
+    onError: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }),
+    // The answer is the cell as main stored it.
+    onSuccess: (stored: BoardCell) => showPick(client, batchId, { productId: stored.productId, shot: stored.shotName, pick: stored.pick }),
+  };
+}
+
+/** Sets or clears a cell's pick; the cell shows it at once; Ctrl+Z puts the earlier pick back. */
+export function useSetPick(batchId: string) {
+  return useMutation(pickMutation(useQueryClient(), batchId));
+}
+
+/** Sets a master in main and the boards; main refusing leaves the boards to read it again. */
+async function putMaster(client: QueryClient, batchId: string, input: SetProductMasterInput): Promise<void> {
+  try {
+    showProduct(client, batchId, await call('catalogSetProductMaster', input));
+  } catch (error) {
+    void client.invalidateQueries({ queryKey: boardKey(batchId) });
+    throw error;
+  }
+}
+
+/** The master a product has chosen, or null when it uses its own first reference. */
+const chosenMaster = (product: BoardProduct): string | null => (product.masterChosen ? product.masterImageId : null);
+
+/** Chooses or clears a master, remembering the earlier one (or none) so Ctrl+Z puts it back. */
+function masterAndRemember(client: QueryClient, batchId: string, input: SetProductMasterInput): Promise<BoardProduct> {
+  return oneAfterAnother(async () => {
+    const row = await rowNow(batchId, input.productId);
+    const product = await call('catalogSetProductMaster', input);
+    const before = row ? chosenMaster(row.product) : undefined;
+    const after = chosenMaster(product);
+    const imageId = after ?? before;
+    if (before === after) return product;
+    const done = after ? 'master' : 'unmaster';
+    const name = (imageId && row ? placeOf(row.cells, imageId) : null) ?? product.sku;
+    if (before === undefined) say({ kind: done, marks: {}, name });
+    else {
+      const back = { batchId, productId: product.productId, imageId: before };
+      remember({ done, marks: {}, name, imageIds: imageId ? [imageId] : [], steps: [{ what: 'master', putBack: (c) => putMaster(c, batchId, back) }] });
+    }
+    return product;
   });
+}
+
+/** The master mutation's steps on a cache (apart from the hook, as pickMutation). */
+export function masterMutation(client: QueryClient, batchId: string) {
+  return {
+    mutationFn: (input: SetProductMasterInput) => masterAndRemember(client, batchId, input),
+    onSuccess: (product: BoardProduct) => showProduct(client, batchId, product),
+  };
+}
+
+/** Chooses or clears a product's master reference; its row head shows main's answer; Ctrl+Z puts the earlier one back. */
+export function useSetProductMaster(batchId: string) {
+  return useMutation(masterMutation(useQueryClient(), batchId));
 }
 
 /** Culling marks on board candidates through the one mark hook; the board's candidates show them at once. */

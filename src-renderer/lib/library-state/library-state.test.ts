@@ -7,7 +7,8 @@ import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { GalleryPage, ImageDetail } from '../../../src-shared/ipc/library.ts';
 import { queryKeys } from '../query-keys.ts';
 import { libraryRefresher } from './library-events.ts';
-import { markMutation, marksForKey, MARK_BATCH, UNDO_DEPTH, undoLastMark, useMarkHistory, type MarkInput } from './marks.ts';
+import { markMutation, marksForKey, MARK_BATCH, type MarkInput } from './marks.ts';
+import { UNDO_DEPTH, undoLast, useUndoHistory } from './undo.ts';
 import { nameInScope, stepInScope, useGalleryStore } from './store.ts';
 
 const image = (id: string, turnId = 'turn_1', marks: Partial<ImageRecord> = {}): ImageRecord =>
@@ -171,7 +172,7 @@ describe('undo of marks (Ctrl+Z)', () => {
   beforeEach(() => {
     client = new QueryClient();
     calls.length = 0;
-    useMarkHistory.setState({ stack: [], note: null });
+    useUndoHistory.setState({ stack: [], note: null });
     stored = new Map([['img_1', image('img_1', 'turn_1', { rating: 3, prompt: 'a blue mug on oak' } as Partial<ImageRecord>)]]);
     const ok = <T>(value: T) => Promise.resolve({ ok: true, value });
     vi.stubGlobal('window', {
@@ -191,24 +192,24 @@ describe('undo of marks (Ctrl+Z)', () => {
 
   it('puts back exactly what a reject replaced (a 3-star image is 3 stars and not rejected again), and names the image', async () => {
     await mark({ imageIds: ['img_1'], rejected: true, label: 'SKU-1 · main 2/2' });
-    expect(useMarkHistory.getState().note).toMatchObject({ kind: 'marked', marks: { rejected: true }, name: 'SKU-1 · main 2/2' });
-    await undoLastMark(client);
+    expect(useUndoHistory.getState().note).toMatchObject({ kind: 'marked', marks: { rejected: true }, name: 'SKU-1 · main 2/2' });
+    await undoLast(client);
     expect(calls.at(-1)).toEqual({ imageIds: ['img_1'], rating: 3, rejected: false, starred: false });
     expect(stored.get('img_1')).toMatchObject({ rating: 3, rejected: false, starred: false });
     // The undo's note names the image as the mark's did.
-    expect(useMarkHistory.getState().note).toMatchObject({ kind: 'undone', name: 'SKU-1 · main 2/2' });
+    expect(useUndoHistory.getState().note).toMatchObject({ kind: 'undone', name: 'SKU-1 · main 2/2' });
     // Nothing left: says so, sends nothing.
     const sent = calls.length;
-    await undoLastMark(client);
+    await undoLast(client);
     expect(calls).toHaveLength(sent);
-    expect(useMarkHistory.getState().note?.kind).toBe('nothing');
+    expect(useUndoHistory.getState().note?.kind).toBe('nothing');
   });
 
   it('names an image marked without a label by its prompt', async () => {
     await mark({ imageIds: ['img_1'], starred: true });
-    expect(useMarkHistory.getState().note).toMatchObject({ kind: 'marked', name: 'a blue mug on oak' });
-    await undoLastMark(client);
-    expect(useMarkHistory.getState().note).toMatchObject({ kind: 'undone', name: 'a blue mug on oak' });
+    expect(useUndoHistory.getState().note).toMatchObject({ kind: 'marked', name: 'a blue mug on oak' });
+    await undoLast(client);
+    expect(useUndoHistory.getState().note).toMatchObject({ kind: 'undone', name: 'a blue mug on oak' });
   });
 
   it('undoes exactly when marks follow each other faster than main answers (0, then X, then Ctrl+Z at once)', async () => {
@@ -219,12 +220,12 @@ describe('undo of marks (Ctrl+Z)', () => {
     const clear = mark({ imageIds: ['img_1'], rating: 0 });
     const reject = mark({ imageIds: ['img_1'], rejected: true });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const undo = undoLastMark(client);
+    const undo = undoLast(client);
     await Promise.all([clear, reject, undo]);
     api.libraryMark = write;
     // Only the last mark (the reject) is taken back; the rating cleared before it stays cleared.
     expect(stored.get('img_1')).toMatchObject({ rating: 0, rejected: false });
-    await undoLastMark(client);
+    await undoLast(client);
     expect(stored.get('img_1')).toMatchObject({ rating: 3, rejected: false });
   });
 
@@ -233,17 +234,17 @@ describe('undo of marks (Ctrl+Z)', () => {
     const api = (window as unknown as { api: Record<string, unknown> }).api;
     const libraryMark = api.libraryMark;
     api.libraryMark = () => Promise.resolve({ ok: false, error: { code: 'E_TEST', message: 'refused' } });
-    await expect(undoLastMark(client)).rejects.toBeTruthy();
-    expect(useMarkHistory.getState().stack).toHaveLength(1);
+    await expect(undoLast(client)).rejects.toBeTruthy();
+    expect(useUndoHistory.getState().stack).toHaveLength(1);
     api.libraryMark = libraryMark;
-    await undoLastMark(client);
+    await undoLast(client);
     expect(stored.get('img_1')).toMatchObject({ rating: 3, rejected: false });
   });
 
   it(`keeps the last ${UNDO_DEPTH} marks, newest undone first`, async () => {
     for (let r = 0; r < UNDO_DEPTH + 5; r++) await mark({ imageIds: ['img_1'], rating: (r % 5) + 1 });
-    expect(useMarkHistory.getState().stack).toHaveLength(UNDO_DEPTH);
-    await undoLastMark(client);
+    expect(useUndoHistory.getState().stack).toHaveLength(UNDO_DEPTH);
+    await undoLast(client);
     // The last mark set rating 5 (r = 24); before it the image had 4.
     expect(stored.get('img_1')?.rating).toBe(4);
   });

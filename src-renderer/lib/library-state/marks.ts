@@ -1,14 +1,14 @@
 // Culling marks (rating 1–5, 0 clears; reject; star) on one image or a selection, through library:mark: the one mark
-// hook of the renderer (grid, viewer, compare, catalog board). What the designer sees changes at once: the cached
-// gallery pages and image details are patched before main answers, then patched with main's records; the filtered
-// truth (an image leaving a "hide rejects" view) comes with main's library:changed event (library-events.ts).
+// hook of the renderer (grid, viewer, compare, catalog board); each mark goes on the one undo stack (undo.ts). What
+// the designer sees changes at once: the cached gallery pages and image details are patched before main answers,
+// then patched with main's records; the filtered truth (an image leaving a "hide rejects" view) comes with main's
+// library:changed event (library-events.ts).
 import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
-import { create } from 'zustand';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
 import type { GalleryPage, ImageDetail } from '../../../src-shared/ipc/library.ts';
 import { call } from '../desktop.ts';
 import { queryKeys } from '../query-keys.ts';
+import { oneAfterAnother, remember, say } from './undo.ts';
 
 export interface Marks {
   starred?: boolean;
@@ -22,44 +22,7 @@ export type MarkInput = { imageIds: string[] } & Marks;
 export type MarkRequest = MarkInput & { label?: string };
 
 /** What the images were before one mark: enough to put every mark back. */
-interface UndoEntry {
-  before: Array<Pick<ImageRecord, 'id' | 'rating' | 'rejected' | 'starred'>>;
-  /** The name the mark's note gave the image, so the undo's note says the same. */
-  name: string;
-}
-
-/** The short note after a mark or an undo: what happened to which image. */
-export interface MarkNote {
-  kind: 'marked' | 'undone' | 'nothing';
-  marks: Marks;
-  name: string;
-  /** Changes on every note, so the same text twice is announced twice. */
-  seq: number;
-}
-
-/** How many marks Ctrl+Z can take back. */
-export const UNDO_DEPTH = 20;
-
-interface MarkHistory {
-  stack: UndoEntry[];
-  note: MarkNote | null;
-  push(entry: UndoEntry, note: Omit<MarkNote, 'seq'>): void;
-  pop(): UndoEntry | undefined;
-  say(note: Omit<MarkNote, 'seq'>): void;
-}
-
-/** The undo stack of marks, one for the whole renderer (grid, viewer, compare, board, studio). */
-export const useMarkHistory = create<MarkHistory>((set, get) => ({
-  stack: [],
-  note: null,
-  push: (entry, note) => set((s) => ({ stack: [...s.stack, entry].slice(-UNDO_DEPTH), note: { ...note, seq: (s.note?.seq ?? 0) + 1 } })),
-  pop: () => {
-    const entry = get().stack.at(-1);
-    if (entry) set((s) => ({ stack: s.stack.slice(0, -1) }));
-    return entry;
-  },
-  say: (note) => set((s) => ({ note: { ...note, seq: (s.note?.seq ?? 0) + 1 } })),
-}));
+type MarksBefore = Array<Pick<ImageRecord, 'id' | 'rating' | 'rejected' | 'starred'>>;
 
 /** The name a note gives an image when the view has none: its prompt, shortened, or its file name. */
 function nameOf(records: readonly ImageRecord[], label: string | undefined): string {
@@ -116,11 +79,19 @@ export function applyMarks(client: QueryClient, { imageIds, ...marks }: MarkInpu
   patchImageDetails(client, imageIds, (im) => ({ ...im, ...marks }));
 }
 
-/** Puts main's answer in place of the guesses. */
+/**
+ * Puts main's answer in place of the guesses. A mark's answer does not carry an image's catalog place (SKU · shot,
+ * read with gallery pages and details only); it never changes, so the cached one stays.
+ */
 export function applyRecords(client: QueryClient, records: readonly ImageRecord[]): void {
   const byId = new Map(records.map((r) => [r.id, r]));
-  patchGalleryPages(client, new Set(byId.keys()), (im) => byId.get(im.id) ?? im);
-  patchImageDetails(client, byId.keys(), (im) => byId.get(im.id) ?? im);
+  const fresh = (im: ImageRecord): ImageRecord => {
+    const record = byId.get(im.id);
+    if (!record) return im;
+    return im.catalog && !record.catalog ? { ...record, catalog: im.catalog } : record;
+  };
+  patchGalleryPages(client, new Set(byId.keys()), fresh);
+  patchImageDetails(client, byId.keys(), fresh);
 }
 
 function stripLabel({ label: _label, ...input }: MarkRequest): MarkInput {
@@ -136,9 +107,9 @@ async function sendMarks(input: MarkInput): Promise<ImageRecord[]> {
 }
 
 /** The images' marks as main has them now (before a mark), or null when main cannot say: then no undo entry. */
-async function marksBefore(imageIds: readonly string[]): Promise<UndoEntry['before'] | null> {
+async function marksBefore(imageIds: readonly string[]): Promise<MarksBefore | null> {
   try {
-    const out: UndoEntry['before'] = [];
+    const out: MarksBefore = [];
     for (let i = 0; i < imageIds.length; i += MARK_BATCH) {
       const { images } = await call('libraryGetImages', { imageIds: imageIds.slice(i, i + MARK_BATCH) });
       out.push(...images.map(({ id, rating, rejected, starred }) => ({ id, rating, rejected, starred })));
@@ -149,18 +120,7 @@ async function marksBefore(imageIds: readonly string[]): Promise<UndoEntry['befo
   }
 }
 
-/**
- * Marks and undos reach main one after another, in the order they were made: a mark reads what it replaces only
- * after the mark before it is written, and Ctrl+Z waits for a mark still on its way, so an undo is always exact.
- */
-let inOrder: Promise<unknown> = Promise.resolve();
-function oneAfterAnother<T>(step: () => Promise<T>): Promise<T> {
-  const next = inOrder.then(step, step);
-  inOrder = next.catch(() => undefined);
-  return next;
-}
-
-/** Marks, remembering what they replace so Ctrl+Z can put it back, and naming the image in a short note. */
+/** Marks, remembering what they replace so Ctrl+Z can put it back (undo.ts), and naming the image in a short note. */
 function markAndRemember(request: MarkRequest): Promise<ImageRecord[]> {
   return oneAfterAnother(() => markThenRemember(request));
 }
@@ -168,28 +128,18 @@ function markAndRemember(request: MarkRequest): Promise<ImageRecord[]> {
 async function markThenRemember({ label, ...input }: MarkRequest): Promise<ImageRecord[]> {
   const before = await marksBefore(input.imageIds);
   const records = await sendMarks(input);
-  const { imageIds: _ids, ...marks } = input;
-  const note = { kind: 'marked' as const, marks, name: nameOf(records, label) };
-  if (before) useMarkHistory.getState().push({ before, name: note.name }, note);
-  else useMarkHistory.getState().say(note);
+  const { imageIds, ...marks } = input;
+  const name = nameOf(records, label);
+  if (before) remember({ done: 'marked', marks, name, imageIds, steps: [{ what: 'marks', putBack: (client) => putBackMarks(client, before) }] });
+  else say({ kind: 'marked', marks, name });
   return records;
 }
 
-/** Puts back what the last mark replaced (every image to its own earlier rating, reject and star). */
-export function undoLastMark(client: QueryClient): Promise<void> {
-  return oneAfterAnother(() => putBackLastMark(client));
-}
-
-async function putBackLastMark(client: QueryClient): Promise<void> {
-  const history = useMarkHistory.getState();
-  const entry = history.pop();
-  if (!entry) {
-    history.say({ kind: 'nothing', marks: {}, name: '' });
-    return;
-  }
+/** Puts back what a mark replaced (every image to its own earlier rating, reject and star). */
+async function putBackMarks(client: QueryClient, before: MarksBefore): Promise<void> {
   // Images that had the same marks go back in one call.
   const groups = new Map<string, { imageIds: string[] } & Required<Marks>>();
-  for (const b of entry.before) {
+  for (const b of before) {
     const key = `${b.rating}|${b.rejected}|${b.starred}`;
     const group = groups.get(key) ?? { imageIds: [], rating: b.rating, rejected: b.rejected, starred: b.starred };
     group.imageIds.push(b.id);
@@ -202,24 +152,17 @@ async function putBackLastMark(client: QueryClient): Promise<void> {
       records.push(...(await sendMarks(group)));
     }
   } catch (error) {
-    // Refused: the mark stays undoable (Ctrl+Z again tries again).
-    useMarkHistory.setState((s) => ({ stack: [...s.stack, entry].slice(-UNDO_DEPTH) }));
+    // Refused: the cache asks main again.
+    void client.invalidateQueries({ queryKey: queryKeys.galleries() });
     throw error;
   }
-  applyRecords(client, records);
-  for (const turnId of new Set(records.map((r) => r.turnId))) void client.invalidateQueries({ queryKey: queryKeys.turn(turnId) });
-  history.say({ kind: 'undone', marks: {}, name: entry.name || nameOf(records, undefined) });
+  showAnswer(client, records);
 }
 
-/** Ctrl+Z's action: undo the last mark, wherever it was made. */
-export function useUndoMark(): () => void {
-  const client = useQueryClient();
-  return useCallback(() => {
-    void undoLastMark(client).catch(() => {
-      // Refused: the cache asks main again.
-      void client.invalidateQueries({ queryKey: queryKeys.galleries() });
-    });
-  }, [client]);
+/** Shows main's records, and has the turns holding them read again (a turn's record carries its images' marks). */
+function showAnswer(client: QueryClient, records: readonly ImageRecord[]): void {
+  applyRecords(client, records);
+  for (const turnId of new Set(records.map((r) => r.turnId))) void client.invalidateQueries({ queryKey: queryKeys.turn(turnId) });
 }
 
 /** The mark mutation's steps on a cache (the hook's body, apart so a test can run it on a real QueryClient). */
@@ -227,11 +170,7 @@ export function markMutation(client: QueryClient) {
   return {
     mutationFn: markAndRemember,
     onMutate: (input: MarkRequest) => applyMarks(client, stripLabel(input)),
-    onSuccess: (records: ImageRecord[]) => {
-      applyRecords(client, records);
-      // A turn's record carries its images' marks (the stage's results).
-      for (const turnId of new Set(records.map((r) => r.turnId))) void client.invalidateQueries({ queryKey: queryKeys.turn(turnId) });
-    },
+    onSuccess: (records: ImageRecord[]) => showAnswer(client, records),
     // Refused (nothing changed): the guesses go, the cache asks again.
     onError: (_error: unknown, input: MarkRequest) => {
       void client.invalidateQueries({ queryKey: queryKeys.galleries() });

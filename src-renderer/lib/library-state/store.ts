@@ -35,6 +35,11 @@ export function nameInScope(scope: ViewerScope, ids: readonly string[], id: stri
   return scope.names?.[at] ?? placeName(scope.label, at, ids.length);
 }
 
+/** A catalog cell as the designer names it: its product's SKU and its shot, "SKU-001 · main". */
+export function cellName(sku: string, shot: string): string {
+  return `${sku} · ${shot}`;
+}
+
 /** One image's name by its place in a group: "SKU-001 · main 2/4" (the one wording of the notes and the board). */
 export function placeName(group: string, index: number, total: number): string {
   return `${group} ${index + 1}/${total}`;
