@@ -1,8 +1,9 @@
 // Library tiles of catalog sessions say which product and shot they are: images a Catalog batch made carry
-// "SKU · shot" (ImageRecord.catalog) in the gallery's pages; a studio image carries none. Through the app core's IPC
-// against the real local service and a real library.db.
+// "SKU · shot" (ImageRecord.catalog) in the gallery's pages and in an image's details (the viewer's), with the
+// product's name; a studio image carries none. Through the app core's IPC against the real local service and a
+// real library.db.
 import { describe, expect, it } from 'vitest';
-import type { BatchDetail, GalleryPage } from '../../src-shared/ipc/index.ts';
+import type { BatchDetail, GalleryPage, ImageDetail } from '../../src-shared/ipc/index.ts';
 import { cheap, useEnglishApp } from '../batch/batch-app.test-support.ts';
 
 describe('catalog labels on library images', () => {
@@ -25,5 +26,15 @@ describe('catalog labels on library images', () => {
     const labels = images.filter((i) => i.turnId !== studio.turn.id).map((i) => i.catalog && `${i.catalog.sku} · ${i.catalog.shot}`);
     expect(labels.sort()).toEqual(['LBL-1 · detail', 'LBL-1 · main', 'LBL-2 · detail', 'LBL-2 · main']);
     expect(images.find((i) => i.turnId === studio.turn.id)?.catalog).toBeUndefined();
+
+    // The viewer's details of each image say the same, with the product's name.
+    for (const image of images) {
+      const { image: detail } = await c.ok<ImageDetail>('libraryGetImage', { imageId: image.id });
+      if (image.turnId === studio.turn.id) expect(detail.catalog).toBeUndefined();
+      else {
+        expect(detail.catalog).toEqual(image.catalog);
+        expect(detail.catalog?.productName).toBe(products.find((p) => p.sku === image.catalog?.sku)?.name);
+      }
+    }
   });
 });

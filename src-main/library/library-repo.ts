@@ -436,8 +436,10 @@ export class LibraryRepo {
   }
 
   imageDetail(id: string): (Omit<ImageDetail, 'turn'> & { turn: StoredTurn }) | null {
-    const image = this.getImage(id);
-    if (!image) return null;
+    const found = this.getImage(id);
+    if (!found) return null;
+    // A Catalog image's details name its place (SKU · shot, and the product), as its gallery tile does.
+    const [image = found] = this.withCatalogLabels([found]);
     const turn = this.getTurn(image.turnId);
     if (!turn) return null;
     const references = this.imagesByIds(turn.referenceImageIds);
@@ -458,13 +460,13 @@ export class LibraryRepo {
 
   // ---- gallery ----
 
-  /** Images a Catalog batch made carry their job's SKU and shot name (found by turn, through batch_jobs_turn). */
+  /** Images a Catalog batch made carry their job's SKU, shot and product name (found by turn, through batch_jobs_turn). */
   private withCatalogLabels(images: ImageRecord[]): ImageRecord[] {
     const turnIds = [...new Set(images.map((i) => i.turnId))];
     if (turnIds.length === 0) return images;
-    const rows = this.sql('SELECT turn_id, sku, shot_name FROM batch_jobs WHERE turn_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(turnIds)) as Row[];
+    const rows = this.sql('SELECT turn_id, sku, shot_name, product_name FROM batch_jobs WHERE turn_id IN (SELECT value FROM json_each(?))').all(JSON.stringify(turnIds)) as Row[];
     if (rows.length === 0) return images;
-    const byTurn = new Map(rows.map((r) => [str(r.turn_id), { sku: str(r.sku), shot: str(r.shot_name) }]));
+    const byTurn = new Map(rows.map((r) => [str(r.turn_id), { sku: str(r.sku), shot: str(r.shot_name), productName: str(r.product_name) }]));
     return images.map((i) => {
       const catalog = byTurn.get(i.turnId);
       return catalog ? { ...i, catalog } : i;

@@ -32,8 +32,11 @@ export interface ImageRecord {
   /** Copied from the turn for the gallery's filters and captions. */
   model: string;
   prompt: string;
-  /** Made by a Catalog batch: the product's SKU and the shot's name (the gallery's tiles show "SKU · shot"). */
-  catalog?: { sku: string; shot: string };
+  /**
+   * Made by a Catalog batch: the product's SKU and the shot's name (the gallery's tiles and the viewer's details show
+   * "SKU · shot"), and the product's name as the batch had it.
+   */
+  catalog?: { sku: string; shot: string; productName?: string };
 }
 
 export interface TurnRecord {

@@ -1,6 +1,7 @@
 // The viewer's details of one image: what was asked (prompt, model, ratio, resolution, quality, purpose, n),
-// when and where (date, session), what it cost (charged vs estimated), the request id and warnings, the
-// references it used and the generations that used it (thumbnails that open those images), and its boards.
+// when and where (date, session, and a Catalog image's product and shot), what it cost (charged vs estimated), the
+// request id and warnings, the references it used and the generations that used it (thumbnails that open those
+// images), and its boards.
 import type { ReactNode } from 'react';
 import { PURPOSES } from '../../../src-shared/catalog.ts';
 import type { ImageRecord } from '../../../src-shared/ipc/generation.ts';
@@ -8,6 +9,7 @@ import type { ImageDetail } from '../../../src-shared/ipc/library.ts';
 import { useFormats } from '../../i18n/format.ts';
 import { appText, useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
+import { cellName } from '../../lib/library-state/store.ts';
 import { ClampedText } from '../../ui/ClampedText.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useLanguage } from '../../i18n/useLanguage.ts';
@@ -36,6 +38,19 @@ function Fact({ field, label, children, value }: { field: string; label: string;
       <dt>{label}</dt>
       <dd>{children}</dd>
     </div>
+  );
+}
+
+/** Where a Catalog batch's image belongs: "SKU-001 · main" and the product's name, as its gallery tile says. */
+function CatalogPlace({ place, label }: { place: NonNullable<ImageRecord['catalog']>; label: string }) {
+  const name = cellName(place.sku, place.shot);
+  return (
+    <Fact field="catalog" label={label} value={name}>
+      <span data-testid="viewer-catalog" data-sku={place.sku} data-shot={place.shot}>
+        {name}
+      </span>
+      {place.productName ? <span className="muted"> · {place.productName}</span> : null}
+    </Fact>
   );
 }
 
@@ -77,6 +92,7 @@ export function MetaPanel({ detail, sessionTitle, onOpen }: { detail: ImageDetai
         <Fact field="session" label={lt('session')} value={sessionTitle ?? ''}>
           {sessionTitle ?? '…'}
         </Fact>
+        {image.catalog ? <CatalogPlace place={image.catalog} label={lt('catalogPlace')} /> : null}
         <Fact field="credits" label={lt('credits')} value={`${turn.creditsCharged ?? ''}/${turn.estimate.total}`}>
           <span data-testid="viewer-credits" data-charged={turn.creditsCharged ?? ''} data-estimated={turn.estimate.total}>
             {turn.creditsCharged !== null
