@@ -146,6 +146,16 @@ describe('the one mark mutation', () => {
     expect(stale(client, queryKeys.turn('turn_1'))).toBe(true);
   });
 
+  it("keeps a Catalog image's place (SKU · shot) on its tile and in its details after a mark (main's answer lacks it)", async () => {
+    const catalog = { sku: 'SKU-1', shot: 'main', productName: 'mug' };
+    client.setQueryData(queryKeys.gallery({}), page('ses_1', image('img_1', 'turn_1', { catalog })));
+    client.setQueryData(queryKeys.image('img_1'), detail(image('img_1', 'turn_1', { catalog })));
+    await mark({ imageIds: ['img_1'], rating: 2 });
+    const [shown] = client.getQueryData<ReturnType<typeof page>>(queryKeys.gallery({}))!.pages[0]!.groups[0]!.images;
+    expect(shown).toMatchObject({ rating: 2, catalog });
+    expect(client.getQueryData<ImageDetail>(queryKeys.image('img_1'))!.image).toMatchObject({ rating: 2, catalog });
+  });
+
   it('sends a large selection in calls of at most 1000 images, every image once', async () => {
     const ids = Array.from({ length: 2 * MARK_BATCH + 500 }, (_, i) => `img_${i}`);
     await mark({ imageIds: ids, starred: true });
