@@ -5,38 +5,11 @@
 // and the note names the image; Ctrl+Z puts the earlier marks back exactly (a 3-star image rejected is 3 stars and
 // not rejected again); the undo-mark button does the same, and on the board X and Ctrl+Z work alike. Opened from a
 // product row, the viewer walks that product's images shot by shot, and compares them named by their cells.
-import type { BatchDetail, ImageRecord, Product, ShotList } from '../src-shared/ipc/index.ts';
-import type { Locator, Page } from '@playwright/test';
-import { expect, test, type Harness } from './fixtures/harness.ts';
-import { boardCell, candidateIds } from './support/catalog.ts';
+import { expect, test } from './fixtures/harness.ts';
+import { boardCell, candidateIds, marksOf, runBoard } from './support/catalog.ts';
 import { ipc } from './support/ipc.ts';
-import { chooseLook, openStudio, SIZES } from './support/studio.ts';
 
 const SKUS = ['VWS-1', 'VWS-2'];
-
-/** Products of these SKUs × these shots (n each), run on the local service; the board once every cell is done. */
-async function runBoard(page: Page, harness: Harness, skus: string[], shots: Array<{ name: string; n: number }>): Promise<Locator> {
-  const products: Product[] = [];
-  for (const [i, sku] of skus.entries()) products.push(await ipc<Product>(harness, 'product:save', { sku, name: `mug ${i + 1}`, prompt: `a ceramic mug ${i + 1}` }));
-  const list = await ipc<ShotList>(harness, 'shotlist:save', {
-    name: `${skus[0]} list`,
-    shots: shots.map(({ name, n }) => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n, promptAddition: name })),
-  });
-  await ipc<BatchDetail>(harness, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 2 });
-  await page.setViewportSize(SIZES[0]);
-  await openStudio(page, harness.url);
-  await chooseLook(page, 'en', 'light');
-  await page.getByTestId('open-batch').click();
-  const board = page.getByTestId('catalog-board');
-  await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(skus.length * shots.length, { timeout: 120_000 });
-  return board;
-}
-
-async function marksOf(harness: Harness, id: string): Promise<Pick<ImageRecord, 'rating' | 'rejected' | 'starred'>> {
-  const { images } = await ipc<{ images: ImageRecord[] }>(harness, 'library:get-images', { imageIds: [id] });
-  const { rating, rejected, starred } = images[0] as ImageRecord;
-  return { rating, rejected, starred };
-}
 
 test('the viewer from a cell walks only that cell, and Ctrl+Z undoes a reject', async ({ page, harness }) => {
   test.setTimeout(180_000);

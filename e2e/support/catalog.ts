@@ -1,9 +1,11 @@
 // Steps the Catalog specs share: the books of a batch (what its jobs were charged, what left the account), waiting
-// for a batch to settle, reaching a board cell, and culling a cell by keyboard (P to pick, X to reject).
+// for a batch to settle, running a small batch to its board, reaching a board cell, and culling a cell by keyboard
+// (P to pick, X to reject).
 import type { Locator, Page } from '@playwright/test';
-import type { BatchDetail } from '../../src-shared/ipc/index.ts';
+import type { BatchDetail, ImageRecord, Product, ShotList } from '../../src-shared/ipc/index.ts';
 import { expect, type Harness } from '../fixtures/harness.ts';
 import { ipc, until } from './ipc.ts';
+import { chooseLook, openStudio, SIZES } from './studio.ts';
 
 /** How many times the batch sent a generate request (a resend after a 429 counts). */
 export const sends = (b: BatchDetail): number => b.jobs.reduce((s, j) => s + j.turnIds.length, 0);
@@ -41,7 +43,7 @@ export async function candidateIds(cell: Locator): Promise<string[]> {
 }
 
 /** Moves the keyboard focus to one candidate of a cell (as Tab and the arrows would) and waits until it has it. */
-async function focusCandidate(page: Page, cell: Locator, imageId: string): Promise<void> {
+export async function focusCandidate(page: Page, cell: Locator, imageId: string): Promise<void> {
   await cell.locator(`[data-testid="cell-candidate"][data-image-id="${imageId}"]`).focus();
   await expect(page.locator(':focus')).toHaveAttribute('data-image-id', imageId);
 }
@@ -61,4 +63,29 @@ export async function pickAndRejectByKeys(page: Page, cell: Locator, pick: numbe
   await page.keyboard.press('x');
   await expect(cell.locator(`[data-image-id="${rejected}"]`)).toHaveAttribute('data-rejected', 'true');
   return { picked, rejected };
+}
+
+/** Products of these SKUs × these shots (n each), run on the local service; the board once every cell is done. */
+export async function runBoard(page: Page, harness: Harness, skus: string[], shots: Array<{ name: string; n: number }>): Promise<Locator> {
+  const products: Product[] = [];
+  for (const [i, sku] of skus.entries()) products.push(await ipc<Product>(harness, 'product:save', { sku, name: `mug ${i + 1}`, prompt: `a ceramic mug ${i + 1}` }));
+  const list = await ipc<ShotList>(harness, 'shotlist:save', {
+    name: `${skus[0]} list`,
+    shots: shots.map(({ name, n }) => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n, promptAddition: name })),
+  });
+  await ipc<BatchDetail>(harness, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 2 });
+  await page.setViewportSize(SIZES[0]);
+  await openStudio(page, harness.url);
+  await chooseLook(page, 'en', 'light');
+  await page.getByTestId('open-batch').click();
+  const board = page.getByTestId('catalog-board');
+  await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(skus.length * shots.length, { timeout: 120_000 });
+  return board;
+}
+
+/** An image's culling marks as main has them. */
+export async function marksOf(harness: Harness, id: string): Promise<Pick<ImageRecord, 'rating' | 'rejected' | 'starred'>> {
+  const { images } = await ipc<{ images: ImageRecord[] }>(harness, 'library:get-images', { imageIds: [id] });
+  const { rating, rejected, starred } = images[0] as ImageRecord;
+  return { rating, rejected, starred };
 }
