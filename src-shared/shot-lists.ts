@@ -1,7 +1,7 @@
 // Shot lists (docs/catalog.md): the built-in presets, and the check that every shot of a list is something its
 // model can honour (spec §4.1 model table), so a saved list never turns into a batch of refused or silently
 // degraded requests.
-import type { Language } from './language.ts';
+import { LANGUAGES, type Language } from './language.ts';
 import { MODELS, QUALITIES, type ConcreteModelId, type ModelId, type Quality, type Ratio, type Resolution } from './catalog.ts';
 import type { Shot } from './ipc/batch.ts';
 import { AUTO_FALLBACK_ORDER } from './pricing.ts';
@@ -103,11 +103,24 @@ function preset(key: string, name: ShotListPreset['name'], shots: Array<Shot & {
 
 /**
  * A built-in list's shots in a UI language, as its name is: a Chinese designer reads, edits and sends Chinese shot
- * names and prompt additions. Once the list is saved it keeps the words it was saved with (a batch keeps its own).
+ * names and prompt additions. Once the list is saved it keeps the words it was saved with (a batch keeps its own),
+ * and once a batch ran it, the words of that batch's language (`presetLanguageOf`; batch/catalog-repo.ts keeps it):
+ * shot names are keys (picks, the board's columns, export names, "only what is missing"), so a language switch
+ * must never rename shots a batch has used.
  */
 export function presetShots(preset: ShotListPreset, language: Language): Shot[] {
   if (language === 'en') return preset.shots.map((s) => ({ ...s }));
   return preset.shots.map((s, i) => ({ ...s, ...preset.zh[i] }));
+}
+
+/** The language whose shipped shot names these are (a batch's shots), or null when they are not all the preset's. */
+export function presetLanguageOf(preset: ShotListPreset, shotNames: readonly string[]): Language | null {
+  if (shotNames.length === 0) return null;
+  const shipsAll = (language: Language) => {
+    const shipped = new Set(presetShots(preset, language).map((s) => s.name));
+    return shotNames.every((name) => shipped.has(name));
+  };
+  return LANGUAGES.find(shipsAll) ?? null;
 }
 
 // The additions ask for no text in the image on purpose: a word such as "text" or "label" would make auto pick

@@ -1,10 +1,12 @@
 // SQL for products and shot lists (migration 0400). Built-in presets live in code (src-shared/shot-lists.ts);
 // a preset the user edits is stored under the preset's own id, and deleting that row brings the preset back.
+// An unedited preset's shots are in the UI language until a batch runs it; then it keeps that batch's language
+// (migration 0740, `preset_words`), so a language switch never renames shots a batch has used.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import { preparedOnce } from '../library/index.ts';
 import type { Product, Shot, ShotList } from '../../src-shared/ipc/batch.ts';
 import { newCatalogId } from '../domain/ids.ts';
-import type { Language } from '../../src-shared/language.ts';
+import { LANGUAGES, type Language } from '../../src-shared/language.ts';
 import { presetShots, SHOT_LIST_PRESETS } from '../../src-shared/shot-lists.ts';
 
 type Row = Record<string, SQLInputValue>;
@@ -77,10 +79,11 @@ export class CatalogRepo {
   /** Presets first (as edited, if they were), then the user's lists by name. */
   listShotLists(language: Language): ShotList[] {
     const rows = new Map((this.sql('SELECT * FROM shot_lists ORDER BY name COLLATE NOCASE').all() as Row[]).map((r) => [str(r.id), r]));
+    const kept = this.keptLanguages();
     const presets = SHOT_LIST_PRESETS.map((preset) => {
       const row = rows.get(preset.id);
       rows.delete(preset.id);
-      return row ? toShotList(row, true) : presetList(preset, language);
+      return row ? toShotList(row, true) : presetList(preset, language, kept.get(preset.id) ?? null);
     });
     return [...presets, ...[...rows.values()].map((r) => toShotList(r, false))];
   }
@@ -89,7 +92,21 @@ export class CatalogRepo {
     const row = this.sql('SELECT * FROM shot_lists WHERE id = ?').get(id) as Row | undefined;
     const preset = SHOT_LIST_PRESETS.find((p) => p.id === id);
     if (row) return toShotList(row, preset !== undefined);
-    return preset ? presetList(preset, language) : null;
+    return preset ? presetList(preset, language, this.keptLanguages().get(preset.id) ?? null) : null;
+  }
+
+  /**
+   * A batch ran this built-in list (unedited) in `language`: from now on its shots keep those words in every UI
+   * language, Reset included. The first batch decides; a list kept already stays as it is.
+   */
+  keepPresetWords(listId: string, language: Language, batchId: string, now: number): void {
+    this.sql('INSERT INTO preset_words (list_id, language, batch_id, set_at) VALUES (?, ?, ?, ?) ON CONFLICT (list_id) DO NOTHING').run(listId, language, batchId, now);
+  }
+
+  /** The language each built-in list a batch ran keeps its words in. */
+  private keptLanguages(): Map<string, Language> {
+    const rows = this.sql('SELECT list_id, language FROM preset_words').all() as Row[];
+    return new Map(rows.flatMap((r) => (LANGUAGES.includes(str(r.language) as Language) ? [[str(r.list_id), str(r.language) as Language] as const] : [])));
   }
 
   /** Creates (no id), or replaces a list or a preset by id. */
@@ -137,6 +154,7 @@ function toShotList(row: Row, edited: boolean): ShotList {
   };
 }
 
-function presetList(preset: (typeof SHOT_LIST_PRESETS)[number], language: Language): ShotList {
-  return { id: preset.id, name: preset.name[language], preset: preset.preset, edited: false, shots: presetShots(preset, language), updatedAt: 0 };
+/** An unedited preset: named in the UI language; its shots in the language a batch ran it in, else the UI's. */
+function presetList(preset: (typeof SHOT_LIST_PRESETS)[number], language: Language, kept: Language | null): ShotList {
+  return { id: preset.id, name: preset.name[language], preset: preset.preset, edited: false, shots: presetShots(preset, kept ?? language), updatedAt: 0 };
 }

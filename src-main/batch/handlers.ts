@@ -5,7 +5,7 @@ import type { BatchDetail, ExportSelection, PlanJob, Product } from '../../src-s
 import type { CatalogBoard } from '../../src-shared/ipc/batch-board.ts';
 import type { PurposeId } from '../../src-shared/catalog.ts';
 import { productsCsv } from '../../src-shared/product-csv.ts';
-import { checkShotList, presetById } from '../../src-shared/shot-lists.ts';
+import { checkShotList, presetById, presetLanguageOf } from '../../src-shared/shot-lists.ts';
 import { DEFAULT_MARKETPLACE_TEMPLATE, MARKETPLACE_PRESETS, marketplacePreset, presetInfo } from '../../src-shared/marketplace-presets.ts';
 import type { EnvironmentName } from '../../src-shared/ipc/settings.ts';
 import type { Language } from '../../src-shared/language.ts';
@@ -129,6 +129,13 @@ function planDeps(deps: BatchHandlerDeps, board: Board): PlanDeps {
   return { ...deps, made: { batches: deps.batches, picks: (batchId) => board.pickedImages(batchId) }, master: (productId) => board.masterOf(productId) };
 }
 
+/** A built-in list a batch ran with its shipped words (in either language) keeps that language's words from now on. */
+function keepPresetWords(catalog: CatalogRepo, listId: string, jobs: readonly PlanJob[], batchId: string, now: number): void {
+  const preset = presetById(listId);
+  const language = preset ? presetLanguageOf(preset, [...new Set(jobs.map((j) => j.shotName))]) : null;
+  if (language) catalog.keepPresetWords(listId, language, batchId, now);
+}
+
 async function createBatch(deps: BatchHandlerDeps, board: Board, input: CreateInput): Promise<BatchDetail> {
   const now = deps.now ?? Date.now;
   const { catalog } = deps;
@@ -176,6 +183,9 @@ async function createBatch(deps: BatchHandlerDeps, board: Board, input: CreateIn
       },
       jobs,
     );
+    // The batch's shot names are keys (picks, board columns, export names, "only what is missing"): a built-in list
+    // whose shipped words it ran keeps them after a language switch (and after Reset).
+    keepPresetWords(catalog, input.shotListId, thePlan.jobs, batchId, at);
   });
   if (input.start) deps.runner.start(batchId);
   deps.changed(batchId);

@@ -13,6 +13,7 @@ import { migration as m0600 } from './0600-turn-stats.ts';
 import { migration as m0710 } from './0710-batch-reruns.ts';
 import { migration as m0720 } from './0720-batch-picks.ts';
 import { migration as m0730 } from './0730-product-masters.ts';
+import { migration as m0740 } from './0740-preset-words.ts';
 
 export const MIGRATIONS: readonly Migration[] = [
   m0001,
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m0710,
   m0720,
   m0730,
+  m0740,
 ];
 
 export type { Migration };

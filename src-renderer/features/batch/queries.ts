@@ -106,6 +106,8 @@ export function useCreateBatch() {
     onSuccess: (detail: BatchDetail) => {
       client.setQueryData(batchKeys.detail(detail.id, language), detail);
       void client.invalidateQueries({ queryKey: batchKeys.batches() });
+      // A built-in list the batch ran keeps its words from now on: the other language's cached lists are stale.
+      void client.invalidateQueries({ queryKey: batchKeys.shotLists() });
       void client.invalidateQueries({ queryKey: batchKeys.plans() });
       void client.invalidateQueries({ queryKey: queryKeys.localStatus() });
     },
