@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { BatchDetail, BatchJob, FinishAnswer, Product, RerunAnswer } from '../../src-shared/ipc/index.ts';
+import type { BatchDetail, BatchJob, BatchReport, FinishAnswer, Product, RerunAnswer } from '../../src-shared/ipc/index.ts';
 import { cheap, useEnglishApp } from './batch-app.test-support.ts';
 
 /** gpt-image-2 at low quality: 5 credits, plus 1 per reference (a master added to a product without one costs 1 more). */
@@ -89,6 +89,9 @@ describe('a master chosen after the plan, against the real local service', () =>
     expect(late2g.request.ref_image_ids).toEqual([m2]);
     expect(journaled(late2g.id)).toEqual([expect.objectContaining({ request: expect.objectContaining({ ref_image_ids: [m2] }) })]);
     expect([raised.spent, charges(raised)]).toEqual([24, 24]);
+    // The report prices each job as it was sent: what it estimates is what was charged, nothing refunded.
+    const report = await c.ok<BatchReport>('batchReport', { batchId: b.id });
+    expect([report.total.estimated, report.total.charged, report.total.refunded]).toEqual([24, 24, 0]);
 
     // "Only what is missing" prices C's cancelled job as it will be sent (with the master: 6, planned 5), then sends it so.
     const priced = await c.ok<FinishAnswer>('batchFinish', { batchId: cBatch.id, dryRun: true });
