@@ -10,7 +10,9 @@ import { CatalogRepo } from '../batch/catalog-repo.ts';
 import { openLibraryDatabase } from './database.ts';
 import { MIGRATIONS } from './migrations/index.ts';
 
-function legacyLibrary(file: string): void {
+/** A library.db as the version before 0740 left it, with its batches; answers its path. */
+function legacyLibrary(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'studio-m0740-')), 'library.db');
   const db = openLibraryDatabase(file, MIGRATIONS.filter((m) => m.version < 740));
   const batch = db.prepare(
     `INSERT INTO batches (id, name, environment, shot_list_id, shot_list_name, state, budget, concurrency, planned, created_at, updated_at)
@@ -26,13 +28,12 @@ function legacyLibrary(file: string): void {
   batch.run('bt_ads', 'sl_preset_ads', 2, 2);
   ['banner', 'story'].forEach((name, i) => job.run(`bj_a${i}`, 'bt_ads', i, i, name));
   db.close();
+  return file;
 }
 
 describe('migration 0740 on an existing library', () => {
   it('keeps the words of built-in lists that batches ran as shipped; the others follow the UI language', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'studio-m0740-')), 'library.db');
-    legacyLibrary(file);
-    const db = openLibraryDatabase(file);
+    const db = openLibraryDatabase(legacyLibrary());
     expect(db.prepare('SELECT list_id, language, batch_id FROM preset_words').all()).toEqual([{ list_id: 'sl_preset_white_only', language: 'zh', batch_id: 'bt_white' }]);
     const catalog = new CatalogRepo(db);
     expect(catalog.getShotList('sl_preset_white_only', 'en')?.shots.map((s) => s.name)).toEqual(['白底主图', '纯白底']);
