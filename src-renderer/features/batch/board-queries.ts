@@ -163,9 +163,24 @@ function patchCells(client: QueryClient, batchId: string, patch: (cell: BoardCel
   client.setQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }, (board) => (board ? { ...board, cells: board.cells.map(patch) } : board));
 }
 
+/** A cell as a pick names it: its product (by id, or by SKU) and its shot. */
+type CellAt = Pick<SetPickInput, 'productId' | 'sku' | 'shot'>;
+
+const isCell = (at: CellAt) => (c: BoardCell) => c.shotName === at.shot && (at.productId !== undefined ? c.productId === at.productId : c.sku === at.sku);
+
 /** Shows a pick on every cached board of the batch: at once as asked, then as main stored it. */
-function showPick(client: QueryClient, batchId: string, cell: { productId?: string | undefined; shot: string; pick: string | null }): void {
-  patchCells(client, batchId, (c) => (c.productId === cell.productId && c.shotName === cell.shot ? { ...c, pick: cell.pick } : c));
+function showPick(client: QueryClient, batchId: string, at: CellAt, pick: string | null): void {
+  const here = isCell(at);
+  patchCells(client, batchId, (c) => (here(c) ? { ...c, pick } : c));
+}
+
+/** The cell's pick as the board shows it; undefined when no board here holds the cell. */
+function shownPick(client: QueryClient, batchId: string, at: CellAt): string | null | undefined {
+  for (const board of boards(client, batchId)) {
+    const cell = board.cells.find(isCell(at));
+    if (cell) return cell.pick;
+  }
+  return undefined;
 }
 
 function showProduct(client: QueryClient, batchId: string, product: BoardProduct): void {
@@ -175,8 +190,7 @@ function showProduct(client: QueryClient, batchId: string, product: BoardProduct
 }
 
 /** A product's row as main has it now (its head and its cells), or null when main cannot say: then no undo entry. */
-async function rowNow(batchId: string, productId: string | null): Promise<{ product: BoardProduct; cells: BoardCell[] } | null> {
-  if (productId === null) return null;
+async function rowNow(batchId: string, productId: string): Promise<{ product: BoardProduct; cells: BoardCell[] } | null> {
   try {
     const rows = await call('catalogGetBoard', { batchId, productIds: [productId] });
     const product = rows.products[0];
@@ -184,13 +198,6 @@ async function rowNow(batchId: string, productId: string | null): Promise<{ prod
   } catch {
     return null;
   }
-}
-
-/** The product a pick is for: by id, or by SKU as the cached board knows it. */
-function productIdOf(client: QueryClient, batchId: string, input: SetPickInput): string | null {
-  if (input.productId) return input.productId;
-  for (const board of boards(client, batchId)) for (const p of board.products) if (p.sku === input.sku) return p.productId;
-  return null;
 }
 
 /** An image by its place on the board, as the notes name it ("SKU-001 · main 2/2"); null when no cell holds it. */
@@ -204,10 +211,10 @@ function placeOf(cells: readonly BoardCell[], imageId: string): string | null {
 
 /** Sets a pick in main and the boards; main refusing leaves the boards to read it again. */
 async function putPick(client: QueryClient, batchId: string, input: SetPickInput): Promise<BoardCell> {
-  showPick(client, batchId, { productId: input.productId, shot: input.shot, pick: input.imageId });
+  showPick(client, batchId, input, input.imageId);
   try {
     const stored = await call('catalogSetPick', input);
-    showPick(client, batchId, { productId: stored.productId, shot: stored.shotName, pick: stored.pick });
+    showPick(client, batchId, { productId: stored.productId, shot: stored.shotName }, stored.pick);
     return stored;
   } catch (error) {
     void client.invalidateQueries({ queryKey: boardKey(batchId) });
@@ -218,37 +225,61 @@ async function putPick(client: QueryClient, batchId: string, input: SetPickInput
 /** Whether a change is the reject of exactly this image: the pick it clears is part of that one key press. */
 const rejectOf = (imageId: string) => (newest: UndoEntry) => newest.done === 'marked' && newest.marks.rejected === true && newest.imageIds.length === 1 && newest.imageIds[0] === imageId;
 
-/** Sets a pick, remembering the cell's earlier pick (none or another candidate) so Ctrl+Z puts it back (lib/library-state/undo.ts). */
+/**
+ * Picks asked for and not yet written, by cell: a pick replaces what those before it will have set (the board may
+ * show main's older answer meanwhile). Each pick is its own token, so only the last of a cell clears the entry.
+ */
+const pendingPicks = new Map<string, { pick: string | null; token: object }>();
+const cellKey = (batchId: string, at: CellAt) => JSON.stringify([batchId, at.productId ?? null, at.sku ?? null, at.shot]);
+
+/**
+ * Sets a pick, remembering the cell's earlier pick (none or another candidate) so Ctrl+Z puts it back
+ * (lib/library-state/undo.ts). The earlier pick is a pick of this window still on its way, else the one the board
+ * shows (a pick made elsewhere reaches it with main's event): one call to main per pick, so main has it as soon as
+ * the designer sees it.
+ */
 function pickAndRemember(client: QueryClient, batchId: string, input: SetPickInput): Promise<BoardCell> {
+  const key = cellKey(batchId, input);
+  const before = pendingPicks.has(key) ? pendingPicks.get(key)?.pick : shownPick(client, batchId, input);
+  const token = {};
+  pendingPicks.set(key, { pick: input.imageId, token });
+  showPick(client, batchId, input, input.imageId);
   return oneAfterAnother(async () => {
-    const row = await rowNow(batchId, productIdOf(client, batchId, input));
-    const stored = await call('catalogSetPick', input);
-    const before = row?.cells.find((c) => c.shotName === stored.shotName)?.pick;
-    const imageId = stored.pick ?? before;
-    if (before === stored.pick || !imageId) return stored;
-    const done = stored.pick ? 'picked' : 'unpicked';
-    const name = placeOf([stored], imageId) ?? cellName(stored.sku, stored.shotName);
-    if (before === undefined) {
-      say({ kind: done, marks: {}, name });
+    try {
+      const stored = await call('catalogSetPick', input);
+      rememberPick(batchId, stored, before);
       return stored;
+    } finally {
+      if (pendingPicks.get(key)?.token === token) pendingPicks.delete(key);
     }
-    const back = { batchId, productId: stored.productId, shot: stored.shotName, imageId: before };
-    const step = { what: 'pick' as const, putBack: (c: QueryClient) => putPick(c, batchId, back).then(() => undefined) };
-    // X on the picked candidate rejects it and clears the pick: one change, one Ctrl+Z.
-    if (done === 'unpicked' && joinNewest([step], rejectOf(imageId))) return stored;
-    remember({ done, marks: {}, name, imageIds: [imageId], steps: [step] });
-    return stored;
   });
+}
+
+/** Puts a pick on the undo stack (or, after X on the pick, with that reject) and names it in the note. */
+function rememberPick(batchId: string, stored: BoardCell, before: string | null | undefined): void {
+  const imageId = stored.pick ?? before;
+  if (before === stored.pick || !imageId) return;
+  const done = stored.pick ? 'picked' : 'unpicked';
+  const name = placeOf([stored], imageId) ?? cellName(stored.sku, stored.shotName);
+  if (before === undefined) {
+    say({ kind: done, marks: {}, name });
+    return;
+  }
+  const back = { batchId, productId: stored.productId, shot: stored.shotName, imageId: before };
+  const step = { what: 'pick' as const, putBack: (c: QueryClient) => putPick(c, batchId, back).then(() => undefined) };
+  // X on the picked candidate rejects it and clears the pick: one change, one Ctrl+Z.
+  if (done === 'unpicked' && joinNewest([step], rejectOf(imageId))) return;
+  remember({ done, marks: {}, name, imageIds: [imageId], steps: [step] });
 }
 
 /** The pick mutation's steps on a cache (the hook's body, apart so a test can run it on a real QueryClient). */
 export function pickMutation(client: QueryClient, batchId: string) {
   return {
+    // Shows the pick at once (the board's cell), then sends it in turn.
     mutationFn: (input: SetPickInput) => pickAndRemember(client, batchId, input),
-    onMutate: (input: SetPickInput) => showPick(client, batchId, { productId: input.productId, shot: input.shot, pick: input.imageId }),
     onError: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }),
     // The answer is the cell as main stored it.
-    onSuccess: (stored: BoardCell) => showPick(client, batchId, { productId: stored.productId, shot: stored.shotName, pick: stored.pick }),
+    onSuccess: (stored: BoardCell) => showPick(client, batchId, { productId: stored.productId, shot: stored.shotName }, stored.pick),
   };
 }
 

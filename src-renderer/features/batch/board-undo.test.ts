@@ -102,6 +102,25 @@ describe('picks and master choices on the undo stack', () => {
     expect(note()?.kind).toBe('nothing');
   });
 
+  it('undoes exactly when picks follow each other faster than main answers, even if the board shows an older answer meanwhile', async () => {
+    const api = main.api as Record<string, (input: never) => Promise<Answer>>;
+    const write = api.catalogSetPick!;
+    api.catalogSetPick = (input) => new Promise((resolve) => setTimeout(() => resolve(write(input)), 20));
+    const first = pick(A);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(shownPick()).toBe(A);
+    // A board read answered before the first pick was written: the cell shows no pick again.
+    client.setQueryData([...boardKey(BATCH), 'whole'], main.board());
+    const second = pick(B);
+    await Promise.all([first, second]);
+    api.catalogSetPick = write;
+    expect(main.state.pick).toBe(B);
+    await undoLast(client);
+    expect(main.state.pick).toBe(A);
+    await undoLast(client);
+    expect(main.state.pick).toBeNull();
+  });
+
   it('puts back a removed pick, and a pick that changed nothing leaves nothing to undo', async () => {
     await pick(A);
     await pick(null);
