@@ -156,5 +156,5 @@ function toShotList(row: Row, edited: boolean): ShotList {
 
 /** An unedited preset: named in the UI language; its shots in the language a batch ran it in, else the UI's. */
 function presetList(preset: (typeof SHOT_LIST_PRESETS)[number], language: Language, kept: Language | null): ShotList {
-  return { id: preset.id, name: preset.name[language], preset: preset.preset, edited: false, shots: presetShots(preset, kept ?? language), updatedAt: 0 };
+  return { id: preset.id, name: preset.name[language], preset: preset.preset, edited: false, shots: presetShots(preset, kept ?? language), updatedAt: 0, keptLanguage: kept };
 }

@@ -32,11 +32,12 @@ describe('a built-in shot list a batch ran, across a language switch', () => {
     await c.ok('settingsSetLanguage', { language: 'en' });
     // The list the batch ran keeps its words (names and prompt additions), still a built-in list, not an edit.
     const kept = await listOf(WHITE);
-    expect(kept).toMatchObject({ preset: 'white_only', edited: false });
+    expect(kept).toMatchObject({ preset: 'white_only', edited: false, keptLanguage: 'zh' });
     expect(kept.shots).toEqual(zhShots);
     expect((await c.ok<ShotList>('shotListReset', { id: WHITE })).shots).toEqual(zhShots);
     // A built-in list no batch ran follows the UI language.
     expect(await shotNames(ADS)).toEqual(['wide-lifestyle', 'wide-studio', 'story-lifestyle', 'story-studio']);
+    expect((await listOf(ADS)).keptLanguage).toBeNull();
 
     // The next plan of the same products × list sees both shots as made and the pick: nothing is missing.
     const plan = await c.ok<BatchPlan>('batchPlan', { productIds: [p!.id], shotListId: WHITE });

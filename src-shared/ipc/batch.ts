@@ -21,6 +21,7 @@ import { IdSchema, method, type IpcError } from './contract.ts';
 import { isAbsolutePath } from './export.ts';
 import { oneLineName } from './text-fields.ts';
 import type { EnvironmentName } from './settings.ts';
+import type { Language } from '../language.ts';
 import type { BatchReruns, JobOrigin, JobRetryOffer } from './batch-reruns.ts';
 
 // ---- products ----
@@ -101,6 +102,11 @@ export interface ShotList {
   edited: boolean;
   shots: Shot[];
   updatedAt: number;
+  /**
+   * A built-in list a batch ran: its shots keep that batch's words (names, prompt additions) in this language, whatever
+   * the UI language, since picks, the board and exports go by shot name. Absent or null: they follow the UI language.
+   */
+  keptLanguage?: Language | null;
 }
 
 export const ShotListInputSchema = z.strictObject({

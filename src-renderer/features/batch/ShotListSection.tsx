@@ -229,6 +229,19 @@ function ShotListActions(props: { list: ShotList; dirty: boolean; saved: boolean
   );
 }
 
+/** A built-in list a batch ran in the other language keeps that batch's shot names: says why they are not in the UI's. */
+function KeptWords({ list }: { list: ShotList }) {
+  const t = useText(batchText);
+  const language = useLanguage();
+  const kept = list.keptLanguage ?? null;
+  if (kept === null || kept === language) return null;
+  return (
+    <p className="small muted" data-testid="shot-list-kept-words" data-language={kept}>
+      {t(kept === 'zh' ? 'keptWordsZh' : 'keptWordsEn')}
+    </p>
+  );
+}
+
 /** What the in-place question says before a list is put back to its built-in shots or deleted. */
 const ASKS = {
   reset: { label: 'resetPreset', question: 'resetConfirm', answer: 'reset' },
@@ -288,6 +301,7 @@ function ShotListEditor({ list }: { list: ShotList }) {
         {list.preset !== null ? <Badge tone="info">{t('presetTag')}</Badge> : null}
         {list.edited ? <Badge tone="warn">{t('editedTag')}</Badge> : null}
       </div>
+      <KeptWords list={list} />
       <ShotTable listName={list.name} shots={shots} setShots={setShots} />
       <ShotListActions
         list={list}
