@@ -155,8 +155,8 @@ function buildFeatures(options: StudioAppOptions, data: LocalData, environments:
   });
   // Requests sent since the backup a restored library came from are recorded again, never sent again.
   const relinked: string[] = [];
-  const relinkJob = (jobId: string, turnId: string): boolean => {
-    const linked = new BatchRepo(data.db).markSent(jobId, turnId);
+  const relinkJob = (jobId: string, turnId: string, sent: Parameters<BatchRepo['markSent']>[2]): boolean => {
+    const linked = new BatchRepo(data.db).markSent(jobId, turnId, sent);
     if (linked) relinked.push(jobId);
     return linked;
   };

@@ -226,10 +226,8 @@ export class BatchRepo {
   /**
    * Links a job to the turn that sends it (inside the transaction that records the turn), with the request and price
    * it goes out with (a first send takes the product's master as it is then: product-master.ts `requestAtSend`).
-   * Without them the row keeps its own (a restore relinking a journaled send, whose turn holds the request as sent).
    */
-  markSent(jobId: string, turnId: string, sent?: Pick<JobRow, 'request' | 'estimate'>): boolean {
-    if (!sent) return this.sql("UPDATE batch_jobs SET status = 'sent', turn_id = ?, decided = 0 WHERE id = ? AND status = 'queued'").run(turnId, jobId).changes === 1;
+  markSent(jobId: string, turnId: string, sent: Pick<JobRow, 'request' | 'estimate'>): boolean {
     const update = this.sql("UPDATE batch_jobs SET status = 'sent', turn_id = ?, request = ?, estimate = ?, decided = 0 WHERE id = ? AND status = 'queued'");
     return update.run(turnId, JSON.stringify(sent.request), sent.estimate, jobId).changes === 1;
   }

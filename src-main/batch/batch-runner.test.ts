@@ -110,7 +110,7 @@ describe('BatchRunner reads', () => {
 function endedUnjudged({ repo, batches, db }: ReturnType<typeof setUp>, error: StoredError): void {
   transaction(db, () => {
     repo.createTurn({ id: 'lt_old', sessionId: 'ls_1', environment: 'local', request, estimate, startedAt: 0, retryOf: null, referenceImageIds: [] });
-    batches.markSent('j_0', 'lt_old');
+    batches.markSent('j_0', 'lt_old', { request, estimate: estimate.total });
   });
   repo.updateTurn('lt_old', { status: 'failed', error, finishedAt: 1 });
 }

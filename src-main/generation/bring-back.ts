@@ -8,8 +8,11 @@ export interface BringBackDeps {
   db: LibraryDatabase;
   repo: LibraryRepo;
   journal: SendJournal;
-  /** Marks the batch job sent with this turn; false when the restored library has no such queued job. */
-  relinkJob: (jobId: string, turnId: string) => boolean;
+  /**
+   * Marks the batch job sent with this turn, with the request and price it went out with (a first send may have taken
+   * the product's master: the restored row held the plan's); false when the restored library has no such queued job.
+   */
+  relinkJob: (jobId: string, turnId: string, sent: { request: SentTurn['request']; estimate: number }) => boolean;
   onTrouble?: (message: string, error: unknown) => void;
 }
 
@@ -40,6 +43,6 @@ function recordAgain(deps: BringBackDeps, entry: SentTurn): void {
   const retryOf = entry.retryOf && repo.getTurn(entry.retryOf) ? entry.retryOf : null;
   repo.createTurn({ id: entry.turnId, sessionId: entry.sessionId, environment: entry.environment, request: entry.request, estimate: entry.estimate, startedAt: entry.startedAt, retryOf, referenceImageIds: references });
   repo.touchSession(entry.sessionId, entry.startedAt);
-  if (entry.batchJobId) deps.relinkJob(entry.batchJobId, entry.turnId);
+  if (entry.batchJobId) deps.relinkJob(entry.batchJobId, entry.turnId, { request: entry.request, estimate: entry.estimate.total });
   new AppMeta(deps.db).recordSendsThrough(entry.startedAt);
 }
