@@ -62,7 +62,7 @@ function seedTurns(db: ReturnType<typeof openLibraryDatabase>, dataDir: string, 
       const file = cachePath(dirs, 'thumb', image.id);
       if (file) writeFileSync(file, palette[imageNo % palette.length] ?? Buffer.alloc(0));
     }
-    batches.markSent(job.id, turnId);
+    batches.markSent(job.id, turnId, { request: job.request, estimate: job.estimate });
   }
 }
 
@@ -201,19 +201,23 @@ function openBoardInPage(): Promise<{ openMs: number; rows: number }> {
   });
 }
 
-/** The harness IPC calls the page made since `from`: channel, duration and size (resource timing). */
+/** The harness IPC calls the page made since `from`: channel, when it started, duration and size (resource timing). */
 function ipcCallsSince(from: number): string {
   const entries = performance.getEntriesByType('resource') as unknown as Array<{ name: string; startTime: number; duration: number; encodedBodySize: number }>;
   return entries
     .filter((e) => e.startTime >= from && e.name.includes('/ipc/'))
-    .map((e) => `${decodeURIComponent(e.name.split('/ipc/')[1]?.split('?')[0] ?? '?')} ${e.duration.toFixed(0)} ms ${(e.encodedBodySize / 1024).toFixed(0)} KiB`)
+    .map((e) => `${decodeURIComponent(e.name.split('/ipc/')[1]?.split('?')[0] ?? '?')} at +${(e.startTime - from).toFixed(0)} ms, ${e.duration.toFixed(0)} ms, ${(e.encodedBodySize / 1024).toFixed(0)} KiB`)
     .join(', ');
 }
 
-/** Scrolls the board's scroll region `step` px per frame for `ms`; frame intervals and how far it got. */
+/** Scrolls the board's column `step` px per frame for `ms`; frame intervals and how far it got. */
 function scrollBoardInPage([step, ms]: [number, number]): Promise<{ p95Interval: number; scrolled: number; maxImages: number }> {
   const w = globalThis as unknown as Doc;
-  const el = w.document.querySelector('[data-testid="catalog-board"] .catalog-board-scroll');
+  // The board scrolls with its column (the nearest ancestor that scrolls).
+  type El = { parentElement: El | null; scrollTop: number };
+  const page = globalThis as unknown as { document: { querySelector(s: string): El | null }; getComputedStyle(el: El): { overflowY: string } };
+  let el = page.document.querySelector('[data-testid="catalog-board"]')?.parentElement ?? null;
+  while (el && !/auto|scroll/.test(page.getComputedStyle(el).overflowY)) el = el.parentElement;
   if (!el) throw new Error('no board scroll region');
   const intervals: number[] = [];
   let last = 0;
@@ -270,6 +274,8 @@ async function measurePage(browser: Browser, url: string): Promise<PageRun> {
   // on a settled page, after those answers and the thumbnails of the first rows.
   await page.waitForFunction(() => ['batch:get', 'batch:plan', 'catalog:get-board'].every((c) => performance.getEntriesByType('resource').filter((e) => decodeURIComponent(e.name).includes(`/ipc/${c}`)).length >= (c === 'catalog:get-board' ? 2 : 1)), undefined, { timeout: 60_000 });
   await page.waitForTimeout(1_500);
+  // BOARD_BENCH_EVAL: a script run in the page before the scroll, for what-if runs (e.g. hiding a section).
+  if (process.env.BOARD_BENCH_EVAL) await page.evaluate(process.env.BOARD_BENCH_EVAL);
   await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   if (cdp) await cdp.send('Profiler.start');
   const scroll = await page.evaluate(scrollBoardInPage, [120, SCROLL_MS] as [number, number]);

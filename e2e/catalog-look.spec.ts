@@ -19,13 +19,11 @@ const shot = (name: string, ratio: string, n: number) => ({ name, purpose: 'free
 
 /** Scroll areas that scroll (vertically): where each sits, and which of them lie inside another. */
 const SCROLL_AREAS = `(() => {
-  const BOARD_OWN_SCROLL = '.catalog-board-scroll';
   const name = (el) => el.tagName.toLowerCase() + (el.getAttribute('data-testid') ? '[' + el.getAttribute('data-testid') + ']' : '') + '.' + [...el.classList].join('.');
   const scrolls = (el) => /auto|scroll/.test(getComputedStyle(el).overflowY) && el.scrollHeight > el.clientHeight + 1 && el.getClientRects().length > 0;
   const page = document.querySelector('[data-testid="batch-page"]');
   if (!page) return { areas: [], nested: [], perColumn: {} };
-  // The board (CatalogBoard.tsx) still scrolls in a box of its own: left out until it scrolls with its column.
-  const all = [page, ...page.querySelectorAll('*')].filter((el) => scrolls(el) && !el.matches(BOARD_OWN_SCROLL));
+  const all = [page, ...page.querySelectorAll('*')].filter((el) => scrolls(el));
   const nested = all.filter((el) => all.some((other) => other !== el && other.contains(el))).map(name);
   const perColumn = {};
   for (const el of all) {

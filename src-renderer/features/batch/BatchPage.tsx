@@ -8,6 +8,7 @@ import { ImageViewer } from '../viewer/index.ts';
 import { BatchExportDialog } from './BatchExportDialog.tsx';
 import { useBoardOpened } from './board-queries.ts';
 import { BoardSection } from './CatalogBoard.tsx';
+import { COLUMN_SCROLL } from './column-scroll.ts';
 import { batchText } from './i18n.ts';
 import { PlanSection } from './PlanSection.tsx';
 import { ProductEditor } from './ProductEditor.tsx';
@@ -49,19 +50,19 @@ export function BatchPage() {
   const setExportOpen = useBatchStore((s) => s.setExportOpen);
 
   return (
-    <div className="batch-page" data-testid="batch-page">
+    <div className="batch-page" data-testid="batch-page" {...{ [COLUMN_SCROLL]: '' }}>
       <header className="batch-page-head">
         <h1 className="page-title">{t('title')}</h1>
         <p className="muted small">{t('subtitle')}</p>
       </header>
       <div className="batch-columns">
-        <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`}>
+        <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`} {...{ [COLUMN_SCROLL]: '' }}>
           {shownId ? <BoardSection key={shownId} batchId={shownId} /> : null}
           {/* A long product table waits for the board's first rows too: they are what the page opens to. */}
           {boardOpened ? <ProductsSection shotList={list} /> : null}
           <ShotListSection lists={lists} list={list} error={listsError} />
         </div>
-        <div className="batch-column batch-results" role="region" aria-label={t('runLabel')}>
+        <div className="batch-column batch-results" role="region" aria-label={t('runLabel')} {...{ [COLUMN_SCROLL]: '' }}>
           {boardOpened ? <PlanSection productIds={productIds} shotListId={list?.id ?? null} /> : null}
           <RunSection
             batches={batches}

@@ -4,7 +4,9 @@
 // Keys on a focused candidate: arrows move (board-model.ts), P toggles the pick, M makes it the product's master
 // reference, X / S / 0–5 mark it (the gallery's culling keys), Enter opens the cell's candidates in the viewer.
 // Rows are memoised and their handlers one object that never changes, so a scroll step renders only the rows that
-// enter; the board opens with its first rows and fills in the rest (board-queries.ts).
+// enter; the board opens with its first rows and fills in the rest (board-queries.ts). The board scrolls with its
+// column (one scroll area per column, column-scroll.ts): the header row sticks to the column's top, and a board wider
+// than the column moves sideways under a scrollbar that sticks to the column's bottom (sideways.ts).
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { BoardCell, CatalogBoard } from '../../../src-shared/ipc/batch-board.ts';
@@ -17,23 +19,26 @@ import { boardText, type BoardT } from './board-i18n.ts';
 import { boardView, clampFocus, moveFocus, NO_FILTER, type BoardFilter, type BoardFocus, type BoardRow, type BoardView } from './board-model.ts';
 import { useBoard, useBoardEvents, useBoardMark, useSetPick, useSetProductMaster } from './board-queries.ts';
 import { BoardCellView, stopId, type CellHandlers } from './BoardCell.tsx';
+import { overscanFor, useColumnScroll } from './column-scroll.ts';
 import { BatchCard } from './parts.tsx';
+import { useSideways } from './sideways.ts';
 import './board.css';
 
 const THUMB = 96;
 const ROW_ESTIMATE = THUMB + 64;
-/** Rows drawn beyond the visible ones: one each way keeps keyboard moves and a wheel step ready, and the DOM small. */
+/** Rows drawn beyond the visible ones on a long board: one each way keeps keyboard moves and a wheel step ready, and
+ *  the DOM small. A board of up to WHOLE_UP_TO products is drawn whole (each row holds up to 8 shots' candidates). */
 const OVERSCAN = 1;
-/** The scroll region's largest height (board.css): a board whose rows are taller gets it fixed. */
-const TALL_PX = 640;
-/** The header row's least height (board.css); a long shot name may wrap it taller, which is measured. */
-const HEAD_HEIGHT = 34;
+const WHOLE_UP_TO = 40;
+const PRODUCT_MIN = 168;
 
-/** Column widths: the product, then each shot as wide as its most candidates (up to 4 side by side). */
-function columns(board: CatalogBoard, view: BoardView): string {
+/** Column widths: the product, then each shot as wide as its most candidates (up to 4 side by side); and the least
+ *  width of them all, below which the board moves sideways. */
+function columns(board: CatalogBoard, view: BoardView): { template: string; minWidth: number } {
   const widest = new Map<string, number>();
   for (const cell of board.cells) widest.set(cell.shotName, Math.max(widest.get(cell.shotName) ?? 1, Math.min(4, cell.candidates.length)));
-  return ['minmax(168px, 220px)', ...view.shots.map((s) => `minmax(${Math.max(176, (widest.get(s.name) ?? 1) * (THUMB + 6) + 16)}px, 1fr)`)].join(' ');
+  const shots = view.shots.map((s) => Math.max(176, (widest.get(s.name) ?? 1) * (THUMB + 6) + 16));
+  return { template: [`minmax(${PRODUCT_MIN}px, 220px)`, ...shots.map((px) => `minmax(${px}px, 1fr)`)].join(' '), minWidth: shots.reduce((a, b) => a + b, PRODUCT_MIN) };
 }
 
 function Filters({ board, filter, setFilter, shown, t }: { board: CatalogBoard; filter: BoardFilter; setFilter: (f: BoardFilter) => void; shown: number; t: BoardT }) {
@@ -205,26 +210,13 @@ function focusedName(view: BoardView, at: BoardFocus | null, row: number): strin
   return cell && cell.candidates[at.candidate] ? placeName(cell.shotName, at.candidate, cell.candidates.length) : null;
 }
 
-/** The row head's header height, kept as the header wraps (a long shot name). */
-function useHeadHeight() {
-  const headRef = useRef<HTMLDivElement>(null);
-  const [headHeight, setHeadHeight] = useState(HEAD_HEIGHT);
-  useLayoutEffect(() => {
-    const head = headRef.current;
-    if (!head) return;
-    const observer = new ResizeObserver(() => setHeadHeight(head.offsetHeight));
-    observer.observe(head);
-    return () => observer.disconnect();
-  }, []);
-  return { headRef, headHeight };
-}
-
 function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t: BoardT }) {
   const gridId = useId().replace(/:/g, '');
-  const scrollRef = useRef<HTMLDivElement>(null);
+  const rowsRef = useRef<HTMLDivElement>(null);
+  const { scrollElement, start } = useColumnScroll(rowsRef);
+  const sideways = useSideways();
   const [focus, setFocus] = useState<BoardFocus | null>(null);
   const moved = useRef(false);
-  const { headRef, headHeight } = useHeadHeight();
   const keys = useCandidateKeys(board.batchId, view);
   const at = focus ? clampFocus(view, focus) : null;
   // Rows get one handlers object for good; it reads the latest focus and view through a ref.
@@ -248,7 +240,7 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
     [],
   );
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count: view.rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_ESTIMATE, overscan: OVERSCAN, getItemKey: (i) => view.rows[i]?.product.productId ?? i });
+  const virtualizer = useVirtualizer({ count: view.rows.length, getScrollElement: scrollElement, estimateSize: () => ROW_ESTIMATE, overscan: overscanFor(view.rows.length, WHOLE_UP_TO, OVERSCAN), scrollMargin: start, getItemKey: (i) => view.rows[i]?.product.productId ?? i });
   // After an arrow key the focus follows into the row, once the virtualiser has rendered it.
   useEffect(() => {
     if (!moved.current || !at) return;
@@ -272,47 +264,38 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
       virtualizer.scrollToIndex(next.row, { align: 'auto' });
     } else if (keys.act(at, e.key)) e.preventDefault();
   };
-  const template = useMemo(() => columns(board, view), [board, view]);
-  const tall = view.rows.length * ROW_ESTIMATE > TALL_PX;
+  const { template, minWidth } = useMemo(() => columns(board, view), [board, view]);
   // Before the grid is entered, its first stop takes the Tab.
   const tab = at ?? { row: 0, shot: 0, candidate: 0 };
-  const grid = (
-      <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="catalog-board-grid" onKeyDown={onKeyDown}>
-        <div role="row" ref={headRef} className="catalog-board-row catalog-board-head" style={{ gridTemplateColumns: template }} aria-rowindex={1}>
-          <span role="columnheader">{t('product')}</span>
-          {view.shots.map((s) => (
-            <span role="columnheader" key={s.name} className="catalog-board-shot-head">
-              {s.name}
-            </span>
-          ))}
-        </div>
-        <div className="catalog-board-rows" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const row = view.rows[item.index];
-            if (!row) return null;
-            return (
-              <BoardRowView key={item.key} row={row} index={item.index} start={item.start} template={template} gridId={gridId} tab={tab.row === item.index ? tab : null} focused={focusedName(view, at, item.index)} t={t} on={on} batchId={board.batchId} measure={virtualizer.measureElement} />
-            );
-          })}
-        </div>
-      </div>
-  );
   return (
     <>
-      {/* A board taller than the region scrolls in a box of the region's fixed height, out of flow inside its wrap: a
-          flex item is never a relayout boundary, so a row entering would lay out the whole page (the product table,
-          the job list) every frame. A short board is as tall as its rows. */}
-      {tall ? (
-        <div className="catalog-board-scroll-wrap">
-          <div className="catalog-board-scroll catalog-board-scroll-tall" ref={scrollRef}>
-            {grid}
+      <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="catalog-board-grid" onKeyDown={onKeyDown}>
+        <div className="catalog-board-head-wrap" ref={sideways.head}>
+          <div role="row" className="catalog-board-row catalog-board-head" style={{ gridTemplateColumns: template, minWidth }} aria-rowindex={1}>
+            <span role="columnheader">{t('product')}</span>
+            {view.shots.map((s) => (
+              <span role="columnheader" key={s.name} className="catalog-board-shot-head">
+                {s.name}
+              </span>
+            ))}
           </div>
         </div>
-      ) : (
-        <div className="catalog-board-scroll" ref={scrollRef} style={{ height: headHeight + virtualizer.getTotalSize() + 2 }}>
-          {grid}
+        <div className="catalog-board-x" ref={sideways.content} onScroll={sideways.fromContent}>
+          <div className="catalog-board-rows" ref={rowsRef} style={{ height: virtualizer.getTotalSize(), minWidth }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = view.rows[item.index];
+              if (!row) return null;
+              return (
+                <BoardRowView key={item.key} row={row} index={item.index} start={item.start - start} template={template} gridId={gridId} tab={tab.row === item.index ? tab : null} focused={focusedName(view, at, item.index)} t={t} on={on} batchId={board.batchId} measure={virtualizer.measureElement} />
+              );
+            })}
+          </div>
         </div>
-      )}
+        {/* The board's own sideways scrollbar, kept in sight at the column's bottom (the rows' own one is hidden). */}
+        <div className="catalog-board-hbar" ref={sideways.bar} onScroll={sideways.fromBar} aria-hidden="true">
+          <div style={{ minWidth }} />
+        </div>
+      </div>
       <p className="muted small catalog-board-keys">{t('keysHint')}</p>
       <ErrorLine error={keys.error} testId="board-pick-error" showCode />
     </>

@@ -1,10 +1,14 @@
 // Products of the catalog: a table with a checkbox per row (every product is in the batch unless unticked),
 // the reference count against the tightest model limit of the chosen shot list ("3 / 14"), edit and delete
-// (confirmed in the row), CSV import (all or nothing; problems listed by line and column) and export.
-import { useId, useState, type ChangeEvent } from 'react';
+// (confirmed in the row), CSV import (all or nothing; problems listed by line and column) and export. A long table
+// draws only the rows near the view (windowed against its column, as the job list): 1,000 products in the document
+// made every frame of the board above them lay out and paint the whole column.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useId, useRef, useState, type ChangeEvent } from 'react';
 import type { CsvProblem, Product, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
+import { overscanFor, useColumnScroll } from './column-scroll.ts';
 import { csvProblemText } from './csv-problems.ts';
 import { fileBase64 } from './file-bytes.ts';
 import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
@@ -33,14 +37,28 @@ function ReferenceCount({ product, shotList }: { product: Product; shotList: Sho
   );
 }
 
-function ProductRow({ product, shotList, included }: { product: Product; shotList: ShotList | null; included: boolean }) {
+/** A table of up to this many products is drawn whole (find in page); a longer one only the rows near the view. */
+const WHOLE_UP_TO = 200;
+const ROW_ESTIMATE = 53;
+const COLUMNS = 6;
+
+interface RowProps {
+  product: Product;
+  shotList: ShotList | null;
+  included: boolean;
+  /** The row's place and the virtualiser's measure. */
+  index: number;
+  measure: (el: HTMLTableRowElement | null) => void;
+}
+
+function ProductRow({ product, shotList, included, index, measure }: RowProps) {
   const t = useText(batchText);
   const setIncluded = useBatchStore((s) => s.setIncluded);
   const openEditor = useBatchStore((s) => s.openEditor);
   const remove = useDeleteProduct();
   const [confirming, setConfirming] = useState(false);
   return (
-    <tr data-testid="product-row" data-sku={product.sku} data-product-id={product.id} className={included ? '' : 'batch-row-off'}>
+    <tr ref={measure} data-index={index} data-testid="product-row" data-sku={product.sku} data-product-id={product.id} className={included ? '' : 'batch-row-off'}>
       <td className="batch-check">
         <input type="checkbox" checked={included} aria-label={t('selectProduct', { sku: product.sku })} onChange={(e) => setIncluded([product.id], e.target.checked)} data-testid="product-include" />
       </td>
@@ -194,6 +212,36 @@ function ImportExportBar() {
   );
 }
 
+/** An empty row standing for the rows not drawn above or below the view. */
+function Spacer({ height }: { height: number }) {
+  return height > 0 ? (
+    <tr aria-hidden="true" className="batch-spacer">
+      <td colSpan={COLUMNS} style={{ height }} />
+    </tr>
+  ) : null;
+}
+
+/** The rows (of a long table those near the view, the others stood for by two spacers), scrolled by the column. */
+function ProductRows({ list, shotList, excluded }: { list: Product[]; shotList: ShotList | null; excluded: ReadonlySet<string> }) {
+  const bodyRef = useRef<HTMLTableSectionElement>(null);
+  const { scrollElement, start } = useColumnScroll(bodyRef);
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({ count: list.length, getScrollElement: scrollElement, estimateSize: () => ROW_ESTIMATE, overscan: overscanFor(list.length, WHOLE_UP_TO, 8), scrollMargin: start, getItemKey: (i) => list[i]?.id ?? i });
+  const items = virtualizer.getVirtualItems();
+  const above = (items[0]?.start ?? start) - start;
+  const below = virtualizer.getTotalSize() - ((items.at(-1)?.end ?? start) - start);
+  return (
+    <tbody ref={bodyRef}>
+      <Spacer height={above} />
+      {items.map((item) => {
+        const p = list[item.index];
+        return p ? <ProductRow key={p.id} product={p} shotList={shotList} included={!excluded.has(p.id)} index={item.index} measure={virtualizer.measureElement} /> : null;
+      })}
+      <Spacer height={below} />
+    </tbody>
+  );
+}
+
 /** The head's check box: every product in or out of the batch; half-checked when some are. */
 function SelectAll({ list, selected }: { list: Product[]; selected: number }) {
   const t = useText(batchText);
@@ -238,11 +286,7 @@ export function ProductsSection({ shotList }: { shotList: ShotList | null }) {
         <div className="batch-table-scroll batch-products-scroll">
           <table className="table batch-table" aria-label={t('productsTable')}>
             <TableHead check={<SelectAll list={list} selected={selected} />} names={[t('colSku'), t('colName'), t('colPrompt')]} numbers={[t('colRefs')]} actions={t('colActions')} />
-            <tbody>
-              {list.map((p) => (
-                <ProductRow key={p.id} product={p} shotList={shotList} included={!excluded.has(p.id)} />
-              ))}
-            </tbody>
+            <ProductRows list={list} shotList={shotList} excluded={excluded} />
           </table>
         </div>
       ) : null}

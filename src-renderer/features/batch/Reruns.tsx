@@ -175,14 +175,19 @@ function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob
 /** Re-shoot of the job's cell (its product × shot) as a new job of the batch; a dialog asks for a tweak and shows the price. */
 export function CellRerun({ batchId, job }: { batchId: string; job: BatchJob }) {
   const t = useText(batchText);
-  const [open, setOpen] = useState(false);
-  if (job.status === 'queued' || job.status === 'running' || job.replacedBy !== null) return null;
+  // The dialog keeps the job it was opened on: once sent, the cell's latest job is the new one (queued) and the old
+  // one is replaced, yet the dialog stays to say what happened until the designer closes it.
+  const [openOn, setOpenOn] = useState<BatchJob | null>(null);
+  const offered = job.status !== 'queued' && job.status !== 'running' && job.replacedBy === null;
+  if (!offered && !openOn) return null;
   return (
     <span className="batch-rerun-inline">
-      <button type="button" className="btn btn-xs" data-testid="cell-rerun" aria-haspopup="dialog" aria-expanded={open} aria-label={t('rerunCellLabel', { sku: job.sku, shot: job.shotName })} onClick={() => setOpen(!open)}>
-        {t('rerunCell')}
-      </button>
-      {open ? <RerunDialog batchId={batchId} job={job} onClose={() => setOpen(false)} /> : null}
+      {offered ? (
+        <button type="button" className="btn btn-xs" data-testid="cell-rerun" aria-haspopup="dialog" aria-expanded={openOn !== null} aria-label={t('rerunCellLabel', { sku: job.sku, shot: job.shotName })} onClick={() => setOpenOn(openOn ? null : job)}>
+          {t('rerunCell')}
+        </button>
+      ) : null}
+      {openOn ? <RerunDialog batchId={batchId} job={openOn} onClose={() => setOpenOn(null)} /> : null}
     </span>
   );
 }
@@ -206,7 +211,8 @@ function jobOf(detail: BatchDetail | undefined, jobId: string | null): BatchJob 
 export function CellActions({ batchId, jobId }: { batchId: string; jobId: string | null }) {
   const detail = useBatchDetail(batchId).data;
   const job = jobOf(detail, jobId);
-  if (!job || job.status === 'queued' || job.status === 'running') return null;
+  // Rendered for a queued or running job too: a re-shoot dialog opened on the cell stays open after its send.
+  if (!job) return null;
   return (
     // Keys on these buttons and in the dialog are theirs, not the board grid's (P, X, 1–5, arrows, Enter).
     <div className="batch-cell-actions small" onKeyDown={keepKeysInside}>

@@ -1,0 +1,129 @@
+// The Catalog at scale (issue 26: the board virtualised for hundreds of products; one scroll area per column): 250
+// products × a 6-shot list, run with a budget no job fits, so all 1,500 jobs are over budget and nothing is sent (fast
+// to make, every list long). Each long list draws only the rows near the view and scrolls with its column: the board
+// (its header row sticks to the column's top; wider than the column, it moves sideways under a bar kept at the
+// column's bottom), the product table and the job list. The last of each is reachable by scrolling the column, at the
+// full and the minimum window (where the page scrolls instead of the columns). Screenshots in .tmp/shots-scale/.
+import type { Page } from '@playwright/test';
+import type { BatchDetail, Product, ShotList } from '../src-shared/ipc/index.ts';
+import { expect, test } from './fixtures/harness.ts';
+import { ipc, until } from './support/ipc.ts';
+import { chooseLook, openStudio, SIZES } from './support/studio.ts';
+
+const COUNT = 250;
+const SHOTS = ['main', 'side', 'back', 'top', 'detail', 'scale'];
+const sku = (i: number) => `SCL-${String(i + 1).padStart(3, '0')}`;
+
+type El = { scrollTop: number; scrollLeft: number; scrollHeight: number; scrollWidth: number; clientHeight: number; clientWidth: number; getBoundingClientRect(): { top: number; bottom: number } };
+type Doc = { document: { querySelector(s: string): El | null; querySelectorAll(s: string): ArrayLike<El> } };
+
+/** How many rows of each list are in the document. */
+function drawn(page: Page) {
+  return page.evaluate(() => {
+    const d = (globalThis as unknown as Doc).document;
+    const n = (s: string) => d.querySelectorAll(s).length;
+    return { board: n('[data-testid="board-row"]'), products: n('[data-testid="product-row"]'), jobs: n('[data-testid="batch-job"]') };
+  });
+}
+
+/**
+ * Scrolls what scrolls `selector`'s element (its column, or the page) so that its bottom meets the view's bottom, again
+ * until it stays there: rows measured as they come into view (taller or shorter than estimated) move what is below.
+ */
+async function scrollToEndOf(page: Page, selector: string): Promise<void> {
+  let moved = Infinity;
+  for (let i = 0; i < 10 && Math.abs(moved) > 1; i++) {
+    moved = await scrollOnce(page, selector);
+    await page.waitForTimeout(150);
+  }
+}
+
+function scrollOnce(page: Page, selector: string): Promise<number> {
+  return page.evaluate((sel) => {
+    const d = (globalThis as unknown as Doc & { getComputedStyle(e: unknown): { overflowY: string } }).document;
+    const w = globalThis as unknown as { getComputedStyle(e: unknown): { overflowY: string } };
+    type Box = El & { parentElement: Box | null; hasAttribute(name: string): boolean };
+    const el = d.querySelector(sel) as Box | null;
+    if (!el) throw new Error(`no ${sel}`);
+    // What the page marks as scrolling its lists (a card that scrolls sideways computes overflow-y auto too).
+    let at = el.parentElement;
+    while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
+    if (!at) throw new Error(`nothing scrolls ${sel}`);
+    const by = el.getBoundingClientRect().bottom - at.getBoundingClientRect().bottom;
+    at.scrollTop += by;
+    return by;
+  }, selector);
+}
+
+test('at 250 products × 6 shots every list draws only what is near the view, scrolls with its column, and reaches its end', async ({ page, harness }) => {
+  test.setTimeout(300_000);
+  const products: Product[] = [];
+  for (let i = 0; i < COUNT; i++) products.push(await ipc<Product>(harness, 'product:save', { sku: sku(i), name: `玻璃花瓶 vase ${i + 1}`, prompt: `a glass vase ${i + 1}` }));
+  const list = await ipc<ShotList>(harness, 'shotlist:save', { name: 'scale list', shots: SHOTS.map((name) => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: name })) });
+  const created = await ipc<BatchDetail>(harness, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 1, budget: 1 });
+  const rested = await until('the batch at rest', async () => {
+    const b = await ipc<BatchDetail>(harness, 'batch:get', { batchId: created.id });
+    return b.jobs.every((j) => j.status === 'over_budget') ? b : null;
+  });
+  const lastJob = rested.jobs.at(-1)!;
+  const last = sku(COUNT - 1);
+
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await openStudio(page, harness.url);
+    await chooseLook(page, 'zh', 'light');
+    await page.getByTestId('open-batch').click();
+    const board = page.getByTestId('catalog-board');
+    await expect(board.getByTestId('board-row').first()).toBeVisible();
+    await expect(page.getByTestId('product-row').first()).toBeAttached();
+    await expect(page.getByTestId('batch-job').first()).toBeAttached();
+    const tag = `${size.width}x${size.height}`;
+    await page.screenshot({ path: `.tmp/shots-scale/top-${tag}.png` });
+
+    // Only the rows near the view are drawn (all of them were: 1,500 jobs made 33,000 elements).
+    const atTop = await drawn(page);
+    expect(atTop.board, tag).toBeLessThan(20);
+    expect(atTop.products, tag).toBeLessThan(60);
+    expect(atTop.jobs, tag).toBeLessThan(40);
+
+    // The board's last row, reached by scrolling its column; its header row stays on top meanwhile.
+    await scrollToEndOf(page, '[data-testid="catalog-board"] .catalog-board-rows');
+    await expect(board.locator(`[data-testid="board-row"][data-sku="${last}"]`)).toBeInViewport();
+    const stuck = await page.evaluate(() => {
+      const d = (globalThis as unknown as Doc).document;
+      const head = d.querySelector('.catalog-board-head-wrap')!.getBoundingClientRect();
+      const rows = d.querySelector('.catalog-board-rows')!.getBoundingClientRect();
+      const scroller = d.querySelector('[data-testid="batch-page"]')!.scrollTop > 0 ? d.querySelector('[data-testid="batch-page"]')! : d.querySelector('.batch-setup')!;
+      return { headTop: head.top, rowsTop: rows.top, scrollerTop: scroller.getBoundingClientRect().top };
+    });
+    expect(stuck.rowsTop, tag).toBeLessThan(stuck.headTop - 1_000);
+    expect(Math.abs(stuck.headTop - stuck.scrollerTop), tag).toBeLessThan(4);
+
+    // Wider than its column, the board moves sideways as one under its own bar, which is in sight mid-board.
+    const sideways = await page.evaluate(() => {
+      const d = (globalThis as unknown as Doc).document;
+      const bar = d.querySelector('.catalog-board-hbar')!;
+      const wide = bar.scrollWidth > bar.clientWidth;
+      bar.scrollLeft = 300;
+      return { wide, barBottom: bar.getBoundingClientRect().bottom };
+    });
+    expect(sideways.wide, tag).toBe(true);
+    expect(sideways.barBottom, tag).toBeLessThanOrEqual(size.height);
+    await until('the rows and the header row to follow the bar', async () =>
+      page.evaluate(() => {
+        const d = (globalThis as unknown as Doc).document;
+        return d.querySelector('.catalog-board-x')!.scrollLeft === 300 && d.querySelector('.catalog-board-head-wrap')!.scrollLeft === 300 ? true : null;
+      }),
+    );
+    await page.screenshot({ path: `.tmp/shots-scale/board-end-${tag}.png` });
+
+    // The product table's and the job list's last rows, each reached by scrolling its column.
+    await scrollToEndOf(page, '[data-testid="batch-products"] table');
+    await expect(page.locator(`[data-testid="product-row"][data-sku="${last}"]`)).toBeInViewport();
+    await scrollToEndOf(page, '[data-testid="batch-jobs"]');
+    await expect(page.locator(`[data-testid="batch-job"][data-job-id="${lastJob.id}"]`)).toBeInViewport();
+    await page.screenshot({ path: `.tmp/shots-scale/lists-end-${tag}.png` });
+    const atEnd = await drawn(page);
+    expect(atEnd.products + atEnd.jobs + atEnd.board, tag).toBeLessThan(120);
+  }
+});
