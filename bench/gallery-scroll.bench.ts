@@ -16,7 +16,7 @@ import { startHarness } from '../e2e/fixtures/harness.ts';
 import { cacheDirs, cachePath } from '../src-main/files/image-cache.ts';
 import { openLibraryDatabase } from '../src-main/library/database.ts';
 import { seedLibrary, type SeededLibrary } from './library-seed.ts';
-import { machineLine, median, writeSection } from './report.ts';
+import { machineLine, median, SCROLL_PX_S, writeSection } from './report.ts';
 import { thumbnailPool } from './thumbnail-pool.ts';
 import { frameTimesFromTrace } from './trace-frames.ts';
 import { SETTLE_MS, startSettlePage, startUp, WINDOW_LIKE_ARG } from './window-startup.ts';
@@ -30,13 +30,11 @@ const TURNS_PER_SESSION = 5; // × 4 images = 100,000
 const DISTINCT_THUMBS = 256;
 const FIRST_THUMBS = 12;
 const PASS_MS = 10_000;
-// Scroll speeds are in px per second of the page's clock (as a real scroll moves), not px per frame: a slower
-// machine then draws fewer frames of the same scroll instead of a slower scroll. Chromium's own scrolling
-// benchmarks (telemetry's ScrollAction) default to 800 px/s; STEADY is a brisk wheel scroll (a dozen 100 px
-// notches a second) and holds the frame-time target; FAST (= the 120 px a frame at 60 fps measured until
-// 2026-11-22) skims 40 rows a second and is reported, not held to it (docs/decisions.md "Gallery scrolling").
-const STEADY_PX_S = 1_200;
-const FAST_PX_S = 7_200;
+// Scroll speeds (report.ts SCROLL_PX_S): STEADY is a brisk wheel scroll (a dozen 100 px notches a second) and holds
+// the frame-time target; FAST (= the 120 px a frame at 60 fps measured until 2026-11-22) skims 40 rows a second and is
+// reported, not held to it.
+const STEADY_PX_S = SCROLL_PX_S.steady;
+const FAST_PX_S = SCROLL_PX_S.fast;
 const TARGETS = { domImages: 300, heapMb: 150, p95FrameMs: 8, firstThumbsMs: 500 };
 // ---------- seeding ----------
 

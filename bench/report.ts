@@ -50,3 +50,12 @@ export function writeSection(name: string, markdown: string): void {
   doc = from >= 0 && to > from ? doc.slice(0, from) + block + doc.slice(to + end.length) : `${doc.trimEnd()}\n\n${block}\n`;
   writeFileSync(FILE, doc);
 }
+
+/**
+ * Scroll speeds of the frame-time benches, in px per second of the page's clock (a slower machine draws fewer frames
+ * of the same scroll, not a slower scroll). Chromium's own scrolling benchmarks default to 800 px/s; STEADY is a brisk
+ * wheel scroll and holds the frame-time targets; FAST (120 px a frame at 60 fps) skims and is reported beside it, not
+ * held to them (docs/decisions.md "Gallery scrolling").
+ */
+export const SCROLL_PX_S = { steady: 1_200, fast: 7_200 } as const;
+

@@ -1,4 +1,4 @@
-import { lazy, useEffect, useLayoutEffect, useRef, type ComponentType } from 'react';
+import { lazy, useEffect, useLayoutEffect, useRef, useState, type ComponentType } from 'react';
 import { useAppStore, type AppTab } from './lib/app-store.ts';
 import { TabBoundary } from './ui/TabBoundary.tsx';
 import { batchText, loadBatchPage } from './features/batch/index.ts';
@@ -25,14 +25,32 @@ const TABS: AppTab[] = ['studio', 'batch', 'webhooks', 'local', 'settings'];
 
 type LazyTab = Exclude<AppTab, 'studio'>;
 
-/** A tab's page loaded with its chunk: `load` fetches it (the idle preload), `Page` renders it (React.lazy). */
-function lazyTab(load: () => Promise<ComponentType>): { load: () => Promise<ComponentType>; Page: ComponentType } {
-  return { load, Page: lazy(() => load().then((Page) => ({ default: Page }))) };
+interface LazyTabEntry {
+  /** Fetches the page's chunk (the idle preload does, ahead of any click). */
+  load: () => Promise<ComponentType>;
+  /** The page once its chunk is in, else null. */
+  loaded: () => ComponentType | null;
+  /** The page through React.lazy, for a click before its chunk is in. */
+  Page: ComponentType;
+}
+
+/**
+ * A tab's page loaded with its chunk. Once the chunk is in, the page renders directly: through React.lazy it would
+ * suspend on its first render even then, and React holds a suspended tab back ~300 ms before showing it.
+ */
+function lazyTab(fetchPage: () => Promise<ComponentType>): LazyTabEntry {
+  let page: ComponentType | null = null;
+  const load = () =>
+    fetchPage().then((Page) => {
+      page = Page;
+      return Page;
+    });
+  return { load, loaded: () => page, Page: lazy(() => load().then((Page) => ({ default: Page }))) };
 }
 
 // The tabs other than the studio are loaded on their own (the app opens on the studio, and their code need not
 // be compiled and run before its first thumbnails), then fetched while the app is idle, so a tab opens at once.
-const LAZY_TABS: Record<LazyTab, ReturnType<typeof lazyTab>> = {
+const LAZY_TABS: Record<LazyTab, LazyTabEntry> = {
   batch: lazyTab(loadBatchPage),
   webhooks: lazyTab(loadInspectorPanel),
   local: lazyTab(loadLocalConsole),
@@ -69,7 +87,9 @@ function Studio() {
 }
 
 function LazyTabPage({ tab }: { tab: LazyTab }) {
-  const { Page } = LAZY_TABS[tab];
+  // Chosen once per visit of the tab (keyed by it), so the page is never swapped (and its state reset) under the
+  // designer.
+  const [Page] = useState(() => LAZY_TABS[tab].loaded() ?? LAZY_TABS[tab].Page);
   return (
     <TabBoundary tab={tab}>
       <Page />
@@ -119,7 +139,7 @@ export function App() {
       </header>
       <StartupNotices />
       <main className="app-main">
-        {tab === 'studio' ? <Studio /> : <LazyTabPage tab={tab} />}
+        {tab === 'studio' ? <Studio /> : <LazyTabPage key={tab} tab={tab} />}
       </main>
       {/* Compare opens from the studio and from a Catalog cell or product (the scoped viewer), so on every tab. */}
       <CompareView />

@@ -239,8 +239,10 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
     }),
     [],
   );
+  // While only the first rows of a long board are in, it is judged by the whole board's length.
+  const drawable = board.productCount !== undefined && board.productCount > board.products.length ? board.productCount : view.rows.length;
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count: view.rows.length, getScrollElement: scrollElement, estimateSize: () => ROW_ESTIMATE, overscan: overscanFor(view.rows.length, WHOLE_UP_TO, OVERSCAN), scrollMargin: start, getItemKey: (i) => view.rows[i]?.product.productId ?? i });
+  const virtualizer = useVirtualizer({ count: view.rows.length, getScrollElement: scrollElement, estimateSize: () => ROW_ESTIMATE, overscan: overscanFor(drawable, WHOLE_UP_TO, OVERSCAN), scrollMargin: start, getItemKey: (i) => view.rows[i]?.product.productId ?? i });
   // After an arrow key the focus follows into the row, once the virtualiser has rendered it.
   useEffect(() => {
     if (!moved.current || !at) return;
