@@ -254,6 +254,8 @@ async function tracedScroll(browser: Browser, page: Page, speed: number, cdp: CD
   const scroll = await page.evaluate(scrollBoardInPage, [speed, SCROLL_MS] as [number, number]);
   if (cdp) console.log(`scroll at ${speed} px/s, self time:\n  ${topSelfTime((await cdp.send('Profiler.stop')).profile as never).join('\n  ')}`);
   const trace = await browser.stopTracing();
+  // BOARD_BENCH_TRACE_DIR: keep each pass's trace (to open in DevTools' Performance panel).
+  if (process.env.BOARD_BENCH_TRACE_DIR) writeFileSync(join(process.env.BOARD_BENCH_TRACE_DIR, `board-scroll-${speed}.json`), trace);
   const { wall, cpu } = frameTimesFromTrace(trace);
   return {
     p95FrameMs: percentile(cpu, 0.95),

@@ -18,7 +18,7 @@ import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { batchText } from './i18n.ts';
-import { batchKeys, useBatchDetail } from './queries.ts';
+import { batchKeys, useHeldBatchDetail } from './queries.ts';
 
 type RerunMethod = 'batchRetryJob' | 'batchRerunCell' | 'batchRaiseBudget' | 'batchFinish';
 
@@ -209,7 +209,7 @@ function jobOf(detail: BatchDetail | undefined, jobId: string | null): BatchJob 
  * the job is read from the batch detail the Catalog already holds (no call of its own).
  */
 export function CellActions({ batchId, jobId }: { batchId: string; jobId: string | null }) {
-  const detail = useBatchDetail(batchId).data;
+  const detail = useHeldBatchDetail(batchId).data;
   const job = jobOf(detail, jobId);
   // Rendered for a queued or running job too: a re-shoot dialog opened on the cell stays open after its send.
   if (!job) return null;
