@@ -406,18 +406,22 @@ ${kindsOf('fast')}.
 The IPC calls the page made while the board opened (resource timing of the last run; duration from request to last
 byte, body size): ${pages.at(-1)?.openCalls ?? ''}.
 
-What the figures say (read from the lines above and, with \`BOARD_BENCH_PROFILE=1\`, a CPU profile of one run). The pick
-meets its target (it reads and writes one cell). Since 2026-11-27 the board opens with its first 24 rows
-(\`catalog:get-board\` offset/limit, 86 KiB, answered in 35–100 ms) and the batch's detail, the plan and the product table
-wait for them (the whole board, 3.5 MiB, follows); events refresh only the rows they name. Opening still misses: the rows
-are in the page ~200 ms after the click, but the first paint comes ~2 s later, and the profile shows that time as native
-work (style, layout) of the Catalog page around the board, not the app's scripts. Scrolling misses by more than before
-(132 ms on 2026-11-26): rows are memoised (a scroll step mounts only the entering row, 119 images in the DOM instead of
-221) and the scroller sits out of flow in a fixed-height wrap, yet each frame still spends ~40–120 ms in style and layout
-(UpdateLayoutTree, Layout above): the Catalog page around the board changed the same day (the product table and the job
-list now grow with their column instead of scrolling in regions of their own, so 1,000 product rows and the 8,000-job
-list are in the document), and \`body:has(...)\` rules (viewer.css) make DOM insertions re-check the whole document.
-Those two are the next step; the figures move a lot with the shared 2-core machine's load.
+What the figures say (read from the lines above, the kept traces (\`BOARD_BENCH_TRACE_DIR\`) and, with
+\`BOARD_BENCH_PROFILE=1\`, a CPU profile of one run). The pick meets its target (it reads and writes one cell). The
+open meets its target since 2026-11-27 (second session; it was 2.3 s that morning): the board opens with its first 24
+rows (\`catalog:get-board\` offset/limit, 86 KiB) and draws only those in view; the Catalog's code, fetched while the
+app is idle, renders at once instead of through React.lazy (which suspended even with the code in, and React held the
+tab back ~300 ms); the job list no longer draws all 8,000 jobs (it took its card for its scroller: 176,000 elements,
+280,000 layout objects, so every frame anywhere laid out the whole document); a product table this long is windowed
+too. Scrolling improved from ~280 ms to the figures above but misses 8 ms at 1,200 px/s: the board now scrolls with
+its column and each frame lays out and paints little (the kinds above), but a frame where a product's row enters
+mounts a row of 8 cells with their candidates (~150 elements, 17 images, React render ~10–20 ms on this shared
+machine) and its style, layout and paint (~8–10 ms); at 1,200 px/s a 160 px row enters every ~8th frame at 60 fps,
+and about every 3rd–4th frame at the 25–35 fps this loaded machine draws, so those frames make the p95. Board cells
+no longer read the whole batch detail again as they mount (6 MiB every time the page's copy was 5 s old). Next: a
+row that costs less to mount (fewer elements per cell, the re-shoot and retry buttons drawn on focus or hover, marks
+as one attribute), fixed-height rows (no measuring) and thumbnails smaller than the 512 px ones for 96 px cells. The
+figures move a lot with the shared 2-core machine's load.
 `,
 );
 console.log(rows.join('\n'));

@@ -61,9 +61,10 @@ test('pick one candidate per cell by keyboard on the board, reject the other, ex
   }
   // A picked cell stays done; main agrees.
   await expect(board.locator('[data-testid="catalog-cell"][data-status="done"]')).toHaveCount(6);
-  const stored = await ipc<CatalogBoard>(harness, 'catalog:get-board', { batchId: created.id });
-  expect(new Map(stored.cells.map((c) => [`${c.sku}/${c.shotName}`, c.pick]))).toEqual(picks);
-  expect(stored.cells.flatMap((c) => c.candidates.filter((x) => x.rejected).map((x) => x.imageId)).sort()).toEqual([...rejects.values()].sort());
+  // The board shows a mark at once; main has it once the one ordered queue of changes (undo.ts) has sent it.
+  const stored = () => ipc<CatalogBoard>(harness, 'catalog:get-board', { batchId: created.id });
+  await expect.poll(async () => new Map((await stored()).cells.map((c) => [`${c.sku}/${c.shotName}`, c.pick]))).toEqual(picks);
+  await expect.poll(async () => (await stored()).cells.flatMap((c) => c.candidates.filter((x) => x.rejected).map((x) => x.imageId)).sort()).toEqual([...rejects.values()].sort());
   // ↓ from the last row's detail stays put; ↑ goes to the row above, same shot.
   await page.keyboard.press('ArrowUp');
   await expect(page.locator(':focus')).toHaveAttribute('data-image-id', rejects.get('BRD-2/detail')!);

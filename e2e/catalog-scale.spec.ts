@@ -14,7 +14,7 @@ const COUNT = 250;
 const SHOTS = ['main', 'side', 'back', 'top', 'detail', 'scale'];
 const sku = (i: number) => `SCL-${String(i + 1).padStart(3, '0')}`;
 
-type El = { scrollTop: number; scrollLeft: number; scrollHeight: number; scrollWidth: number; clientHeight: number; clientWidth: number; getBoundingClientRect(): { top: number; bottom: number } };
+type El = { scrollTop: number; scrollLeft: number; scrollHeight: number; scrollWidth: number; clientHeight: number; clientWidth: number; getBoundingClientRect(): { top: number; bottom: number; left: number; right: number } };
 type Doc = { document: { querySelector(s: string): El | null; querySelectorAll(s: string): ArrayLike<El> } };
 
 /** How many rows of each list are in the document. */
@@ -85,6 +85,42 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
     expect(atTop.board, tag).toBeLessThan(20);
     expect(atTop.products, tag).toBeLessThan(60);
     expect(atTop.jobs, tag).toBeLessThan(40);
+
+    // Keys move the focus in sight: sideways clear of the product cell stuck on the left and of the right edge, down
+    // and up clear of the header row stuck on top; the focused row stays drawn however far the column scrolls away.
+    await board.locator(`[data-testid="catalog-cell"][data-sku="${sku(0)}"][data-shot="main"] .catalog-board-empty`).click();
+    const focusedInSight = () =>
+      page.evaluate(() => {
+        const d = (globalThis as unknown as { document: { activeElement: (El & { closest(s: string): (El & { querySelector(s: string): El | null }) | null }) | null; querySelector(s: string): El | null } }).document;
+        const el = d.activeElement;
+        const row = el?.closest('[role="row"]');
+        if (!el || !row) return 'the focus left the board';
+        const at = el.getBoundingClientRect();
+        const x = d.querySelector('.catalog-board-x')!.getBoundingClientRect();
+        const head = d.querySelector('.catalog-board-head-wrap')!.getBoundingClientRect();
+        const product = row.querySelector('[role="rowheader"]')!.getBoundingClientRect();
+        if (at.left < product.right || at.right > x.right) return `sideways out of sight: ${at.left}–${at.right}, product ends ${product.right}, board ${x.left}–${x.right}`;
+        if (at.top < head.bottom) return `under the header row: ${at.top} < ${head.bottom}`;
+        return 'in sight';
+      });
+    for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowUp']) {
+      await page.keyboard.press(key);
+      await expect.poll(focusedInSight, `${tag} after ${key}`).toBe('in sight');
+    }
+    await page.evaluate(() => {
+      (globalThis as unknown as Doc).document.querySelector('[data-testid="batch-page"]')!.scrollTop += 20_000;
+      (globalThis as unknown as Doc).document.querySelector('.batch-setup')!.scrollTop += 20_000;
+    });
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { closest(s: string): unknown } | null } }).document.activeElement?.closest('[data-testid="catalog-board"]') != null), tag).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focusedInSight, `${tag} back to the focused row`).toBe('in sight');
+
+    // The page's head brings each section to the top of its column, however long the board above it.
+    await page.locator('[data-testid="catalog-jump"][data-target="batch-shot-list"]').click();
+    await expect(page.getByTestId('batch-shot-list')).toBeInViewport();
+    await page.locator('[data-testid="catalog-jump"][data-target="catalog-board"]').click();
+    await expect(board.getByTestId('board-filter-product')).toBeInViewport();
 
     // The board's last row, reached by scrolling its column; its header row stays on top meanwhile. Rows entering
     // never read the whole batch again, however old the page's copy (it was read again once 5 s old: 6 MiB at 8,000

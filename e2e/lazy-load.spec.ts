@@ -76,3 +76,26 @@ test('a dropped file whose reader cannot be loaded leaves a notice saying so and
   }
   expect(pageErrors).toEqual([]);
 });
+
+test('a tab whose code the idle preload fetched opens at once: never through a loading state', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  // The idle preload has fetched every tab's chunk once the page is idle with them loaded.
+  await page.waitForLoadState('networkidle');
+  await expect
+    .poll(() => page.evaluate(() => ['BatchPage', 'InspectorPanel', 'LocalConsole', 'SettingsPage'].filter((name) => performance.getEntriesByType('resource').some((e) => e.name.includes(`/assets/${name}-`))).length))
+    .toBe(4);
+  await page.evaluate(() => {
+    // Any loading state a tab shows, however briefly, is counted as it enters the page.
+    const w = globalThis as unknown as { __loadingSeen: number; MutationObserver: new (cb: () => void) => { observe(n: unknown, o: unknown): void }; document: { body: unknown; querySelector(s: string): unknown } };
+    w.__loadingSeen = 0;
+    new w.MutationObserver(() => {
+      if (w.document.querySelector('[data-testid="tab-loading"]')) w.__loadingSeen++;
+    }).observe(w.document.body, { childList: true, subtree: true });
+  });
+  for (const tab of ['batch', 'local', 'settings', 'studio'] as const) {
+    if (tab === 'batch') await page.getByTestId('open-batch').click();
+    else await openTab(page, tab);
+  }
+  await expect(page.getByTestId('prompt')).toBeVisible();
+  expect(await page.evaluate(() => (globalThis as unknown as { __loadingSeen: number }).__loadingSeen)).toBe(0);
+});

@@ -6,6 +6,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { useText } from '../../i18n/text.ts';
 import { ImageViewer } from '../viewer/index.ts';
 import { BatchExportDialog } from './BatchExportDialog.tsx';
+import { boardText } from './board-i18n.ts';
 import { useBoardOpened } from './board-queries.ts';
 import { BoardSection } from './CatalogBoard.tsx';
 import { COLUMN_SCROLL } from './column-scroll.ts';
@@ -41,8 +42,37 @@ function useCatalogChoice() {
   return { lists, list, listsError: shotLists.error, productIds, batches: batches.data ?? [], shownId, boardOpened, batch: detail.data ?? null, batchError: detail.error ?? batches.error };
 }
 
+const JUMP_FRAMES = 6;
+
+/**
+ * Buttons in the page's head that bring a section to the top of its column: with hundreds of products the board and
+ * the product table make each column long (one scroll area per column), and the head never scrolls away.
+ */
+function SectionJumps({ label, sections }: { label: string; sections: Array<{ testId: string; name: string }> }) {
+  // Again for a few frames: the long lists passed over measure their rows as they come into view, which moves what
+  // is below them by the difference to their estimates.
+  const jump = (testId: string) => {
+    let frames = 0;
+    const bring = () => {
+      document.querySelector(`[data-testid="${testId}"]`)?.scrollIntoView({ block: 'start' });
+      if (frames++ < JUMP_FRAMES) requestAnimationFrame(bring);
+    };
+    bring();
+  };
+  return (
+    <nav className="batch-jumps" aria-label={label}>
+      {sections.map((s) => (
+        <button key={s.testId} type="button" className="btn btn-ghost btn-sm" data-testid="catalog-jump" data-target={s.testId} onClick={() => jump(s.testId)}>
+          {s.name}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
 export function BatchPage() {
   const t = useText(batchText);
+  const boardT = useText(boardText);
   const id = useId();
   useBatchEvents();
   const { lists, list, listsError, productIds, batches, shownId, boardOpened, batch, batchError } = useCatalogChoice();
@@ -54,6 +84,17 @@ export function BatchPage() {
       <header className="batch-page-head">
         <h1 className="page-title">{t('title')}</h1>
         <p className="muted small">{t('subtitle')}</p>
+        <SectionJumps
+          label={t('jumpLabel')}
+          sections={[
+            ...(shownId ? [{ testId: 'catalog-board', name: boardT('title') }] : []),
+            ...(boardOpened ? [{ testId: 'batch-products', name: t('products') }] : []),
+            { testId: 'batch-shot-list', name: t('shotList') },
+            ...(boardOpened ? [{ testId: 'batch-plan', name: t('plan') }] : []),
+            { testId: 'batch-run', name: t('run') },
+            ...(batch ? [{ testId: 'batch-report', name: t('report') }] : []),
+          ]}
+        />
       </header>
       <div className="batch-columns">
         <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`} {...{ [COLUMN_SCROLL]: '' }}>

@@ -7,8 +7,8 @@
 // enter; the board opens with its first rows and fills in the rest (board-queries.ts). The board scrolls with its
 // column (one scroll area per column, column-scroll.ts): the header row sticks to the column's top, and a board wider
 // than the column moves sideways under a scrollbar that sticks to the column's bottom (sideways.ts).
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import type { BoardCell, CatalogBoard } from '../../../src-shared/ipc/batch-board.ts';
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
@@ -21,7 +21,7 @@ import { useBoard, useBoardEvents, useBoardMark, useSetPick, useSetProductMaster
 import { BoardCellView, stopId, type CellHandlers } from './BoardCell.tsx';
 import { overscanFor, useColumnScroll } from './column-scroll.ts';
 import { BatchCard } from './parts.tsx';
-import { useSideways } from './sideways.ts';
+import { revealSideways, useSideways } from './sideways.ts';
 import './board.css';
 
 const THUMB = 96;
@@ -30,15 +30,25 @@ const ROW_ESTIMATE = THUMB + 64;
  *  the DOM small. A board of up to WHOLE_UP_TO products is drawn whole (each row holds up to 8 shots' candidates). */
 const OVERSCAN = 1;
 const WHOLE_UP_TO = 40;
-const PRODUCT_MIN = 168;
+/** The sticky header row's height and the sideways bar's (board.css), kept clear when a row is scrolled to. */
+const HEAD_HEIGHT = 40;
+const BAR_HEIGHT = 16;
 
-/** Column widths: the product, then each shot as wide as its most candidates (up to 4 side by side); and the least
+/** The drawn rows' indexes with `row` among them (in order), when there is one. */
+function withRow(indexes: number[], row: number | undefined): number[] {
+  if (row === undefined || indexes.includes(row)) return indexes;
+  return [...indexes, row].sort((a, b) => a - b);
+}
+const PRODUCT_MIN = 200;
+
+/** Column widths: the product, then each shot as wide as its most candidates (up to 2 side by side); and the least
  *  width of them all, below which the board moves sideways. */
 function columns(board: CatalogBoard, view: BoardView): { template: string; minWidth: number } {
   const widest = new Map<string, number>();
-  for (const cell of board.cells) widest.set(cell.shotName, Math.max(widest.get(cell.shotName) ?? 1, Math.min(4, cell.candidates.length)));
+  // Two side by side at most: a re-shot cell of 4 wraps to two lines instead of widening its shot for every row.
+  for (const cell of board.cells) widest.set(cell.shotName, Math.max(widest.get(cell.shotName) ?? 1, Math.min(2, cell.candidates.length)));
   const shots = view.shots.map((s) => Math.max(176, (widest.get(s.name) ?? 1) * (THUMB + 6) + 16));
-  return { template: [`minmax(${PRODUCT_MIN}px, 220px)`, ...shots.map((px) => `minmax(${px}px, 1fr)`)].join(' '), minWidth: shots.reduce((a, b) => a + b, PRODUCT_MIN) };
+  return { template: [`minmax(${PRODUCT_MIN}px, 240px)`, ...shots.map((px) => `minmax(${px}px, 1fr)`)].join(' '), minWidth: shots.reduce((a, b) => a + b, PRODUCT_MIN) };
 }
 
 function Filters({ board, filter, setFilter, shown, t }: { board: CatalogBoard; filter: BoardFilter; setFilter: (f: BoardFilter) => void; shown: number; t: BoardT }) {
@@ -196,7 +206,7 @@ function useCandidateKeys(batchId: string, view: BoardView) {
       if (!marks) return false;
       mark([candidate.imageId], marks, placeName(cellLabel(cell), at.candidate, cell.candidates.length));
       // A rejected image never goes to the marketplace: it stops being the pick.
-      if (marks.rejected && cell.pick === candidate.imageId) pick({ batchId, productId: cell.productId, shot: cell.shotName, imageId: null });
+      if (marks.rejected && cell.pick === candidate.imageId) pick({ batchId, productId: cell.productId, shot: cell.shotName, imageId: null, withReject: true });
     }
     return true;
   };
@@ -242,7 +252,19 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   // While only the first rows of a long board are in, it is judged by the whole board's length.
   const drawable = board.productCount !== undefined && board.productCount > board.products.length ? board.productCount : view.rows.length;
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count: view.rows.length, getScrollElement: scrollElement, estimateSize: () => ROW_ESTIMATE, overscan: overscanFor(drawable, WHOLE_UP_TO, OVERSCAN), scrollMargin: start, getItemKey: (i) => view.rows[i]?.product.productId ?? i });
+  const virtualizer = useVirtualizer({
+    count: view.rows.length,
+    getScrollElement: scrollElement,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: overscanFor(drawable, WHOLE_UP_TO, OVERSCAN),
+    scrollMargin: start,
+    // A row moved to by the keys stops clear of the header row stuck on top and of the sideways bar at the bottom.
+    scrollPaddingStart: HEAD_HEIGHT,
+    scrollPaddingEnd: BAR_HEIGHT,
+    getItemKey: (i) => view.rows[i]?.product.productId ?? i,
+    // The row holding the focus stays drawn however far the column scrolls, so the focus (and the keys) stay.
+    rangeExtractor: (range) => withRow(defaultRangeExtractor(range), at?.row),
+  });
   // After an arrow key the focus follows into the row, once the virtualiser has rendered it.
   useEffect(() => {
     if (!moved.current || !at) return;
@@ -251,11 +273,29 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
       const el = document.getElementById(stopId(gridId, at));
       if (el) {
         moved.current = false;
-        el.focus();
+        // Up and down are the virtualiser's (scrollToIndex, clear of the sticky header row); sideways is the grid's
+        // focus handler's (revealSideways), for every way a stop gets the focus.
+        el.focus({ preventScroll: true });
       } else if (tries++ < 5) requestAnimationFrame(place);
     };
     place();
   });
+  // The focus stays in the grid when its candidate goes away (a filter hid its row, a re-read redrew it): it moves to
+  // the stop the focus was clamped to, unless the designer had taken it elsewhere.
+  const holding = useRef(false);
+  useEffect(() => {
+    if (!holding.current || !at || (document.activeElement && document.activeElement !== document.body)) return;
+    document.getElementById(stopId(gridId, at))?.focus({ preventScroll: true });
+  });
+  const onGridFocus = (e: FocusEvent) => {
+    holding.current = true;
+    if (e.target instanceof HTMLElement && e.target.id.startsWith(gridId)) revealSideways(sideways.content.current, e.target);
+  };
+  const onGridBlur = (e: FocusEvent) => {
+    const to = e.relatedTarget as Node | null;
+    // Focus leaving for another element, or the window, lets go; a focused candidate taken out of the page does not.
+    if ((to && !e.currentTarget.contains(to)) || (!to && (e.target as Node).isConnected)) holding.current = false;
+  };
   const onKeyDown = (e: KeyboardEvent) => {
     if (!at || e.ctrlKey || e.metaKey || e.altKey) return;
     if (e.key.startsWith('Arrow')) {
@@ -271,8 +311,8 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   const tab = at ?? { row: 0, shot: 0, candidate: 0 };
   return (
     <>
-      <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="catalog-board-grid" onKeyDown={onKeyDown}>
-        <div className="catalog-board-head-wrap" ref={sideways.head}>
+      <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="catalog-board-grid" onKeyDown={onKeyDown} onFocus={onGridFocus} onBlur={onGridBlur}>
+        <div className="catalog-board-head-wrap" ref={sideways.head} onWheel={sideways.onHeadWheel}>
           <div role="row" className="catalog-board-row catalog-board-head" style={{ gridTemplateColumns: template, minWidth }} aria-rowindex={1}>
             <span role="columnheader">{t('product')}</span>
             {view.shots.map((s) => (
@@ -310,14 +350,21 @@ export function BoardSection({ batchId }: { batchId: string }) {
   useBoardEvents(batchId);
   const board = useBoard(batchId);
   const [filter, setFilter] = useState<BoardFilter>(NO_FILTER);
+  const topRef = useRef<HTMLDivElement>(null);
+  // A filter changed deep in a long board brings the board's top into view: its rows are there, not below.
+  const filterBy = useCallback((next: BoardFilter) => {
+    setFilter(next);
+    requestAnimationFrame(() => topRef.current?.scrollIntoView({ block: 'nearest' }));
+  }, []);
   const data = board.data;
   const view = useMemo(() => (data ? boardView(data, filter) : null), [data, filter]);
   return (
     <BatchCard title={t('title')} testId="catalog-board" className="catalog-board-card">
+      <div ref={topRef} />
       <ErrorLine error={board.error} testId="board-error" showCode />
       {data && view ? (
         <>
-          <Filters board={data} filter={filter} setFilter={setFilter} shown={view.rows.length} t={t} />
+          <Filters board={data} filter={filter} setFilter={filterBy} shown={view.rows.length} t={t} />
           {data.products.length === 0 ? <p className="muted small">{t('noProducts')}</p> : null}
           {data.products.length > 0 && view.rows.length === 0 ? <p className="muted small">{t('nothingShown')}</p> : null}
           {view.rows.length > 0 ? <BoardGrid board={data} view={view} t={t} /> : null}

@@ -11,14 +11,12 @@ import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
-import { overscanFor, useColumnScroll } from './column-scroll.ts';
+import { LIST_NEAR, LIST_WHOLE_UP_TO, overscanFor, useColumnScroll } from './column-scroll.ts';
 import { batchText } from './i18n.ts';
 import { JobStatusBadge } from './parts.tsx';
 import { CellRerun, JobRetry } from './Reruns.tsx';
 
 const ROW_ESTIMATE = 104;
-/** A batch of up to this many jobs draws them all (a plan of 20 products × 8 shots does); a longer one only those near the view. */
-const WHOLE_UP_TO = 200;
 
 /** The model the job goes to: its own, or what auto chooses for it (the service's own choice function). */
 function modelOf(job: BatchJob, auto: string): string {
@@ -98,7 +96,7 @@ export function JobList({ jobs, label, batchId }: { jobs: BatchJob[]; label: str
     count: jobs.length,
     getScrollElement: scrollElement,
     estimateSize: () => ROW_ESTIMATE,
-    overscan: overscanFor(jobs.length, WHOLE_UP_TO, 8),
+    overscan: overscanFor(jobs.length, LIST_WHOLE_UP_TO, LIST_NEAR),
     scrollMargin: start,
     getItemKey: (i) => jobs[i]?.id ?? i,
   });

@@ -8,7 +8,7 @@ import { useId, useRef, useState, type ChangeEvent } from 'react';
 import type { CsvProblem, Product, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
-import { overscanFor, useColumnScroll } from './column-scroll.ts';
+import { LIST_NEAR, LIST_WHOLE_UP_TO, overscanFor, useColumnScroll } from './column-scroll.ts';
 import { csvProblemText } from './csv-problems.ts';
 import { fileBase64 } from './file-bytes.ts';
 import { ErrorLine, ipcErrorOf } from '../../ui/ErrorLine.tsx';
@@ -37,8 +37,6 @@ function ReferenceCount({ product, shotList }: { product: Product; shotList: Sho
   );
 }
 
-/** A table of up to this many products is drawn whole (find in page); a longer one only the rows near the view. */
-const WHOLE_UP_TO = 200;
 const ROW_ESTIMATE = 53;
 const COLUMNS = 6;
 
@@ -226,7 +224,7 @@ function ProductRows({ list, shotList, excluded }: { list: Product[]; shotList: 
   const bodyRef = useRef<HTMLTableSectionElement>(null);
   const { scrollElement, start } = useColumnScroll(bodyRef);
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({ count: list.length, getScrollElement: scrollElement, estimateSize: () => ROW_ESTIMATE, overscan: overscanFor(list.length, WHOLE_UP_TO, 8), scrollMargin: start, getItemKey: (i) => list[i]?.id ?? i });
+  const virtualizer = useVirtualizer({ count: list.length, getScrollElement: scrollElement, estimateSize: () => ROW_ESTIMATE, overscan: overscanFor(list.length, LIST_WHOLE_UP_TO, LIST_NEAR), scrollMargin: start, getItemKey: (i) => list[i]?.id ?? i });
   const items = virtualizer.getVirtualItems();
   const above = (items[0]?.start ?? start) - start;
   const below = virtualizer.getTotalSize() - ((items.at(-1)?.end ?? start) - start);

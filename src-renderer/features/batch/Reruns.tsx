@@ -216,7 +216,8 @@ export function CellActions({ batchId, jobId }: { batchId: string; jobId: string
   return (
     // Keys on these buttons and in the dialog are theirs, not the board grid's (P, X, 1–5, arrows, Enter).
     <div className="batch-cell-actions small" onKeyDown={keepKeysInside}>
-      <JobRetry batchId={batchId} job={job} />
+      {/* Only a failed or unknown job holds a retry (and its mutation): a board mounts hundreds of done cells. */}
+      {job.status === 'failed' || job.status === 'unknown' ? <JobRetry batchId={batchId} job={job} /> : null}
       <CellRerun batchId={batchId} job={job} />
     </div>
   );

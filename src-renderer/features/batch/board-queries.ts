@@ -222,6 +222,9 @@ async function putPick(client: QueryClient, batchId: string, input: SetPickInput
   }
 }
 
+/** A pick as the board asks for it: `withReject` when the same key press rejected the image (X on the pick). */
+type PickAsked = SetPickInput & { withReject?: boolean };
+
 /** Whether a change is the reject of exactly this image: the pick it clears is part of that one key press. */
 const rejectOf = (imageId: string) => (newest: UndoEntry) => newest.done === 'marked' && newest.marks.rejected === true && newest.imageIds.length === 1 && newest.imageIds[0] === imageId;
 
@@ -238,7 +241,7 @@ const cellKey = (batchId: string, at: CellAt) => JSON.stringify([batchId, at.pro
  * shows (a pick made elsewhere reaches it with main's event): one call to main per pick, so main has it as soon as
  * the designer sees it.
  */
-function pickAndRemember(client: QueryClient, batchId: string, input: SetPickInput): Promise<BoardCell> {
+function pickAndRemember(client: QueryClient, batchId: string, { withReject, ...input }: PickAsked): Promise<BoardCell> {
   const key = cellKey(batchId, input);
   const before = pendingPicks.has(key) ? pendingPicks.get(key)?.pick : shownPick(client, batchId, input);
   const token = {};
@@ -247,7 +250,7 @@ function pickAndRemember(client: QueryClient, batchId: string, input: SetPickInp
   return oneAfterAnother(async () => {
     try {
       const stored = await call('catalogSetPick', input);
-      rememberPick(batchId, stored, before);
+      rememberPick(batchId, stored, before, withReject === true);
       return stored;
     } finally {
       if (pendingPicks.get(key)?.token === token) pendingPicks.delete(key);
@@ -256,7 +259,7 @@ function pickAndRemember(client: QueryClient, batchId: string, input: SetPickInp
 }
 
 /** Puts a pick on the undo stack (or, after X on the pick, with that reject) and names it in the note. */
-function rememberPick(batchId: string, stored: BoardCell, before: string | null | undefined): void {
+function rememberPick(batchId: string, stored: BoardCell, before: string | null | undefined, withReject: boolean): void {
   const imageId = stored.pick ?? before;
   if (before === stored.pick || !imageId) return;
   const done = stored.pick ? 'picked' : 'unpicked';
@@ -268,7 +271,7 @@ function rememberPick(batchId: string, stored: BoardCell, before: string | null 
   const back = { batchId, productId: stored.productId, shot: stored.shotName, imageId: before };
   const step = { what: 'pick' as const, putBack: (c: QueryClient) => putPick(c, batchId, back).then(() => undefined) };
   // X on the picked candidate rejects it and clears the pick: one change, one Ctrl+Z.
-  if (done === 'unpicked' && joinNewest([step], rejectOf(imageId))) return;
+  if (done === 'unpicked' && joinNewest([step], rejectOf(imageId), withReject)) return;
   remember({ done, marks: {}, name, imageIds: [imageId], steps: [step] });
 }
 
@@ -276,7 +279,7 @@ function rememberPick(batchId: string, stored: BoardCell, before: string | null 
 export function pickMutation(client: QueryClient, batchId: string) {
   return {
     // Shows the pick at once (the board's cell), then sends it in turn.
-    mutationFn: (input: SetPickInput) => pickAndRemember(client, batchId, input),
+    mutationFn: (input: PickAsked) => pickAndRemember(client, batchId, input),
     onError: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }),
     // The answer is the cell as main stored it.
     onSuccess: (stored: BoardCell) => showPick(client, batchId, { productId: stored.productId, shot: stored.shotName }, stored.pick),

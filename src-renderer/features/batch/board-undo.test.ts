@@ -164,6 +164,32 @@ describe('picks and master choices on the undo stack', () => {
     expect(main.state.pick).toBeNull();
   });
 
+  it('keeps X on the pick one step however long main takes to clear the pick (the key press asked for both)', async () => {
+    await pick(A);
+    const api = main.api as Record<string, (input: never) => Promise<Answer>>;
+    const write = api.catalogSetPick!;
+    const now = Date.now;
+    // main answers the cleared pick 3 s after the reject was remembered: past the 2 s that joins unrelated changes.
+    api.catalogSetPick = (input) => {
+      const later = now() + 3_000;
+      vi.spyOn(Date, 'now').mockImplementation(() => later);
+      return write(input);
+    };
+    try {
+      // As the board's X: the reject first, then the pick cleared, in one key press.
+      const reject = mark({ imageIds: [A], rejected: true, label: 'SKU-1 · main 1/2' });
+      const clear = new MutationObserver(client, pickMutation(client, BATCH)).mutate({ batchId: BATCH, productId: PRODUCT, shot: 'main', imageId: null, withReject: true });
+      await Promise.all([reject, clear]);
+    } finally {
+      vi.restoreAllMocks();
+      api.catalogSetPick = write;
+    }
+    expect(useUndoHistory.getState().stack).toHaveLength(2);
+    await undoLast(client);
+    expect(main.state.marks.get(A)?.rejected).toBe(false);
+    expect(main.state.pick).toBe(A);
+  });
+
   it('takes back a master choice to the one before, then to none', async () => {
     await master(A);
     expect(note()).toMatchObject({ kind: 'master', name: 'SKU-1 · main 1/2' });

@@ -11,6 +11,11 @@ export function overscanFor(count: number, wholeUpTo: number, near: number): num
   return count <= wholeUpTo ? count : near;
 }
 
+/** The Catalog's tables and lists of one line per row (products, jobs): whole up to this many rows, then windowed
+ *  with this many drawn beyond the view each way. The board, whose rows are far heavier, has its own. */
+export const LIST_WHOLE_UP_TO = 200;
+export const LIST_NEAR = 8;
+
 /** Marks what may scroll a list: the columns and the page (BatchPage.tsx). */
 export const COLUMN_SCROLL = 'data-column-scroll';
 

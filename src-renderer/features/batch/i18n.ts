@@ -5,6 +5,7 @@ export const batchText = defineTextNamespace('batch', {
     tab: 'Catalog',
     title: 'Catalog',
     subtitle: 'Products × a shot list = a batch: plan it, run it, export it for a marketplace.',
+    jumpLabel: 'Go to a section',
     setupLabel: 'Products and shot list',
     runLabel: 'Plan, run and results',
 
@@ -319,6 +320,7 @@ export const batchText = defineTextNamespace('batch', {
     tab: '商品批量',
     title: '商品批量',
     subtitle: '商品 × 拍摄清单 = 一个批次：先估价，再运行，最后按平台规格导出。',
+    jumpLabel: '跳到',
     setupLabel: '商品与拍摄清单',
     runLabel: '估价、运行与结果',
 

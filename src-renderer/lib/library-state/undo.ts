@@ -71,11 +71,13 @@ export function remember(entry: Omit<UndoEntry, 'at'>): void {
 
 /**
  * Adds steps to the newest change when `joins` says they are part of it (a reject that also cleared the pick) and
- * it was made just now; answers whether they joined. Joined steps say nothing: the newest change's note stands.
+ * it was made just now, or whatever its age when the caller knows they belong together (`known`: the same key press
+ * asked for both, however long main took); answers whether they joined. Joined steps say nothing: the newest
+ * change's note stands.
  */
-export function joinNewest(steps: UndoStep[], joins: (newest: UndoEntry) => boolean): boolean {
+export function joinNewest(steps: UndoStep[], joins: (newest: UndoEntry) => boolean, known = false): boolean {
   const newest = useUndoHistory.getState().stack.at(-1);
-  if (!newest || Date.now() - newest.at > JOIN_MS || !joins(newest)) return false;
+  if (!newest || (!known && Date.now() - newest.at > JOIN_MS) || !joins(newest)) return false;
   const joined = { ...newest, steps: [...newest.steps, ...steps] };
   useUndoHistory.setState((s) => ({ stack: [...s.stack.slice(0, -1), joined] }));
   return true;
