@@ -46,7 +46,8 @@ const JUMP_FRAMES = 6;
 
 /**
  * Buttons in the page's head that bring a section to the top of its column: with hundreds of products the board and
- * the product table make each column long (one scroll area per column), and the head never scrolls away.
+ * the product table make each column long (one scroll area per column). On a wide window the head never scrolls away;
+ * on a narrow one the page scrolls, head included.
  */
 function SectionJumps({ label, sections }: { label: string; sections: Array<{ testId: string; name: string }> }) {
   // Again for a few frames: the long lists passed over measure their rows as they come into view, which moves what
