@@ -166,6 +166,15 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
     await scrollToEndOf(page, '[data-testid="batch-jobs"]');
     await expect(page.locator(`[data-testid="batch-job"][data-job-id="${lastJob.id}"]`)).toBeInViewport();
     await page.screenshot({ path: `.tmp/shots-scale/lists-end-${tag}.png` });
+
+    // A filter chosen deep in the column shrinks the board to one row: its top comes into view, and the product table
+    // below (now just under it) still draws the rows in view when scrolled to.
+    await page.getByTestId('board-filter-product').selectOption({ index: 5 });
+    await expect(board.getByTestId('board-filter-product')).toBeInViewport();
+    await expect(board.getByTestId('board-row')).toHaveCount(1);
+    await scrollToEndOf(page, '[data-testid="batch-products"] table');
+    await expect(page.locator(`[data-testid="product-row"][data-sku="${last}"]`)).toBeInViewport();
+    await page.getByTestId('board-filter-product').selectOption({ index: 0 });
     const atEnd = await drawn(page);
     expect(atEnd.products + atEnd.jobs + atEnd.board, tag).toBeLessThan(120);
   }

@@ -352,10 +352,16 @@ export function BoardSection({ batchId }: { batchId: string }) {
   const [filter, setFilter] = useState<BoardFilter>(NO_FILTER);
   const topRef = useRef<HTMLDivElement>(null);
   // A filter changed deep in a long board brings the board's top into view: its rows are there, not below.
+  const filtered = useRef(false);
   const filterBy = useCallback((next: BoardFilter) => {
+    filtered.current = true;
     setFilter(next);
-    requestAnimationFrame(() => topRef.current?.scrollIntoView({ block: 'nearest' }));
   }, []);
+  useLayoutEffect(() => {
+    if (!filtered.current) return;
+    filtered.current = false;
+    topRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [filter]);
   const data = board.data;
   const view = useMemo(() => (data ? boardView(data, filter) : null), [data, filter]);
   return (
