@@ -75,8 +75,9 @@ async function main(): Promise<void> {
     return;
   }
   const line = `${JSON.stringify(readyLine(service))}\n`;
-  process.stdout.write(line);
+  // The file first: whoever has read the ready line can read the ready file too.
   if (options.readyFile !== undefined) writeReadyFile(options.readyFile, line);
+  process.stdout.write(line);
 }
 
 function startCommand(): void {
