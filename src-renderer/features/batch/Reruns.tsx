@@ -37,10 +37,13 @@ function useRerun<K extends RerunMethod>(name: K) {
 }
 
 /** Retry by hand of a failed or unknown job: a new job of the batch; when not allowed, disabled with main's reason. */
+/** Whether a job holds a retry by hand at all: only a failed or unknown one (main's policy says if it may). */
+const holdsRetry = (job: BatchJob) => job.status === 'failed' || job.status === 'unknown';
+
 export function JobRetry({ batchId, job }: { batchId: string; job: BatchJob }) {
   const t = useText(batchText);
   const retry = useRerun('batchRetryJob');
-  if (job.status !== 'failed' && job.status !== 'unknown') return null;
+  if (!holdsRetry(job)) return null;
   const reason = job.retry.allowed ? null : job.retry.message;
   return (
     <span className="batch-rerun-inline">
@@ -217,7 +220,7 @@ export function CellActions({ batchId, jobId }: { batchId: string; jobId: string
     // Keys on these buttons and in the dialog are theirs, not the board grid's (P, X, 1–5, arrows, Enter).
     <div className="batch-cell-actions small" onKeyDown={keepKeysInside}>
       {/* Only a failed or unknown job holds a retry (and its mutation): a board mounts hundreds of done cells. */}
-      {job.status === 'failed' || job.status === 'unknown' ? <JobRetry batchId={batchId} job={job} /> : null}
+      {holdsRetry(job) ? <JobRetry batchId={batchId} job={job} /> : null}
       <CellRerun batchId={batchId} job={job} />
     </div>
   );
