@@ -6,7 +6,7 @@
 // full and the minimum window (where the page scrolls instead of the columns). Screenshots in .tmp/shots-scale/.
 import type { Page } from '@playwright/test';
 import type { BatchDetail, Product, ShotList } from '../src-shared/ipc/index.ts';
-import { expect, test } from './fixtures/harness.ts';
+import { expect, test, type Harness } from './fixtures/harness.ts';
 import { ipc, until } from './support/ipc.ts';
 import { chooseLook, openStudio, SIZES } from './support/studio.ts';
 
@@ -55,16 +55,41 @@ function scrollOnce(page: Page, selector: string): Promise<number> {
   }, selector);
 }
 
-test('at 250 products × 6 shots every list draws only what is near the view, scrolls with its column, and reaches its end', async ({ page, harness }) => {
-  test.setTimeout(300_000);
+/** Where the focused candidate is: 'in sight', or how it is out of sight (sideways, under the board's header row, or
+ *  under its sideways bar at the bottom). */
+function focusedInSight(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const d = (globalThis as unknown as { document: { activeElement: (El & { closest(s: string): (El & { querySelector(s: string): El | null }) | null }) | null; querySelector(s: string): El | null } }).document;
+    const el = d.activeElement;
+    const row = el?.closest('[role="row"]');
+    if (!el || !row) return 'the focus left the board';
+    const at = el.getBoundingClientRect();
+    const x = d.querySelector('.catalog-board-x')!.getBoundingClientRect();
+    const head = d.querySelector('.catalog-board-head-wrap')!.getBoundingClientRect();
+    const product = row.querySelector('[role="rowheader"]')!.getBoundingClientRect();
+    if (at.left < product.right || at.right > x.right) return `sideways out of sight: ${at.left}–${at.right}, product ends ${product.right}, board ${x.left}–${x.right}`;
+    if (at.top < head.bottom) return `under the header row: ${at.top} < ${head.bottom}`;
+    const bar = d.querySelector('.catalog-board-hbar')!.getBoundingClientRect();
+    if (at.bottom > bar.top + 1) return `under the sideways bar: ${at.bottom} > ${bar.top}`;
+    return 'in sight';
+  });
+}
+
+/** 250 products × the 6-shot list, run with a budget no job fits: every job over budget, nothing sent. */
+async function seedLongBoard(harness: Harness): Promise<BatchDetail> {
   const products: Product[] = [];
   for (let i = 0; i < COUNT; i++) products.push(await ipc<Product>(harness, 'product:save', { sku: sku(i), name: `玻璃花瓶 vase ${i + 1}`, prompt: `a glass vase ${i + 1}` }));
   const list = await ipc<ShotList>(harness, 'shotlist:save', { name: 'scale list', shots: SHOTS.map((name) => ({ name, purpose: 'free', model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 1, promptAddition: name })) });
   const created = await ipc<BatchDetail>(harness, 'batch:create', { productIds: products.map((p) => p.id), shotListId: list.id, concurrency: 1, budget: 1 });
-  const rested = await until('the batch at rest', async () => {
+  return until('the batch at rest', async () => {
     const b = await ipc<BatchDetail>(harness, 'batch:get', { batchId: created.id });
     return b.jobs.every((j) => j.status === 'over_budget') ? b : null;
   });
+}
+
+test('at 250 products × 6 shots every list draws only what is near the view, scrolls with its column, and reaches its end', async ({ page, harness }) => {
+  test.setTimeout(300_000);
+  const rested = await seedLongBoard(harness);
   const lastJob = rested.jobs.at(-1)!;
   const last = sku(COUNT - 1);
 
@@ -89,23 +114,9 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
     // Keys move the focus in sight: sideways clear of the product cell stuck on the left and of the right edge, down
     // and up clear of the header row stuck on top; the focused row stays drawn however far the column scrolls away.
     await board.locator(`[data-testid="catalog-cell"][data-sku="${sku(0)}"][data-shot="main"] .catalog-board-empty`).click();
-    const focusedInSight = () =>
-      page.evaluate(() => {
-        const d = (globalThis as unknown as { document: { activeElement: (El & { closest(s: string): (El & { querySelector(s: string): El | null }) | null }) | null; querySelector(s: string): El | null } }).document;
-        const el = d.activeElement;
-        const row = el?.closest('[role="row"]');
-        if (!el || !row) return 'the focus left the board';
-        const at = el.getBoundingClientRect();
-        const x = d.querySelector('.catalog-board-x')!.getBoundingClientRect();
-        const head = d.querySelector('.catalog-board-head-wrap')!.getBoundingClientRect();
-        const product = row.querySelector('[role="rowheader"]')!.getBoundingClientRect();
-        if (at.left < product.right || at.right > x.right) return `sideways out of sight: ${at.left}–${at.right}, product ends ${product.right}, board ${x.left}–${x.right}`;
-        if (at.top < head.bottom) return `under the header row: ${at.top} < ${head.bottom}`;
-        return 'in sight';
-      });
     for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowLeft', 'ArrowUp']) {
       await page.keyboard.press(key);
-      await expect.poll(focusedInSight, `${tag} after ${key}`).toBe('in sight');
+      await expect.poll(() => focusedInSight(page), `${tag} after ${key}`).toBe('in sight');
     }
     await page.evaluate(() => {
       (globalThis as unknown as Doc).document.querySelector('[data-testid="batch-page"]')!.scrollTop += 20_000;
@@ -114,7 +125,7 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
     await page.waitForTimeout(300);
     expect(await page.evaluate(() => (globalThis as unknown as { document: { activeElement: { closest(s: string): unknown } | null } }).document.activeElement?.closest('[data-testid="catalog-board"]') != null), tag).toBe(true);
     await page.keyboard.press('ArrowDown');
-    await expect.poll(focusedInSight, `${tag} back to the focused row`).toBe('in sight');
+    await expect.poll(() => focusedInSight(page), `${tag} back to the focused row`).toBe('in sight');
 
     // The page's head brings each section to the top of its column, however long the board above it.
     await page.locator('[data-testid="catalog-jump"][data-target="batch-shot-list"]').click();
@@ -177,5 +188,61 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
     await page.getByTestId('board-filter-product').selectOption({ index: 0 });
     const atEnd = await drawn(page);
     expect(atEnd.products + atEnd.jobs + atEnd.board, tag).toBeLessThan(120);
+  }
+});
+
+/** The focused stop's product and shot ("SCL-001 main"), or what holds the focus instead. */
+function focusedCell(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    type Cell = { getAttribute(name: string): string | null };
+    const d = (globalThis as unknown as { document: { activeElement: { tagName: string; closest(s: string): Cell | null } | null } }).document;
+    const cell = d.activeElement?.closest('[data-testid="catalog-cell"]');
+    return cell ? `${cell.getAttribute('data-sku')} ${cell.getAttribute('data-shot')}` : `not a cell: ${d.activeElement?.tagName ?? 'nothing'}`;
+  });
+}
+
+test('Home, End, Ctrl+Home, Ctrl+End, PageDown and PageUp move the board focus as in a grid, and keep it in sight', async ({ page, harness }) => {
+  test.setTimeout(240_000);
+  await seedLongBoard(harness);
+  const first = SHOTS[0]!;
+  const lastShot = SHOTS.at(-1)!;
+  /** The row of a focused cell ("SCL-012 main" is row 11). */
+  const rowOf = (at: string) => Number(at.slice(4, 7)) - 1;
+
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await openStudio(page, harness.url);
+    await chooseLook(page, 'en', 'light');
+    await page.getByTestId('open-batch').click();
+    const board = page.getByTestId('catalog-board');
+    await expect(board.getByTestId('board-row').first()).toBeVisible();
+    const tag = `${size.width}x${size.height}`;
+    await board.locator(`[data-testid="catalog-cell"][data-sku="${sku(0)}"][data-shot="${first}"] .catalog-board-empty`).click();
+    /** Presses `key`, then waits for the focus on `cell` ("SKU shot"), in sight and wholly in the window. */
+    const press = async (key: string, cell: string | ((at: string) => boolean)) => {
+      await page.keyboard.press(key);
+      if (typeof cell === 'string') await expect.poll(() => focusedCell(page), `${tag} ${key}`).toBe(cell);
+      else await expect.poll(async () => cell(await focusedCell(page)), `${tag} ${key}: ${await focusedCell(page)}`).toBe(true);
+      await expect.poll(() => focusedInSight(page), `${tag} ${key}`).toBe('in sight');
+      await expect(page.locator(':focus'), `${tag} ${key}`).toBeInViewport({ ratio: 1 });
+    };
+
+    // End: the row's last shot; PageDown: a screen of rows down (more than one row, no more than fit in the window),
+    // in the same shot; Ctrl+End: the board's last stop; PageUp: a screen back up; Home: that row's first shot;
+    // Ctrl+Home: the board's first stop.
+    await press('End', `${sku(0)} ${lastShot}`);
+    // A row is 72 px at least (its master reference and padding): no more rows than that fit in the window.
+    const most = Math.floor(size.height / 72);
+    await press('PageDown', (at) => at.endsWith(` ${lastShot}`) && rowOf(at) >= 2 && rowOf(at) <= most);
+    await press('Control+End', `${sku(COUNT - 1)} ${lastShot}`);
+    await press('PageUp', (at) => at.endsWith(` ${lastShot}`) && COUNT - 1 - rowOf(at) >= 2 && COUNT - 1 - rowOf(at) <= most);
+    const up = rowOf(await focusedCell(page));
+    await press('Home', `${sku(up)} ${first}`);
+    await press('PageDown', (at) => at.endsWith(` ${first}`) && rowOf(at) >= Math.min(up + 2, COUNT - 1));
+    await press('Control+Home', `${sku(0)} ${first}`);
+    await page.screenshot({ path: `.tmp/shots-scale/keys-${tag}.png` });
+    // Ctrl is still the app's for anything else: Ctrl+ArrowDown does not move the focus.
+    await page.keyboard.press('Control+ArrowDown');
+    expect(await focusedCell(page), tag).toBe(`${sku(0)} ${first}`);
   }
 });

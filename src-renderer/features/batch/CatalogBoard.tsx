@@ -220,6 +220,13 @@ function focusedName(view: BoardView, at: BoardFocus | null, row: number): strin
   return cell && cell.candidates[at.candidate] ? placeName(cell.shotName, at.candidate, cell.candidates.length) : null;
 }
 
+/** Rows a PageUp/PageDown moves: as many as the column shows between the sticky header row and the sideways bar, at
+ *  the rows' average height so far (measured and estimated), one at least. */
+function rowsInView(viewHeight: number, boardHeight: number, rows: number): number {
+  const row = rows > 0 && boardHeight > 0 ? boardHeight / rows : ROW_ESTIMATE;
+  return Math.max(1, Math.floor((viewHeight - HEAD_HEIGHT - BAR_HEIGHT) / row));
+}
+
 function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t: BoardT }) {
   const gridId = useId().replace(/:/g, '');
   const rowsRef = useRef<HTMLDivElement>(null);
@@ -297,13 +304,20 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
     if ((to && !e.currentTarget.contains(to)) || (!to && (e.target as Node).isConnected)) holding.current = false;
   };
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!at || e.ctrlKey || e.metaKey || e.altKey) return;
-    if (e.key.startsWith('Arrow')) {
+    // Ctrl and ⌘ are the app's (Ctrl+Z undoes a mark), but for the board's ends: Ctrl+Home, Ctrl+End.
+    const ctrl = e.ctrlKey || e.metaKey;
+    if (!at || e.altKey || (ctrl && e.key !== 'Home' && e.key !== 'End')) return;
+    const viewHeight = virtualizer.scrollRect?.height ?? 0;
+    const next = moveFocus(view, at, e.key, { ctrl, pageRows: rowsInView(viewHeight, virtualizer.getTotalSize(), view.rows.length) });
+    if (next) {
       e.preventDefault();
-      const next = moveFocus(view, at, e.key);
       moved.current = true;
       setFocus(next);
-      virtualizer.scrollToIndex(next.row, { align: 'auto' });
+      // Down to the last row the virtualiser scrolls to the column's end (it takes its list for all the column holds;
+      // the products and the shot list come below): the row's bottom comes just above the sideways bar instead.
+      const lastRow = next.row === view.rows.length - 1 ? virtualizer.measurementsCache[next.row] : undefined;
+      if (lastRow && lastRow.end + BAR_HEIGHT > (virtualizer.scrollOffset ?? 0) + viewHeight) virtualizer.scrollToOffset(lastRow.end + BAR_HEIGHT - viewHeight);
+      else virtualizer.scrollToIndex(next.row, { align: 'auto' });
     } else if (keys.act(at, e.key)) e.preventDefault();
   };
   const { template, minWidth } = useMemo(() => columns(board, view), [board, view]);

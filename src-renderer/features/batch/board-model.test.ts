@@ -53,10 +53,9 @@ describe('the board model', () => {
 
   it('moves focus through candidates, on into the next cell, and up and down in the same shot', () => {
     const view = boardView(BOARD, NO_FILTER);
-    let at = { row: 0, shot: 0, candidate: 0 };
-    at = moveFocus(view, at, 'ArrowRight');
+    let at = moveFocus(view, { row: 0, shot: 0, candidate: 0 }, 'ArrowRight');
     expect(at).toEqual({ row: 0, shot: 0, candidate: 1 });
-    at = moveFocus(view, at, 'ArrowRight');
+    at = at && moveFocus(view, at, 'ArrowRight');
     expect(at).toEqual({ row: 0, shot: 1, candidate: 0 });
     expect(moveFocus(view, { row: 0, shot: 1, candidate: 1 }, 'ArrowRight')).toEqual({ row: 0, shot: 1, candidate: 1 });
     expect(moveFocus(view, { row: 0, shot: 1, candidate: 0 }, 'ArrowLeft')).toEqual({ row: 0, shot: 0, candidate: 1 });
@@ -65,7 +64,39 @@ describe('the board model', () => {
     expect(moveFocus(view, { row: 1, shot: 1, candidate: 1 }, 'ArrowDown')).toEqual({ row: 2, shot: 1, candidate: 1 });
     expect(moveFocus(view, { row: 2, shot: 1, candidate: 2 }, 'ArrowUp')).toEqual({ row: 1, shot: 1, candidate: 1 });
     expect(moveFocus(view, { row: 0, shot: 0, candidate: 0 }, 'ArrowUp')).toEqual({ row: 0, shot: 0, candidate: 0 });
-    expect(moveFocus(view, { row: 0, shot: 0, candidate: 0 }, 'p')).toEqual({ row: 0, shot: 0, candidate: 0 });
+    // Other keys are not the grid's to move on (P picks, X rejects).
+    expect(moveFocus(view, { row: 0, shot: 0, candidate: 0 }, 'p')).toBeNull();
+  });
+
+  it('moves to the row\'s ends with Home and End, and to the board\'s with Ctrl', () => {
+    const view = boardView(BOARD, NO_FILTER);
+    // End: the row's last shot, its last candidate (C's detail has 3); Home: the row's first stop.
+    expect(moveFocus(view, { row: 2, shot: 0, candidate: 0 }, 'End')).toEqual({ row: 2, shot: 1, candidate: 2 });
+    expect(moveFocus(view, { row: 1, shot: 1, candidate: 1 }, 'Home')).toEqual({ row: 1, shot: 0, candidate: 0 });
+    expect(moveFocus(view, { row: 1, shot: 0, candidate: 0 }, 'End', { ctrl: true })).toEqual({ row: 2, shot: 1, candidate: 2 });
+    expect(moveFocus(view, { row: 2, shot: 1, candidate: 2 }, 'Home', { ctrl: true })).toEqual({ row: 0, shot: 0, candidate: 0 });
+    // A filtered board's ends are what it shows.
+    const failed = boardView(BOARD, { ...NO_FILTER, attention: true, shot: 'main' });
+    expect(moveFocus(failed, { row: 0, shot: 0, candidate: 0 }, 'End', { ctrl: true })).toEqual({ row: 0, shot: 0, candidate: 0 });
+  });
+
+  it('moves a page of rows with PageUp and PageDown, clamped, keeping the shot and the candidate as near as the cell has', () => {
+    const many: CatalogBoard = {
+      ...BOARD,
+      products: Array.from({ length: 10 }, (_, i) => ({ productId: `pr_${i}`, sku: `${i}`, name: `${i}`, masterImageId: null })),
+      shots: [{ name: 'main', kind: 'main_white' }],
+      cells: Array.from({ length: 10 }, (_, i) => cell(`${i}`, 'main', i === 4 ? 'failed' : 'done', i === 4 ? 0 : 2)),
+    };
+    const view = boardView(many, NO_FILTER);
+    expect(moveFocus(view, { row: 0, shot: 0, candidate: 1 }, 'PageDown', { pageRows: 3 })).toEqual({ row: 3, shot: 0, candidate: 1 });
+    // Into a cell without candidates (one stop), and past the end to the last row.
+    expect(moveFocus(view, { row: 1, shot: 0, candidate: 1 }, 'PageDown', { pageRows: 3 })).toEqual({ row: 4, shot: 0, candidate: 0 });
+    expect(moveFocus(view, { row: 8, shot: 0, candidate: 1 }, 'PageDown', { pageRows: 3 })).toEqual({ row: 9, shot: 0, candidate: 1 });
+    expect(moveFocus(view, { row: 7, shot: 0, candidate: 1 }, 'PageUp', { pageRows: 3 })).toEqual({ row: 4, shot: 0, candidate: 0 });
+    expect(moveFocus(view, { row: 2, shot: 0, candidate: 1 }, 'PageUp', { pageRows: 3 })).toEqual({ row: 0, shot: 0, candidate: 1 });
+    // A page is one row at least (a column shorter than a row, or no size known).
+    expect(moveFocus(view, { row: 2, shot: 0, candidate: 1 }, 'PageDown', { pageRows: 0.4 })).toEqual({ row: 3, shot: 0, candidate: 1 });
+    expect(moveFocus(view, { row: 2, shot: 0, candidate: 1 }, 'PageUp')).toEqual({ row: 1, shot: 0, candidate: 1 });
   });
 
   it('keeps the focus inside what a filter leaves', () => {

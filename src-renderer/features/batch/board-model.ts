@@ -54,9 +54,28 @@ function stops(view: BoardView, row: number, shot: number): number {
   return Math.max(1, view.rows[row]?.cells[shot]?.candidates.length ?? 0);
 }
 
-/** The focus after an arrow key: left/right through candidates and on into the next cell, up/down to the same shot. */
-export function moveFocus(view: BoardView, at: BoardFocus, key: string): BoardFocus {
+/** What the grid's keys carry besides their name: Ctrl (or ⌘) held, and how many rows a page is (the rows in view). */
+export interface MoveKeys {
+  ctrl?: boolean;
+  pageRows?: number;
+}
+
+/** The same shot and candidate (as near as the cell has) in another row, kept inside the board. */
+function toRow(view: BoardView, at: BoardFocus, row: number): BoardFocus {
+  const to = Math.max(0, Math.min(row, view.rows.length - 1));
+  return { row: to, shot: at.shot, candidate: Math.min(at.candidate, stops(view, to, at.shot) - 1) };
+}
+
+/**
+ * The focus after a key of the grid (the WAI-ARIA grid pattern's, as Lightroom's grid has them): arrows left/right
+ * through candidates and on into the next cell, up/down to the same shot; Home/End to the row's first/last candidate,
+ * with Ctrl the board's first/last; PageUp/PageDown a page of rows up/down (at least one), keeping shot and candidate.
+ * Null for any other key: it is not the grid's to move on.
+ */
+export function moveFocus(view: BoardView, at: BoardFocus, key: string, keys: MoveKeys = {}): BoardFocus | null {
   const last = (row: number, shot: number) => stops(view, row, shot) - 1;
+  const lastShot = Math.max(0, view.shots.length - 1);
+  const page = Math.max(1, Math.floor(keys.pageRows ?? 1));
   switch (key) {
     case 'ArrowRight':
       if (at.candidate < last(at.row, at.shot)) return { ...at, candidate: at.candidate + 1 };
@@ -65,11 +84,21 @@ export function moveFocus(view: BoardView, at: BoardFocus, key: string): BoardFo
       if (at.candidate > 0) return { ...at, candidate: at.candidate - 1 };
       return at.shot > 0 ? { ...at, shot: at.shot - 1, candidate: last(at.row, at.shot - 1) } : at;
     case 'ArrowDown':
-      return at.row + 1 < view.rows.length ? { row: at.row + 1, shot: at.shot, candidate: Math.min(at.candidate, last(at.row + 1, at.shot)) } : at;
+      return toRow(view, at, at.row + 1);
     case 'ArrowUp':
-      return at.row > 0 ? { row: at.row - 1, shot: at.shot, candidate: Math.min(at.candidate, last(at.row - 1, at.shot)) } : at;
+      return toRow(view, at, at.row - 1);
+    case 'PageDown':
+      return toRow(view, at, at.row + page);
+    case 'PageUp':
+      return toRow(view, at, at.row - page);
+    case 'Home':
+      return { row: keys.ctrl ? 0 : at.row, shot: 0, candidate: 0 };
+    case 'End': {
+      const row = keys.ctrl ? view.rows.length - 1 : at.row;
+      return { row, shot: lastShot, candidate: last(row, lastShot) };
+    }
     default:
-      return at;
+      return null;
   }
 }
 
