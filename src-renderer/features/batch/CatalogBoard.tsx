@@ -313,11 +313,10 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
       e.preventDefault();
       moved.current = true;
       setFocus(next);
-      // Down to the last row the virtualiser scrolls to the column's end (it takes its list for all the column holds;
-      // the products and the shot list come below): the row's bottom comes just above the sideways bar instead.
-      const lastRow = next.row === view.rows.length - 1 ? virtualizer.measurementsCache[next.row] : undefined;
-      if (lastRow && lastRow.end + BAR_HEIGHT > (virtualizer.scrollOffset ?? 0) + viewHeight) virtualizer.scrollToOffset(lastRow.end + BAR_HEIGHT - viewHeight);
-      else virtualizer.scrollToIndex(next.row, { align: 'auto' });
+      // Down to the last row the virtualiser's 'end' is the column's end (it takes its list for all the column holds;
+      // the products and the shot list come below): that row is centred instead, re-aimed as rows get measured.
+      const toEnd = next.row === view.rows.length - 1 && virtualizer.getOffsetForIndex(next.row, 'auto')?.[1] === 'end';
+      virtualizer.scrollToIndex(next.row, { align: toEnd ? 'center' : 'auto' });
     } else if (keys.act(at, e.key)) e.preventDefault();
   };
   const { template, minWidth } = useMemo(() => columns(board, view), [board, view]);
