@@ -98,8 +98,8 @@ async function axeProblems(page: Page, look: string): Promise<string[]> {
 async function screenshots(page: Page, name: string, show?: Locator): Promise<void> {
   for (const size of SIZES) {
     await page.setViewportSize(size);
-    // Each from the top: the columns (wide window) or the page (narrow) may have been scrolled by earlier steps.
-    await page.locator('.batch-page, .batch-column').evaluateAll((els) => {
+    // Each from the top: the columns (wide window) or the columns' box (narrow) may have been scrolled by earlier steps.
+    await page.locator('.batch-columns, .batch-column').evaluateAll((els) => {
       for (const el of els) (el as unknown as { scrollTop: number }).scrollTop = 0;
     });
     for (const img of await page.locator('img:visible').all()) await expect(img).toHaveJSProperty('complete', true);

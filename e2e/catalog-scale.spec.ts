@@ -3,12 +3,14 @@
 // to make, every list long). Each long list draws only the rows near the view and scrolls with its column: the board
 // (its header row sticks to the column's top; wider than the column, it moves sideways under a bar kept at the
 // column's bottom), the product table and the job list. The last of each is reachable by scrolling the column, at the
-// full and the minimum window (where the page scrolls instead of the columns). Screenshots in .tmp/shots-scale/.
+// full and the minimum window (where the columns scroll as one, below the page's head). The board's keys move the focus
+// as a grid's (Home, End, Ctrl+Home, Ctrl+End, PageUp, PageDown) and keep it in sight; the page's head and its section
+// buttons stay in view however far the page is scrolled. Screenshots in .tmp/shots-scale/.
 import type { Page } from '@playwright/test';
 import type { BatchDetail, Product, ShotList } from '../src-shared/ipc/index.ts';
 import { expect, test, type Harness } from './fixtures/harness.ts';
 import { ipc, until } from './support/ipc.ts';
-import { chooseLook, openStudio, SIZES } from './support/studio.ts';
+import { chooseLook, LANGUAGES, openStudio, SIZES, THEMES } from './support/studio.ts';
 
 const COUNT = 250;
 const SHOTS = ['main', 'side', 'back', 'top', 'detail', 'scale'];
@@ -27,19 +29,21 @@ function drawn(page: Page) {
 }
 
 /**
- * Scrolls what scrolls `selector`'s element (its column, or the page) so that its bottom meets the view's bottom, again
+ * Scrolls what scrolls `selector`'s element (its column, or the columns' box) so that its bottom meets the view's bottom, again
  * until it stays there: rows measured as they come into view (taller or shorter than estimated) move what is below.
  */
 async function scrollToEndOf(page: Page, selector: string): Promise<void> {
   let moved = Infinity;
   for (let i = 0; i < 10 && Math.abs(moved) > 1; i++) {
-    moved = await scrollOnce(page, selector);
+    moved = await scrollBy(page, selector);
     await page.waitForTimeout(150);
   }
 }
 
-function scrollOnce(page: Page, selector: string): Promise<number> {
-  return page.evaluate((sel) => {
+/** Scrolls what scrolls `selector`'s element (its column, or the columns' box) by `by` px, or, without `by`, so that the
+ *  element's bottom meets the view's bottom; answers how far it meant to move. */
+function scrollBy(page: Page, selector: string, by?: number): Promise<number> {
+  return page.evaluate(([sel, by]) => {
     const d = (globalThis as unknown as Doc & { getComputedStyle(e: unknown): { overflowY: string } }).document;
     const w = globalThis as unknown as { getComputedStyle(e: unknown): { overflowY: string } };
     type Box = El & { parentElement: Box | null; hasAttribute(name: string): boolean };
@@ -49,10 +53,10 @@ function scrollOnce(page: Page, selector: string): Promise<number> {
     let at = el.parentElement;
     while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
     if (!at) throw new Error(`nothing scrolls ${sel}`);
-    const by = el.getBoundingClientRect().bottom - at.getBoundingClientRect().bottom;
-    at.scrollTop += by;
-    return by;
-  }, selector);
+    const move = by ?? el.getBoundingClientRect().bottom - at.getBoundingClientRect().bottom;
+    at.scrollTop += move;
+    return move;
+  }, [selector, by] as const);
 }
 
 /** Where the focused candidate is: 'in sight', or how it is out of sight (sideways, under the board's header row, or
@@ -119,7 +123,7 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
       await expect.poll(() => focusedInSight(page), `${tag} after ${key}`).toBe('in sight');
     }
     await page.evaluate(() => {
-      (globalThis as unknown as Doc).document.querySelector('[data-testid="batch-page"]')!.scrollTop += 20_000;
+      (globalThis as unknown as Doc).document.querySelector('.batch-columns')!.scrollTop += 20_000;
       (globalThis as unknown as Doc).document.querySelector('.batch-setup')!.scrollTop += 20_000;
     });
     await page.waitForTimeout(300);
@@ -146,7 +150,7 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
       const d = (globalThis as unknown as Doc).document;
       const head = d.querySelector('.catalog-board-head-wrap')!.getBoundingClientRect();
       const rows = d.querySelector('.catalog-board-rows')!.getBoundingClientRect();
-      const scroller = d.querySelector('[data-testid="batch-page"]')!.scrollTop > 0 ? d.querySelector('[data-testid="batch-page"]')! : d.querySelector('.batch-setup')!;
+      const scroller = d.querySelector('.batch-columns')!.scrollTop > 0 ? d.querySelector('.batch-columns')! : d.querySelector('.batch-setup')!;
       return { headTop: head.top, rowsTop: rows.top, scrollerTop: scroller.getBoundingClientRect().top };
     });
     expect(stuck.rowsTop, tag).toBeLessThan(stuck.headTop - 1_000);
@@ -244,5 +248,75 @@ test('Home, End, Ctrl+Home, Ctrl+End, PageDown and PageUp move the board focus a
     // Ctrl is still the app's for anything else: Ctrl+ArrowDown does not move the focus.
     await page.keyboard.press('Control+ArrowDown');
     expect(await focusedCell(page), tag).toBe(`${sku(0)} ${first}`);
+  }
+});
+
+/** Where the page's head, the board's header row and `testId`'s section are, and whether the columns' box scrolls. */
+function layout(page: Page, testId: string) {
+  return page.evaluate((id) => {
+    const d = (globalThis as unknown as Doc).document;
+    const box = (s: string) => d.querySelector(s)!.getBoundingClientRect();
+    const columns = d.querySelector('.batch-columns')!;
+    return {
+      head: box('.batch-page-head'),
+      boardHead: box('.catalog-board-head-wrap'),
+      section: box(`[data-testid="${id}"]`),
+      columnsScroll: columns.scrollHeight > columns.clientHeight + 1,
+      columnsAtEnd: columns.scrollTop + columns.clientHeight >= columns.scrollHeight - 1,
+      setupScrolls: d.querySelector('.batch-setup')!.scrollHeight > d.querySelector('.batch-setup')!.clientHeight + 1,
+    };
+  }, testId);
+}
+
+test('the page head stays in view on a narrow window: its section buttons land each section just below it, and the board header row sticks under it', async ({ page, harness }) => {
+  test.setTimeout(240_000);
+  await seedLongBoard(harness);
+  const sections = ['catalog-board', 'batch-products', 'batch-shot-list', 'batch-plan', 'batch-run', 'batch-report'];
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    const narrow = size.width < 1200;
+    for (const theme of THEMES) {
+      for (const language of LANGUAGES) {
+        const tag = `${size.width}x${size.height}-${theme}-${language}`;
+        await openStudio(page, harness.url);
+        await chooseLook(page, language, theme);
+        await page.getByTestId('open-batch').click();
+        const board = page.getByTestId('catalog-board');
+        await expect(board.getByTestId('board-row').first()).toBeVisible();
+        await expect(page.getByTestId('batch-report')).toBeAttached();
+
+        // Deep in the board: the head and every section button in view, the board's header row wholly below the
+        // head and stuck (the rows far above it).
+        await scrollBy(page, '[data-testid="catalog-board"] .catalog-board-rows', 6_000);
+        await page.waitForTimeout(200);
+        for (const jump of await page.getByTestId('catalog-jump').all()) await expect(jump, tag).toBeInViewport({ ratio: 1 });
+        const deep = await layout(page, 'catalog-board');
+        expect(deep.head.top, tag).toBeGreaterThanOrEqual(0);
+        expect(deep.boardHead.top, tag).toBeGreaterThanOrEqual(deep.head.bottom - 1);
+        expect(deep.boardHead.top, tag).toBeLessThan(deep.head.bottom + 4);
+        expect(deep.section.top, tag).toBeLessThan(deep.head.bottom - 3_000);
+        // Narrow: both columns scroll as one below the head; wide: each column on its own.
+        expect(deep.columnsScroll, tag).toBe(narrow);
+        expect(deep.setupScrolls, tag).toBe(!narrow);
+        await page.screenshot({ path: `.tmp/shots-scale/head-deep-${tag}.png` });
+
+        // Each section button brings its section's top just below the head (or as near as the end of what scrolls).
+        for (const id of sections) {
+          await page.locator(`[data-testid="catalog-jump"][data-target="${id}"]`).click();
+          await expect
+            .poll(async () => {
+              const at = await layout(page, id);
+              const below = at.section.top - at.head.bottom;
+              return below >= -1 && (below < 24 || at.columnsAtEnd || !narrow) ? 'just below the head' : `${Math.round(below)} px below the head`;
+            }, `${tag} ${id}`)
+            .toBe('just below the head');
+          await expect(page.getByTestId(id), `${tag} ${id}`).toBeInViewport();
+          // Nothing but the section's column moved: the head and the app's bar are where they were.
+          expect((await layout(page, id)).head.top, `${tag} ${id}`).toBe(deep.head.top);
+          await expect(page.getByTestId('open-batch'), `${tag} ${id}`).toBeInViewport({ ratio: 1 });
+        }
+        await page.screenshot({ path: `.tmp/shots-scale/head-jump-${tag}.png` });
+      }
+    }
   }
 });

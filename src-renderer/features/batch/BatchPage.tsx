@@ -1,6 +1,6 @@
 // The catalog screen: what to make on the left (products, shot list), what it costs and how it goes on the right
-// (plan and start, run and jobs, marketplace export, report), like a collection runner beside its collection. Two columns that scroll on their own on a wide window; one scrolling
-// column on a narrow one (the 960 × 600 minimum), the jobs list keeping a scroll region of its own.
+// (plan and start, run and jobs, marketplace export, report), like a collection runner beside its collection. Two columns that scroll on their own on a wide window; on a narrow
+// one (the 960 × 600 minimum) the two one above the other, scrolling as one below the page's head (batch.css).
 import { useId, useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useText } from '../../i18n/text.ts';
@@ -9,7 +9,7 @@ import { BatchExportDialog } from './BatchExportDialog.tsx';
 import { boardText } from './board-i18n.ts';
 import { useBoardOpened } from './board-queries.ts';
 import { BoardSection } from './CatalogBoard.tsx';
-import { COLUMN_SCROLL } from './column-scroll.ts';
+import { COLUMN_SCROLL, scrollParentOf } from './column-scroll.ts';
 import { batchText } from './i18n.ts';
 import { PlanSection } from './PlanSection.tsx';
 import { ProductEditor } from './ProductEditor.tsx';
@@ -46,8 +46,8 @@ const JUMP_FRAMES = 6;
 
 /**
  * Buttons in the page's head that bring a section to the top of its column: with hundreds of products the board and
- * the product table make each column long (one scroll area per column). On a wide window the head never scrolls away;
- * on a narrow one the page scrolls, head included.
+ * the product table make each column long (one scroll area per column). The head never scrolls away: on a narrow
+ * window what scrolls is the columns' box below it, so a section brought to its top lands just below the head.
  */
 function SectionJumps({ label, sections }: { label: string; sections: Array<{ testId: string; name: string }> }) {
   // Again for a few frames: the long lists passed over measure their rows as they come into view, which moves what
@@ -55,7 +55,11 @@ function SectionJumps({ label, sections }: { label: string; sections: Array<{ te
   const jump = (testId: string) => {
     let frames = 0;
     const bring = () => {
-      document.querySelector(`[data-testid="${testId}"]`)?.scrollIntoView({ block: 'start' });
+      const section = document.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
+      // Only what scrolls the section moves: scrollIntoView moved the app's boxes above it too (they hide their
+      // overflow but still scroll), taking the head and the app's bar away when a section could not reach the top.
+      const column = scrollParentOf(section);
+      if (section && column) column.scrollTop += section.getBoundingClientRect().top - column.getBoundingClientRect().top;
       if (frames++ < JUMP_FRAMES) requestAnimationFrame(bring);
     };
     bring();
@@ -81,10 +85,10 @@ export function BatchPage() {
   const setExportOpen = useBatchStore((s) => s.setExportOpen);
 
   return (
-    <div className="batch-page" data-testid="batch-page" {...{ [COLUMN_SCROLL]: '' }}>
+    <div className="batch-page" data-testid="batch-page">
       <header className="batch-page-head">
         <h1 className="page-title">{t('title')}</h1>
-        <p className="muted small">{t('subtitle')}</p>
+        <p className="muted small batch-page-subtitle">{t('subtitle')}</p>
         <SectionJumps
           label={t('jumpLabel')}
           sections={[
@@ -97,7 +101,8 @@ export function BatchPage() {
           ]}
         />
       </header>
-      <div className="batch-columns">
+      {/* Scrolls both columns as one on a narrow window (batch.css); on a wide one each column scrolls. */}
+      <div className="batch-columns" {...{ [COLUMN_SCROLL]: '' }}>
         <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`} {...{ [COLUMN_SCROLL]: '' }}>
           {shownId ? <BoardSection key={shownId} batchId={shownId} /> : null}
           {/* A long product table waits for the board's first rows too: they are what the page opens to. */}

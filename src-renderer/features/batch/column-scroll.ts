@@ -1,5 +1,5 @@
-// A virtualised list that scrolls with its column (the page on a narrow window) instead of in a scroll box of its
-// own: the Catalog keeps one scroll area per column (issue 26). The list tells its virtualizer what scrolls it and
+// A virtualised list that scrolls with its column (the columns' box on a narrow window) instead of in a scroll box of
+// its own: the Catalog keeps one scroll area per column (issue 26). The list tells its virtualizer what scrolls it and
 // where the list starts inside that (the scroll margin).
 import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
@@ -16,13 +16,13 @@ export function overscanFor(count: number, wholeUpTo: number, near: number): num
 export const LIST_WHOLE_UP_TO = 200;
 export const LIST_NEAR = 8;
 
-/** Marks what may scroll a list: the columns and the page (BatchPage.tsx). */
+/** Marks what may scroll a list: the columns, and the columns' box on a narrow window (BatchPage.tsx). */
 export const COLUMN_SCROLL = 'data-column-scroll';
 
 /**
- * The nearest marked ancestor that scrolls: the column on a wide window, the page on a narrow one (batch.css). Only
- * marked ones: a card that scrolls sideways computes overflow-y `auto` too, and taken for the scroller (as tall as
- * the list) it made the virtualiser draw every row (176,000 elements for 8,000 jobs).
+ * The nearest marked ancestor that scrolls: the column on a wide window, the columns' box on a narrow one
+ * (batch.css). Only marked ones: a card that scrolls sideways computes overflow-y `auto` too, and taken for the
+ * scroller (as tall as the list) it made the virtualiser draw every row (176,000 elements for 8,000 jobs).
  */
 export function scrollParentOf(el: HTMLElement | null): HTMLElement | null {
   for (let at = el?.parentElement ?? null; at; at = at.parentElement) if (at.hasAttribute(COLUMN_SCROLL) && /auto|scroll/.test(getComputedStyle(at).overflowY)) return at;
@@ -38,7 +38,7 @@ export function scrollParentOf(el: HTMLElement | null): HTMLElement | null {
 export function useColumnScroll(listRef: RefObject<HTMLElement | null>) {
   const [start, setStart] = useState(0);
   const scroller = useRef<HTMLElement | null>(null);
-  // Crossing the narrow-window width hands the scrolling from the column to the page: looked for again then.
+  // Crossing the narrow-window width hands the scrolling from the column to the columns' box: looked for again then.
   const [layout, setLayout] = useState(0);
   useLayoutEffect(() => {
     const list = listRef.current;
