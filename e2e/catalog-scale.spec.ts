@@ -91,6 +91,16 @@ async function seedLongBoard(harness: Harness): Promise<BatchDetail> {
   });
 }
 
+/** Opens the Catalog on the seeded board in this look; the board, once its first row is in. */
+async function openBoard(page: Page, url: string, language: (typeof LANGUAGES)[number], theme: (typeof THEMES)[number]) {
+  await openStudio(page, url);
+  await chooseLook(page, language, theme);
+  await page.getByTestId('open-batch').click();
+  const board = page.getByTestId('catalog-board');
+  await expect(board.getByTestId('board-row').first()).toBeVisible();
+  return board;
+}
+
 test('at 250 products × 6 shots every list draws only what is near the view, scrolls with its column, and reaches its end', async ({ page, harness }) => {
   test.setTimeout(300_000);
   const rested = await seedLongBoard(harness);
@@ -99,11 +109,7 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
 
   for (const size of SIZES) {
     await page.setViewportSize(size);
-    await openStudio(page, harness.url);
-    await chooseLook(page, 'zh', 'light');
-    await page.getByTestId('open-batch').click();
-    const board = page.getByTestId('catalog-board');
-    await expect(board.getByTestId('board-row').first()).toBeVisible();
+    const board = await openBoard(page, harness.url, 'zh', 'light');
     await expect(page.getByTestId('product-row').first()).toBeAttached();
     await expect(page.getByTestId('batch-job').first()).toBeAttached();
     const tag = `${size.width}x${size.height}`;
@@ -215,11 +221,8 @@ test('Home, End, Ctrl+Home, Ctrl+End, PageDown and PageUp move the board focus a
 
   for (const size of SIZES) {
     await page.setViewportSize(size);
-    await openStudio(page, harness.url);
-    await chooseLook(page, 'en', 'light');
-    await page.getByTestId('open-batch').click();
-    const board = page.getByTestId('catalog-board');
-    await expect(board.getByTestId('board-row').first()).toBeVisible();
+    const board = await openBoard(page, harness.url, 'en', 'light');
+    await expect(board.getByTestId('board-shown'), 'the whole board in').toHaveAttribute('data-shown', String(COUNT));
     const tag = `${size.width}x${size.height}`;
     await board.locator(`[data-testid="catalog-cell"][data-sku="${sku(0)}"][data-shot="${first}"] .catalog-board-empty`).click();
     /** Presses `key`, then waits for the focus on `cell` ("SKU shot"), in sight and wholly in the window. */
@@ -278,11 +281,8 @@ test('the page head stays in view on a narrow window: its section buttons land e
     for (const theme of THEMES) {
       for (const language of LANGUAGES) {
         const tag = `${size.width}x${size.height}-${theme}-${language}`;
-        await openStudio(page, harness.url);
-        await chooseLook(page, language, theme);
-        await page.getByTestId('open-batch').click();
-        const board = page.getByTestId('catalog-board');
-        await expect(board.getByTestId('board-row').first()).toBeVisible();
+        const board = await openBoard(page, harness.url, language, theme);
+        await expect(board.getByTestId('board-shown'), 'the whole board in').toHaveAttribute('data-shown', String(COUNT));
         await expect(page.getByTestId('batch-report')).toBeAttached();
 
         // Deep in the board: the head and every section button in view, the board's header row wholly below the
