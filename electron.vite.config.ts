@@ -51,7 +51,8 @@ const config: UserConfig = {
       // The harness builds into a side folder and swaps it in, so a running harness never serves half a build.
       outDir: resolve(process.env.STUDIO_RENDERER_OUT_DIR ?? 'out/renderer'),
       // Minified: V8 parses and compiles less at start-up (first thumbnails −35 to −73 ms; docs/decisions.md).
-      minify: true,
+      // STUDIO_MINIFY=0 keeps names, for reading a benchmark's CPU profile (BOARD_BENCH_PROFILE).
+      minify: process.env.STUDIO_MINIFY !== '0',
       rolldownOptions: { input: { index: resolve('src-renderer/index.html') } },
     },
   },

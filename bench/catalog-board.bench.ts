@@ -178,7 +178,12 @@ async function tracedScroll(browser: Browser, page: Page, speed: number, cdp: CD
   await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   if (cdp) await cdp.send('Profiler.start');
   const scroll = await page.evaluate(scrollBoardInPage, [speed, SCROLL_MS] as [number, number]);
-  if (cdp) console.log(`scroll at ${speed} px/s, self time:\n  ${topSelfTime((await cdp.send('Profiler.stop')).profile as never).join('\n  ')}`);
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    console.log(`scroll at ${speed} px/s, self time:\n  ${topSelfTime(profile as never).join('\n  ')}`);
+    // With BOARD_BENCH_TRACE_DIR too: the whole CPU profile (DevTools opens .cpuprofile files).
+    if (process.env.BOARD_BENCH_TRACE_DIR) writeFileSync(join(process.env.BOARD_BENCH_TRACE_DIR, `board-scroll-${speed}.cpuprofile`), JSON.stringify(profile));
+  }
   const trace = await browser.stopTracing();
   // BOARD_BENCH_TRACE_DIR: keep each pass's trace (to open in DevTools' Performance panel).
   if (process.env.BOARD_BENCH_TRACE_DIR) writeFileSync(join(process.env.BOARD_BENCH_TRACE_DIR, `board-scroll-${speed}.json`), trace);

@@ -2,8 +2,11 @@
 // its code and request id), what it cost, and its candidates as thumbnails with their marks and a pick button.
 // Candidates are the grid's cells (one Tab stop for the whole grid; the grid handles the keys, CatalogBoard.tsx).
 // Memoised on its cell object (a refresh replaces only the rows it read) and on which of its stops takes the Tab,
-// so scrolling mounts the rows that enter and renders nothing else again.
+// so scrolling mounts the rows that enter and renders nothing else again. A cell of a row that enters during a scroll
+// comes first as its frame alone (`drawn` false: the cell's attributes, no contents) and is drawn a few frames later
+// (board-staging.ts).
 import { memo } from 'react';
+import type { BatchJob } from '../../../src-shared/ipc/batch.ts';
 import type { BoardCell, CellCandidate } from '../../../src-shared/ipc/batch-board.ts';
 import { formatDuration } from '../../i18n/format.ts';
 import { imageUrl } from '../../lib/desktop.ts';
@@ -35,6 +38,10 @@ export interface CellProps {
   on: CellHandlers;
   /** The batch: the cell offers Retry and Re-shoot of its latest job (Reruns.tsx). */
   batchId?: string;
+  /** The cell's latest job, from the batch detail the page holds (the grid looks it up once for all its cells). */
+  job?: BatchJob | null;
+  /** Whether the cell's contents are drawn yet, or only its frame (board-staging.ts). */
+  drawn?: boolean;
 }
 
 function StatusLine({ cell, t }: { cell: BoardCell; t: BoardT }) {
@@ -160,17 +167,22 @@ export const BoardCellView = memo(function BoardCellView(props: CellProps) {
       data-status={cell.status}
       data-picked-image-id={cell.pick ?? ''}
       data-attention={needsAttention(cell) ? 'true' : 'false'}
+      data-drawn={props.drawn === false ? 'false' : 'true'}
     >
-      <StatusLine cell={cell} t={props.t} />
-      <div className="catalog-board-candidates">
-        {cell.candidates.length > 0 ? cell.candidates.map((c, i) => <Candidate key={c.imageId} cell={cell} candidate={c} index={i} props={props} />) : <EmptyStop {...props} />}
-      </div>
-      {props.batchId ? (
-        // A grid row holds only cells: the cell's Retry and Re-shoot sit in a cell of their own.
-        <div role="gridcell" className="catalog-board-cell-actions">
-          <CellActions batchId={props.batchId} jobId={cell.jobIds.at(-1) ?? null} />
-        </div>
-      ) : null}
+      {props.drawn === false ? null : (
+        <>
+          <StatusLine cell={cell} t={props.t} />
+          <div className="catalog-board-candidates">
+            {cell.candidates.length > 0 ? cell.candidates.map((c, i) => <Candidate key={c.imageId} cell={cell} candidate={c} index={i} props={props} />) : <EmptyStop {...props} />}
+          </div>
+          {props.batchId && props.job ? (
+            // A grid row holds only cells: the cell's Retry and Re-shoot sit in a cell of their own.
+            <div role="gridcell" className="catalog-board-cell-actions">
+              <CellActions batchId={props.batchId} job={props.job} />
+            </div>
+          ) : null}
+        </>
+      )}
     </div>
   );
 });

@@ -6,26 +6,51 @@
 // Rows are memoised and their handlers one object that never changes, so a scroll step renders only the rows that
 // enter; the board opens with its first rows and fills in the rest (board-queries.ts). The board scrolls with its
 // column (one scroll area per column, column-scroll.ts): the header row sticks to the column's top, and a board wider
-// than the column moves sideways under a scrollbar that sticks to the column's bottom (sideways.ts).
+// than the column moves sideways under a scrollbar that sticks to the column's bottom (sideways.ts). A row that
+// enters during a scroll draws its cells' contents over the next frames (board-staging.ts); each row is as tall as
+// its contents need at most (rowHeight), so rows seldom change the board's height once drawn.
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type FocusEvent, type KeyboardEvent } from 'react';
 import type { BoardCell, CatalogBoard } from '../../../src-shared/ipc/batch-board.ts';
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { marksForKey } from '../../lib/library-state/marks.ts';
 import { placeName, useGalleryStore } from '../../lib/library-state/store.ts';
+import { cellImages, productImages } from '../../lib/library-state/cell-scope.ts';
+import { templated } from '../../i18n/text.ts';
+import type { BatchDetail } from '../../../src-shared/ipc/batch.ts';
 import { boardText, type BoardT } from './board-i18n.ts';
 import { boardView, clampFocus, moveFocus, NO_FILTER, type BoardFilter, type BoardFocus, type BoardRow, type BoardView } from './board-model.ts';
 import { useBoard, useBoardEvents, useBoardMark, useSetPick, useSetProductMaster } from './board-queries.ts';
 import { BoardCellView, stopId, type CellHandlers } from './BoardCell.tsx';
-import { overscanFor, useColumnScroll } from './column-scroll.ts';
+import { CellStager, type StagedRow } from './board-staging.ts';
+import { useHeldBatchDetail } from './queries.ts';
+import { jobOf } from './Reruns.tsx';
+import { overscanFor, scrollParentOf, useColumnScroll } from './column-scroll.ts';
 import { BatchCard } from './parts.tsx';
 import { revealSideways, useSideways } from './sideways.ts';
 import './board.css';
 
 const THUMB = 96;
-const ROW_ESTIMATE = THUMB + 64;
+/** A row of one line of candidates (board.css): the cell's padding 6 + status 2 lines 34 + gap 4 + thumbnails 96 +
+ *  gap 4 + actions 24 + padding 6, the border 1, and 1 to spare for fractions of a line. */
+const ROW_ONE_LINE = 176;
+/** Each further line of candidates (a re-shot cell of 3 or 4), and a cell's error line (code and request id). */
+const CANDIDATE_LINE = THUMB + 6;
+const ERROR_LINES = 36;
+const ROW_ESTIMATE = ROW_ONE_LINE;
+
+/** How tall a row is drawn at least: what its cells hold at the board's widths (two candidates a line). As tall as
+ *  its drawn contents, so a row drawn after it came in (staged) or measured does not move the rows below it. */
+function rowHeight(row: BoardRow): number {
+  let tallest = ROW_ONE_LINE;
+  for (const cell of row.cells) {
+    const lines = Math.max(1, Math.ceil(cell.candidates.length / 2));
+    tallest = Math.max(tallest, ROW_ONE_LINE + (lines - 1) * CANDIDATE_LINE + (cell.code ? ERROR_LINES : 0));
+  }
+  return tallest;
+}
 /** Rows drawn beyond the visible ones on a long board: one each way keeps keyboard moves and a wheel step ready, and
  *  the DOM small. A board of up to WHOLE_UP_TO products is drawn whole (each row holds up to 8 shots' candidates). */
 const OVERSCAN = 1;
@@ -96,7 +121,7 @@ interface RowHandlers extends CellHandlers {
 }
 
 /** The row head: the product's name, SKU and master reference, and the choice of a master from its candidates. */
-function ProductHead({ row, focused, t, on }: { row: BoardRow; focused: string | null; t: BoardT; on: RowHandlers }) {
+const ProductHead = memo(function ProductHead({ row, focused, t, on }: { row: BoardRow; focused: string | null; t: BoardT; on: RowHandlers }) {
   const { product } = row;
   const count = row.cells.reduce((n, cell) => n + cell.candidates.length, 0);
   const chosen = product.masterChosen === true;
@@ -134,7 +159,7 @@ function ProductHead({ row, focused, t, on }: { row: BoardRow; focused: string |
       </span>
     </div>
   );
-}
+});
 
 /** How the designer names a cell: its product's SKU and the shot. */
 function cellLabel(cell: BoardCell): string {
@@ -154,19 +179,39 @@ interface RowProps {
   t: BoardT;
   on: RowHandlers;
   batchId: string;
+  /** The batch detail the page holds: each cell's latest job for its Retry and Re-shoot. */
+  detail: BatchDetail | undefined;
+  /** Which of the row's cells have their contents drawn so far (board-staging.ts; the row hears of more itself). */
+  stager: CellStager;
   measure: (el: HTMLElement | null) => void;
 }
 
-const BoardRowView = memo(function BoardRowView({ row, index, start, template, gridId, tab, focused, t, on, batchId, measure }: RowProps) {
+const BoardRowView = memo(function BoardRowView({ row, index, start, template, gridId, tab, focused, t, on, batchId, detail, stager, measure }: RowProps) {
+  const key = row.product.productId;
+  const drawn = useSyncExternalStore(
+    useCallback((heard: () => void) => stager.subscribe(key, heard), [stager, key]),
+    () => stager.drawnOf(key),
+  );
   return (
-    <div ref={measure} role="row" data-index={index} aria-rowindex={index + 2} className="catalog-board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, transform: `translateY(${start}px)` }}>
+    <div ref={measure} role="row" data-index={index} aria-rowindex={index + 2} className="catalog-board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, top: start, minHeight: rowHeight(row) }}>
       <ProductHead row={row} focused={focused} t={t} on={on} />
       {row.cells.map((cell, s) => (
-        <BoardCellView key={cell.shotName} cell={cell} row={index} shot={s} gridId={gridId} tabStop={tab && tab.row === index && tab.shot === s ? tab.candidate : -1} t={t} on={on} batchId={batchId} />
+        <BoardCellView key={cell.shotName} cell={cell} row={index} shot={s} gridId={gridId} tabStop={tab && tab.row === index && tab.shot === s ? tab.candidate : -1} t={t} on={on} batchId={batchId} job={jobOf(detail, cell.jobIds.at(-1) ?? null)} drawn={s < drawn} />
       ))}
     </div>
   );
 });
+
+/** The drawn rows' cells in the order they are drawn in: those in view top to bottom, then those below, then above. */
+function stagingOrder(items: ReadonlyArray<{ index: number }>, view: BoardView, first: number, last: number): StagedRow[] {
+  const rank = (i: number) => (i >= first && i <= last ? i - first : i > last ? i : 2 * view.rows.length - i);
+  return [...items]
+    .sort((a, b) => rank(a.index) - rank(b.index))
+    .flatMap((item) => {
+      const row = view.rows[item.index];
+      return row ? [{ key: row.product.productId, cells: row.cells.length }] : [];
+    });
+}
 
 /** What the keys do on a focused candidate: pick, master, marks, open; the arrows are the grid's. */
 function useCandidateKeys(batchId: string, view: BoardView) {
@@ -182,16 +227,19 @@ function useCandidateKeys(batchId: string, view: BoardView) {
   );
   // The viewer stays inside the cell: "2 / 4 in SKU-001 · main", auto-advance never leaves it.
   const open = useCallback(
-    (cell: BoardCell, index: number) => openViewer(cell.candidates.map((c) => c.imageId), index, { label: cellLabel(cell) }),
-    [openViewer],
+    (cell: BoardCell, index: number) => {
+      const { ids, scope } = cellImages(batchId, cell);
+      openViewer(ids, index, scope);
+    },
+    [openViewer, batchId],
   );
   // A product's images, shot by shot: "3 / 8 in SKU-001", each named by its cell in the notes.
   const openProduct = useCallback(
     (row: BoardRow) => {
-      const candidates = row.cells.flatMap((cell) => cell.candidates.map((c, i) => ({ id: c.imageId, name: placeName(cellLabel(cell), i, cell.candidates.length) })));
-      openViewer(candidates.map((c) => c.id), 0, { label: row.product.sku, names: candidates.map((c) => c.name) });
+      const { ids, scope } = productImages(batchId, row.product.sku, row.cells);
+      openViewer(ids, 0, scope);
     },
-    [openViewer],
+    [openViewer, batchId],
   );
   const chooseMaster = useCallback((row: BoardRow, imageId: string) => master({ batchId, productId: row.product.productId, imageId }), [master, batchId]);
   const act = (at: BoardFocus, key: string): boolean => {
@@ -235,7 +283,11 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   const [focus, setFocus] = useState<BoardFocus | null>(null);
   const moved = useRef(false);
   const keys = useCandidateKeys(board.batchId, view);
+  const detail = useHeldBatchDetail(board.batchId).data;
   const at = focus ? clampFocus(view, focus) : null;
+  const [stager] = useState(() => new CellStager());
+  useLayoutEffect(() => stager.schedule());
+  useEffect(() => () => stager.stop(), [stager]);
   // Rows get one handlers object for good; it reads the latest focus and view through a ref.
   const latest = useRef({ at, view, keys });
   useLayoutEffect(() => {
@@ -256,19 +308,25 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
     }),
     [],
   );
+  // Both change with the view only: the virtualiser works out every row's place again when they change (1,000 rows).
+  const getItemKey = useCallback((i: number) => view.rows[i]?.product.productId ?? i, [view]);
+  const estimateSize = useCallback((i: number) => {
+    const row = view.rows[i];
+    return row ? rowHeight(row) : ROW_ESTIMATE;
+  }, [view]);
   // While only the first rows of a long board are in, it is judged by the whole board's length.
   const drawable = board.productCount !== undefined && board.productCount > board.products.length ? board.productCount : view.rows.length;
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: view.rows.length,
     getScrollElement: scrollElement,
-    estimateSize: () => ROW_ESTIMATE,
+    estimateSize,
     overscan: overscanFor(drawable, WHOLE_UP_TO, OVERSCAN),
     scrollMargin: start,
     // A row moved to by the keys stops clear of the header row stuck on top and of the sideways bar at the bottom.
     scrollPaddingStart: HEAD_HEIGHT,
     scrollPaddingEnd: BAR_HEIGHT,
-    getItemKey: (i) => view.rows[i]?.product.productId ?? i,
+    getItemKey,
     // The row holding the focus stays drawn however far the column scrolls, so the focus (and the keys) stay.
     rangeExtractor: (range) => withRow(defaultRangeExtractor(range), at?.row),
   });
@@ -320,6 +378,10 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
     } else if (keys.act(at, e.key)) e.preventDefault();
   };
   const { template, minWidth } = useMemo(() => columns(board, view), [board, view]);
+  const items = virtualizer.getVirtualItems();
+  const inView = virtualizer.range;
+  const focusKey = at ? view.rows[at.row]?.product.productId : undefined;
+  stager.plan(stagingOrder(items, view, inView?.startIndex ?? 0, inView?.endIndex ?? -1), virtualizer.isScrolling, (key) => key === focusKey);
   // Before the grid is entered, its first stop takes the Tab.
   const tab = at ?? { row: 0, shot: 0, candidate: 0 };
   return (
@@ -337,11 +399,11 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
         </div>
         <div className="catalog-board-x" ref={sideways.content} onScroll={sideways.fromContent}>
           <div className="catalog-board-rows" ref={rowsRef} style={{ height: virtualizer.getTotalSize(), minWidth }}>
-            {virtualizer.getVirtualItems().map((item) => {
+            {items.map((item) => {
               const row = view.rows[item.index];
               if (!row) return null;
               return (
-                <BoardRowView key={item.key} row={row} index={item.index} start={item.start - start} template={template} gridId={gridId} tab={tab.row === item.index ? tab : null} focused={focusedName(view, at, item.index)} t={t} on={on} batchId={board.batchId} measure={virtualizer.measureElement} />
+                <BoardRowView key={item.key} row={row} index={item.index} start={item.start - start} template={template} gridId={gridId} tab={tab.row === item.index ? tab : null} focused={focusedName(view, at, item.index)} t={t} on={on} batchId={board.batchId} detail={detail} stager={stager} measure={virtualizer.measureElement} />
               );
             })}
           </div>
@@ -359,7 +421,9 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
 
 /** The board of the batch on show; null while there is none. */
 export function BoardSection({ batchId }: { batchId: string }) {
-  const t = useText(boardText);
+  // The board's texts are filled in from templates: its cells ask for the same texts thousands of times.
+  const words = useText(boardText);
+  const t = useMemo(() => templated(words), [words]);
   useBoardEvents(batchId);
   const board = useBoard(batchId);
   const [filter, setFilter] = useState<BoardFilter>(NO_FILTER);
@@ -373,7 +437,13 @@ export function BoardSection({ batchId }: { batchId: string }) {
   useLayoutEffect(() => {
     if (!filtered.current) return;
     filtered.current = false;
-    topRef.current?.scrollIntoView({ block: 'nearest' });
+    // Only the column moves: scrollIntoView would move the app's boxes above it too (they hide their overflow).
+    const top = topRef.current;
+    const column = scrollParentOf(top);
+    if (top && column) {
+      const above = top.getBoundingClientRect().top - column.getBoundingClientRect().top;
+      if (above < 0) column.scrollTop += above;
+    }
   }, [filter]);
   const data = board.data;
   const view = useMemo(() => (data ? boardView(data, filter) : null), [data, filter]);

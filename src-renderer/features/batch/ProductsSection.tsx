@@ -4,7 +4,7 @@
 // draws only the rows near the view (windowed against its column, as the job list): 1,000 products in the document
 // made every frame of the board above them lay out and paint the whole column.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useId, useRef, useState, type ChangeEvent } from 'react';
+import { memo, useId, useRef, useState, type ChangeEvent } from 'react';
 import type { CsvProblem, Product, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
@@ -49,7 +49,8 @@ interface RowProps {
   measure: (el: HTMLTableRowElement | null) => void;
 }
 
-function ProductRow({ product, shotList, included, index, measure }: RowProps) {
+// Memoised: the table re-renders when the board above it changes height (its start in the column moves); its rows do not.
+const ProductRow = memo(function ProductRow({ product, shotList, included, index, measure }: RowProps) {
   const t = useText(batchText);
   const setIncluded = useBatchStore((s) => s.setIncluded);
   const openEditor = useBatchStore((s) => s.openEditor);
@@ -101,7 +102,7 @@ function ProductRow({ product, shotList, included, index, measure }: RowProps) {
       </td>
     </tr>
   );
-}
+});
 
 function ImportResult({ error, fileName }: { error: unknown; fileName: string }) {
   const t = useText(batchText);

@@ -18,7 +18,7 @@ import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { batchText } from './i18n.ts';
-import { batchKeys, useHeldBatchDetail } from './queries.ts';
+import { batchKeys } from './queries.ts';
 
 type RerunMethod = 'batchRetryJob' | 'batchRerunCell' | 'batchRaiseBudget' | 'batchFinish';
 
@@ -197,7 +197,8 @@ export function CellRerun({ batchId, job }: { batchId: string; job: BatchJob }) 
 
 /** Each batch detail's jobs by id, built once per detail the cache holds (a board shows many cells of one detail). */
 const jobsById = new WeakMap<BatchDetail, Map<string, BatchJob>>();
-function jobOf(detail: BatchDetail | undefined, jobId: string | null): BatchJob | null {
+/** A job of the batch detail by its id; null while the detail is not read or the job is not in it. */
+export function jobOf(detail: BatchDetail | undefined, jobId: string | null): BatchJob | null {
   if (!detail || jobId === null) return null;
   let byId = jobsById.get(detail);
   if (!byId) {
@@ -208,15 +209,12 @@ function jobOf(detail: BatchDetail | undefined, jobId: string | null): BatchJob 
 }
 
 /**
- * Retry and Re-shoot for one cell of the product × shot board: `jobId` is the cell's latest job (its `jobIds`' last);
- * the job is read from the batch detail the Catalog already holds (no call of its own).
+ * Retry and Re-shoot for one cell of the product × shot board: `job` is the cell's latest job (its `jobIds`' last),
+ * read by the board from the batch detail the Catalog already holds (no call, and no query of its own per cell).
  */
-export function CellActions({ batchId, jobId }: { batchId: string; jobId: string | null }) {
-  const detail = useHeldBatchDetail(batchId).data;
-  const job = jobOf(detail, jobId);
-  // Rendered for a queued or running job too: a re-shoot dialog opened on the cell stays open after its send.
-  if (!job) return null;
+export function CellActions({ batchId, job }: { batchId: string; job: BatchJob }) {
   return (
+    // Rendered for a queued or running job too: a re-shoot dialog opened on the cell stays open after its send.
     // Keys on these buttons and in the dialog are theirs, not the board grid's (P, X, 1–5, arrows, Enter).
     <div className="batch-cell-actions small" onKeyDown={keepKeysInside}>
       {/* Only a failed or unknown job holds a retry (and its mutation): a board mounts hundreds of done cells. */}

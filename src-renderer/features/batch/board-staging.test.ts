@@ -1,0 +1,100 @@
+// The board's cell staging (board-staging.ts) frame by frame, with the frames in the test's hands: rows that come in
+// during a scroll start empty and fill over the frames, those in view first; rows that come in otherwise, and the
+// focus's row, are whole at once; rows that leave are forgotten.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { CellStager, type StagedRow } from './board-staging.ts';
+
+let frames: Array<() => void> = [];
+
+beforeEach(() => {
+  frames = [];
+  vi.stubGlobal('requestAnimationFrame', (cb: () => void) => frames.push(cb));
+  vi.stubGlobal('cancelAnimationFrame', () => {
+    frames = [];
+  });
+});
+afterEach(() => vi.unstubAllGlobals());
+
+/** A board's rows, each hearing of its own cells (as CatalogBoard's rows do); the board planned once. */
+function board(rows: StagedRow[], scrolling: boolean, focusKey?: string) {
+  const stager = new CellStager();
+  const heard = new Map<string, number>();
+  for (const row of rows) stager.subscribe(row.key, () => heard.set(row.key, (heard.get(row.key) ?? 0) + 1));
+  stager.plan(rows, scrolling, (key) => key === focusKey);
+  stager.schedule();
+  return { stager, renders: () => [...heard.values()].reduce((a, b) => a + b, 0), heard };
+}
+
+/** Runs the waiting frame (at most one is ever waiting; it asks for the next itself). */
+function nextFrame(_stager: CellStager) {
+  const run = frames.splice(0);
+  expect(run.length).toBeLessThanOrEqual(1);
+  run[0]?.();
+}
+
+const rows = (...keys: string[]): StagedRow[] => keys.map((key) => ({ key, cells: 8 }));
+
+describe('board cell staging', () => {
+  it('draws rows whole at once when they do not come in during a scroll (the board opens, a filter)', () => {
+    const { stager } = board(rows('a', 'b'), false);
+    expect([stager.drawnOf('a'), stager.drawnOf('b')]).toEqual([8, 8]);
+    expect(frames).toHaveLength(0);
+  });
+
+  it('fills rows that come in during a scroll over the next frames, in the order given, until all are whole', () => {
+    const { stager, renders, heard } = board(rows('inView', 'below'), true);
+    expect([stager.drawnOf('inView'), stager.drawnOf('below')]).toEqual([0, 0]);
+    let seen = 0;
+    for (let frame = 0; frame < 40 && frames.length > 0; frame++) {
+      nextFrame(stager);
+      const [a, b] = [stager.drawnOf('inView'), stager.drawnOf('below')];
+      // The row in view fills first: the one below gets nothing until it is whole.
+      if (b > 0) expect(a).toBe(8);
+      expect(a + b).toBeGreaterThan(seen);
+      seen = a + b;
+    }
+    expect([stager.drawnOf('inView'), stager.drawnOf('below')]).toEqual([8, 8]);
+    expect(frames).toHaveLength(0);
+    expect(renders()).toBeGreaterThan(1);
+    // Each row heard only of its own cells: the row in view until it was whole, then the one below.
+    expect(heard.get('inView')).toBeGreaterThan(0);
+    expect(heard.get('below')).toBeGreaterThan(0);
+  });
+
+  it('tells a row nothing once it has stopped listening', () => {
+    const stager = new CellStager();
+    let heard = 0;
+    const stop = stager.subscribe('a', () => heard++);
+    stager.plan(rows('a'), true, () => false);
+    stager.schedule();
+    stop();
+    nextFrame(stager);
+    expect(stager.drawnOf('a')).toBeGreaterThan(0);
+    expect(heard).toBe(0);
+  });
+
+  it('draws the row with the focus whole however it came in', () => {
+    const { stager } = board(rows('a', 'focused'), true, 'focused');
+    expect([stager.drawnOf('a'), stager.drawnOf('focused')]).toEqual([0, 8]);
+  });
+
+  it('keeps what was drawn across renders, and forgets rows that leave (drawn again when they come back)', () => {
+    const { stager } = board(rows('a'), true);
+    nextFrame(stager);
+    const drawn = stager.drawnOf('a');
+    expect(drawn).toBeGreaterThan(0);
+    stager.plan(rows('a', 'b'), true, () => false);
+    expect(stager.drawnOf('a')).toBe(drawn);
+    stager.plan(rows('b'), true, () => false);
+    expect(stager.drawnOf('a')).toBe(0);
+    stager.plan(rows('a', 'b'), true, () => false);
+    expect(stager.drawnOf('a')).toBe(0);
+  });
+
+  it('draws nothing more once stopped (the board unmounted)', () => {
+    const { stager } = board(rows('a'), true);
+    stager.stop();
+    expect(frames).toHaveLength(0);
+    expect(stager.drawnOf('a')).toBe(0);
+  });
+});

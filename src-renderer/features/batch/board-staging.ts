@@ -1,0 +1,98 @@
+// The board's rows come in a few cells a frame while the column scrolls (issue 26: p95 main-thread time per frame
+// under 8 ms). A whole row (8 cells, ~150 elements, 17 images) drawn in the frame it entered took 20–30 ms of that
+// frame on the benchmark's machine, every row. A row that enters during a scroll now comes with its product cell and
+// its cells' frames (status attributes, no contents), and the cells' contents are drawn over the next frames, rows in
+// view first, within a time budget per frame; the rows drawn beyond the view give them the frames to do it in. A row
+// that comes in otherwise (the board opens, a filter, a re-read) is drawn whole at once, as is the row with the focus.
+import { flushSync } from 'react-dom';
+
+/** React's render and commit time per frame given to cells (their style, layout and paint come after it). */
+const FRAME_BUDGET_MS = 2.5;
+/** What a cell costs at first guess, before the first frame has measured it. */
+const FIRST_GUESS_MS = 1;
+
+export interface StagedRow {
+  key: string;
+  cells: number;
+}
+
+/**
+ * How many cells of each drawn row have their contents drawn. The board plans its rows as it renders; each row reads
+ * its own count (subscribe, drawnOf), so a frame's cells render their rows alone, not the board.
+ */
+export class CellStager {
+  private drawn = new Map<string, number>();
+  /** Rows not yet drawn whole, in the order to draw them. */
+  private waiting: StagedRow[] = [];
+  private readonly listeners = new Map<string, Set<() => void>>();
+  private frame = 0;
+  private perCellMs = FIRST_GUESS_MS;
+
+  /**
+   * During the board's render: the rows it draws, in the order their cells should come (those in view first). A row
+   * new to the board comes in empty during a scroll and whole otherwise; `whole` rows (the focus's) are drawn whole.
+   * Rows the board no longer draws are forgotten (drawn again when they come back).
+   */
+  plan(rows: readonly StagedRow[], scrolling: boolean, whole: (key: string) => boolean): void {
+    const next = new Map<string, number>();
+    for (const row of rows) {
+      const was = this.drawn.get(row.key);
+      next.set(row.key, whole(row.key) ? row.cells : Math.min(row.cells, was ?? (scrolling ? 0 : row.cells)));
+    }
+    this.drawn = next;
+    this.waiting = rows.filter((row) => (next.get(row.key) ?? 0) < row.cells);
+  }
+
+  /** How many of the row's cells (from the first) are drawn. */
+  drawnOf(key: string): number {
+    return this.drawn.get(key) ?? 0;
+  }
+
+  /** A row hears of its own cells being drawn (useSyncExternalStore). */
+  subscribe(key: string, listener: () => void): () => void {
+    let set = this.listeners.get(key);
+    if (!set) this.listeners.set(key, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(key);
+    };
+  }
+
+  /** After the board's commit: the cells still waiting are drawn over the coming frames. */
+  schedule(): void {
+    if (this.frame === 0 && this.waiting.length > 0) this.frame = requestAnimationFrame(this.step);
+  }
+
+  stop(): void {
+    cancelAnimationFrame(this.frame);
+    this.frame = 0;
+  }
+
+  /** One frame's cells: as many as its budget holds at what cells have cost (one at least), drawn at once. */
+  private readonly step = () => {
+    this.frame = 0;
+    let room = Math.max(1, Math.floor(FRAME_BUDGET_MS / this.perCellMs));
+    let count = 0;
+    const rows: string[] = [];
+    for (const row of this.waiting) {
+      const drawn = this.drawn.get(row.key) ?? 0;
+      const more = Math.min(room, row.cells - drawn);
+      if (more === 0) continue;
+      this.drawn.set(row.key, drawn + more);
+      rows.push(row.key);
+      room -= more;
+      count += more;
+      if (room === 0) break;
+    }
+    this.waiting = this.waiting.filter((row) => (this.drawn.get(row.key) ?? 0) < row.cells);
+    if (count === 0) return;
+    const started = performance.now();
+    // In this frame, before its style, layout and paint: the cells drawn are on screen at its end.
+    flushSync(() => {
+      for (const key of rows) for (const listener of this.listeners.get(key) ?? []) listener();
+    });
+    this.perCellMs = Math.max(0.05, 0.7 * this.perCellMs + (0.3 * (performance.now() - started)) / count);
+    this.schedule();
+  };
+}
