@@ -1,9 +1,10 @@
 // Product files as spreadsheets save them (issue 26, Deliver 6), through the harness and the real import: a CSV
 // saved by Excel or WPS on Chinese Windows (GB18030), Excel's "Unicode text" (UTF-16 LE, tab-separated) and UTF-16
-// BE over HTTP IPC import with their Chinese intact and one note naming the encoding; a binary file is one error.
+// BE over HTTP IPC import with their Chinese intact and one note naming the encoding; a binary file is one error,
+// and a Shift-JIS file (which GB18030 would read as garbage) one error naming Shift-JIS.
 import type { Page } from '@playwright/test';
 import type { Product } from '../src-shared/ipc/index.ts';
-import { binaryFile, gb18030Csv, utf16beCsv, utf16leTabFile } from '../src-main/batch/product-files.test-support.ts';
+import { binaryFile, gb18030Csv, shiftJisCsv, utf16beCsv, utf16leTabFile } from '../src-main/batch/product-files.test-support.ts';
 import { expect, test } from './fixtures/harness.ts';
 import { ipc } from './support/ipc.ts';
 import { chooseLook, openStudio } from './support/studio.ts';
@@ -62,4 +63,34 @@ test('product import: GB18030 and UTF-16 files keep their Chinese names and say 
     ['TEA-1', '青花瓷茶杯', '一只青花瓷茶杯，放在木桌上', '易碎'],
     ['TEA-2', '白瓷盘, 26cm', '白色陶瓷餐盘，俯拍', ''],
   ]);
+});
+
+test('product import: a Shift-JIS sheet (Japanese Windows) is one error naming Shift-JIS, in both languages, and adds no product', async ({ page, harness }) => {
+  await openStudio(page, harness.url);
+  await chooseLook(page, 'en', 'light');
+  await openCatalog(page);
+  // One product already there: the refused file must leave the list exactly as it was.
+  await importFile(page, '商品.csv', gb18030Csv());
+  const rows = page.getByTestId('product-row');
+  await expect(rows).toHaveCount(2);
+
+  // Read as GB18030 this file was "儅僌僇僢僾" for "マグカップ", imported with a note saying GB18030.
+  await importFile(page, 'products-ja.csv', shiftJisCsv());
+  const error = page.getByTestId('product-import-error');
+  await expect(error).toHaveAttribute('data-code', 'product_csv_encoding');
+  await expect(error).toContainText('This file looks like Shift-JIS (Japanese)');
+  await expect(error).toContainText('Nothing was imported.');
+  await expect(error).toHaveCount(1);
+  await expect(page.getByTestId('product-import-problems')).toHaveCount(0);
+  await expect(page.getByTestId('product-import-encoding')).toHaveCount(0);
+  await expect(rows).toHaveCount(2);
+  await expect(rows).not.toContainText(['儅僌']);
+
+  await chooseLook(page, 'zh', 'light');
+  await openCatalog(page);
+  await importFile(page, 'products-ja.csv', shiftJisCsv());
+  await expect(error).toContainText('这个文件看起来是 Shift-JIS（日文）');
+  await expect(rows).toHaveCount(2);
+  const products = await ipc<Product[]>(harness, 'product:list');
+  expect(products.map((p) => p.sku)).toEqual(['TEA-1', 'TEA-2']);
 });

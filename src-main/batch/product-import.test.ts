@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openLibraryDatabase } from '../library/index.ts';
 import { CatalogRepo } from './catalog-repo.ts';
-import { binaryFile, gb18030Csv, PRODUCT_FILE_ROWS, utf16beCsv, utf16leTabFile, utf8Csv } from './product-files.test-support.ts';
+import { renderError, type StudioError } from '../domain/errors.ts';
+import { binaryFile, gb18030Csv, PRODUCT_FILE_ROWS, RARE_CSV, rareNamesGbkCsv, shiftJisCsv, utf16beCsv, utf16leTabFile, utf8Csv } from './product-files.test-support.ts';
 import { IMPORT_CHUNK_ROWS, importProductInput, importProducts } from './product-import.ts';
 
 function productsCsv(count: number, from = 0): string {
@@ -77,6 +78,28 @@ describe('product import', () => {
     await expect(refused).rejects.toMatchObject({ code: 'product_csv_encoding', details: undefined });
     await expect(refused).rejects.toThrow(/not UTF-8, UTF-16 .* or GB18030\/GBK/);
     expect(catalog.listProducts()).toEqual([]);
+    db.close();
+  });
+
+  it('imports a GBK sheet with rare names intact, and refuses a Shift-JIS sheet once, naming it, importing nothing', async () => {
+    const db = openLibraryDatabase(join(mkdtempSync(join(tmpdir(), 'studio-import-sjis-')), 'library.db'));
+    const catalog = new CatalogRepo(db);
+    const answer = await importProductInput(db, catalog, { fileBase64: rareNamesGbkCsv().toString('base64') }, 1);
+    expect(answer).toEqual({ imported: 5, created: 5, updated: 0, separator: 'comma', encoding: 'gb18030' });
+    const names = RARE_CSV.trim().split('\r\n').slice(1).map((line) => line.split(',')[1]);
+    expect(catalog.listProducts().map((p) => p.name).sort()).toEqual(names.sort());
+
+    // Read as GB18030 it was "儅僌僇僢僾" for "マグカップ": now one error naming Shift-JIS, in both languages.
+    const refused = importProductInput(db, catalog, { fileBase64: shiftJisCsv().toString('base64') }, 2);
+    await expect(refused).rejects.toMatchObject({ code: 'product_csv_encoding', params: { looksLike: 'shift_jis' } });
+    const error = (await refused.then(
+      () => null,
+      (e: unknown) => e,
+    )) as StudioError;
+    expect(renderError(error, 'en')).toMatchObject({ details: { looksLike: 'shift_jis' } });
+    expect(renderError(error, 'en').message).toMatch(/^This file looks like Shift-JIS \(Japanese\), which the import does not read.*Nothing was imported\.$/);
+    expect(renderError(error, 'zh').message).toMatch(/^这个文件看起来是 Shift-JIS（日文）.*未导入任何商品。$/);
+    expect(catalog.listProducts()).toHaveLength(5);
     db.close();
   });
 

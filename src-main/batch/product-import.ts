@@ -66,7 +66,10 @@ export async function importProducts(db: LibraryDatabase, catalog: CatalogRepo, 
 /** A product file's bytes: decoded first (one `product_csv_encoding` for a file in no encoding it knows), then imported. */
 export async function importProductFile(db: LibraryDatabase, catalog: CatalogRepo, bytes: Uint8Array, at: number): Promise<ProductImportCounts & { encoding: CsvEncoding }> {
   const decoded = decodeText(bytes);
-  if (!decoded.ok) throw new StudioError('product_csv_encoding', { bytes: bytes.length });
+  if (!decoded.ok) {
+    // What the file looks like (Shift-JIS, EUC-KR…) names it in the message (and reaches scripts as details.looksLike).
+    throw new StudioError('product_csv_encoding', { bytes: bytes.length, ...(decoded.looksLike ? { looksLike: decoded.looksLike } : {}) });
+  }
   return { ...(await importProducts(db, catalog, decoded.text, at)), encoding: decoded.encoding };
 }
 

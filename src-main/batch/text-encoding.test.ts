@@ -2,7 +2,22 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { binaryFile, gb18030Csv, utf16beCsv, utf16leTabFile, utf8Csv } from './product-files.test-support.ts';
+import {
+  big5Csv,
+  binaryFile,
+  eucKrCsv,
+  FOUR_BYTE_CSV,
+  fourByteGb18030Csv,
+  gb18030Csv,
+  MARKET_CSV,
+  marketGb18030Csv,
+  RARE_CSV,
+  rareNamesGbkCsv,
+  shiftJisCsv,
+  utf16beCsv,
+  utf16leTabFile,
+  utf8Csv,
+} from './product-files.test-support.ts';
 import { decodeText } from './text-encoding.ts';
 
 /** The bytes written to a real file and read back, as the import gets them. */
@@ -30,6 +45,30 @@ describe('decodeText', () => {
       expect(decoded.text, encoding).toContain('青花瓷茶杯');
       expect(decoded.text, encoding).toContain('白色陶瓷餐盘，俯拍');
     }
+  });
+
+  it('reads real Chinese GB18030 and GBK sheets exactly: Latin mixed in, rare GBK-extension names, a four-byte character', () => {
+    const cases = [
+      [marketGb18030Csv(), MARKET_CSV],
+      [rareNamesGbkCsv(), RARE_CSV],
+      [fourByteGb18030Csv(), FOUR_BYTE_CSV],
+    ] as const;
+    for (const [bytes, text] of cases) expect(decodeText(throughDisk(bytes))).toEqual({ ok: true, encoding: 'gb18030', text });
+  });
+
+  it('refuses Japanese, Korean and Traditional Chinese sheets that GB18030 would read as garbage, naming what they look like', () => {
+    // Shift-JIS read as GB18030 was "儅僌僇僢僾" for "マグカップ"; EUC-KR read as GB18030 is everyday Chinese characters.
+    expect(decodeText(throughDisk(shiftJisCsv()))).toEqual({ ok: false, looksLike: 'shift_jis' });
+    expect(decodeText(throughDisk(eucKrCsv()))).toEqual({ ok: false, looksLike: 'euc-kr' });
+    expect(decodeText(throughDisk(big5Csv()))).toEqual({ ok: false, looksLike: 'big5' });
+  });
+
+  it('judges a large file by its start, cut at a line end: 300 kB of a Chinese sheet is GB18030, of a Japanese one Shift-JIS', () => {
+    const repeat = (bytes: Buffer) => Buffer.concat(Array.from({ length: Math.ceil(300_000 / bytes.length) }, () => bytes));
+    const chinese = decodeText(repeat(marketGb18030Csv()));
+    expect(chinese).toMatchObject({ ok: true, encoding: 'gb18030' });
+    if (chinese.ok) expect(chinese.text.endsWith(MARKET_CSV)).toBe(true);
+    expect(decodeText(repeat(shiftJisCsv()))).toEqual({ ok: false, looksLike: 'shift_jis' });
   });
 
   it('refuses a file that is not text in any of them: a binary file, UTF-16 without BOM, a cut UTF-16 file, GB18030 bytes that make no Chinese', () => {

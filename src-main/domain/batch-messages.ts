@@ -55,6 +55,12 @@ function retryRefusal(p: Params, language: 'zh' | 'en'): string {
   }
 }
 
+/** The encodings a refused product file is recognised in (src-shared/ipc/batch.ts CSV_FOREIGN_ENCODINGS), with their language. */
+const FOREIGN_ENCODINGS: Record<'zh' | 'en', Record<string, string>> = {
+  zh: { shift_jis: 'Shift-JIS（日文）', 'euc-jp': 'EUC-JP（日文）', 'euc-kr': 'EUC-KR（韩文）', big5: 'Big5（繁体中文）' },
+  en: { shift_jis: 'Shift-JIS (Japanese)', 'euc-jp': 'EUC-JP (Japanese)', 'euc-kr': 'EUC-KR (Korean)', big5: 'Big5 (Traditional Chinese)' },
+};
+
 export const BATCH_MESSAGES = {
   product_not_found: {
     zh: (p) => `商品 ${s(p.productId)} 不存在（可能已被删除）。未做任何更改。`,
@@ -73,10 +79,14 @@ export const BATCH_MESSAGES = {
     en: (p) => `The CSV file has ${s(p.count)} problem(s); the first is on line ${s(p.line)}, column ${s(p.column)}. Nothing is imported until the file is clean.`,
   },
   product_csv_encoding: {
-    zh: () =>
-      '无法把这个文件读成文本：它既不是 UTF-8，也不是 UTF-16（Excel 的“Unicode 文本”）或 GB18030/GBK（中文 Windows 上 Excel、WPS 保存的 CSV）。请在表格软件中另存为“CSV UTF-8”或“CSV（逗号分隔）”后再导入。未导入任何商品。',
-    en: () =>
-      'This file could not be read as text: it is not UTF-8, UTF-16 (Excel’s “Unicode text”) or GB18030/GBK (a CSV saved by Excel or WPS on Chinese Windows). Save it from the spreadsheet as “CSV UTF-8” and import it again. Nothing was imported.',
+    zh: (p) =>
+      p.looksLike
+        ? `这个文件看起来是 ${FOREIGN_ENCODINGS.zh[String(p.looksLike)] ?? s(p.looksLike)}，导入只读 UTF-8、UTF-16（Excel 的“Unicode 文本”）和 GB18030/GBK（中文 Windows 上 Excel、WPS 保存的 CSV）。请在表格软件中另存为“CSV UTF-8”后再导入。未导入任何商品。`
+        : '无法把这个文件读成文本：它既不是 UTF-8，也不是 UTF-16（Excel 的“Unicode 文本”）或 GB18030/GBK（中文 Windows 上 Excel、WPS 保存的 CSV）。请在表格软件中另存为“CSV UTF-8”或“CSV（逗号分隔）”后再导入。未导入任何商品。',
+    en: (p) =>
+      p.looksLike
+        ? `This file looks like ${FOREIGN_ENCODINGS.en[String(p.looksLike)] ?? s(p.looksLike)}, which the import does not read: it reads UTF-8, UTF-16 (Excel’s “Unicode text”) and GB18030/GBK (a CSV saved by Excel or WPS on Chinese Windows). Save it from the spreadsheet as “CSV UTF-8” and import it again. Nothing was imported.`
+        : 'This file could not be read as text: it is not UTF-8, UTF-16 (Excel’s “Unicode text”) or GB18030/GBK (a CSV saved by Excel or WPS on Chinese Windows). Save it from the spreadsheet as “CSV UTF-8” and import it again. Nothing was imported.',
   },
   shot_list_not_found: {
     zh: (p) => `拍摄清单 ${s(p.id)} 不存在（可能已被删除）。`,

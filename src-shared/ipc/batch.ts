@@ -68,6 +68,12 @@ export interface CsvProblem {
 /** The encodings a product file is read in (src-main/batch/text-encoding.ts decides which): spreadsheets save these. */
 export const CSV_ENCODINGS = ['utf-8', 'utf-8-bom', 'utf-16le', 'utf-16be', 'gb18030'] as const;
 export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
+/**
+ * Encodings a product file is refused in but recognised (`product_csv_encoding`'s `details.looksLike`), so the
+ * refusal names what was found: Japanese, Korean and Traditional Chinese files from other Windows locales.
+ */
+export const CSV_FOREIGN_ENCODINGS = ['shift_jis', 'euc-jp', 'euc-kr', 'big5'] as const;
+export type CsvForeignEncoding = (typeof CSV_FOREIGN_ENCODINGS)[number];
 /** Comma, or tab when the header is tab-separated (Excel's "Unicode text"). */
 export type CsvSeparator = 'comma' | 'tab';
 
