@@ -1,8 +1,10 @@
 // The jobs of a batch, one row each (SKU, shot, model, estimate, charged, status, error and request id, the
-// unknown-outcome note, result thumbnails large enough to judge that open the viewer). A batch can hold 1,000
-// jobs, so the list is virtualised (@tanstack/react-virtual, as the gallery grid): only the rows near the viewport
-// are in the DOM, each measured once it renders since an error or a note makes a row taller. The list scrolls with
-// its column (the page on a narrow window), never in a scroll box of its own: one scroll area per column.
+// unknown-outcome note, result thumbnails large enough to judge that open the viewer in the job's cell, as Enter on
+// the board does). A batch can hold 1,000 jobs, so the list is virtualised (@tanstack/react-virtual, as the gallery
+// grid): only the rows near the viewport are in the DOM, each measured once it renders since an error or a note
+// makes a row taller. The list scrolls with its column (the page on a narrow window), never in a scroll box of its
+// own: one scroll area per column.
+import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useRef } from 'react';
 import type { BatchJob } from '../../../src-shared/ipc/batch.ts';
@@ -10,6 +12,7 @@ import { chooseAutoModel } from '../../../src-shared/pricing.ts';
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
+import { jobCellImages } from '../../lib/library-state/cell-scope.ts';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { LIST_NEAR, LIST_WHOLE_UP_TO, overscanFor, useColumnScroll } from './column-scroll.ts';
 import { batchText } from './i18n.ts';
@@ -29,7 +32,13 @@ function modelOf(job: BatchJob, auto: string): string {
 const JobRow = memo(function JobRow({ job, batchId }: { job: BatchJob; batchId: string }) {
   const t = useText(batchText);
   const openViewer = useGalleryStore((s) => s.openViewer);
+  const client = useQueryClient();
   const model = modelOf(job, t('auto'));
+  // The viewer stays in the job's cell ("1 / 2 in SKU-001 · main"), with the cell's pick, as from the board.
+  const open = (imageId: string) => {
+    const { ids, index, scope } = jobCellImages(client, { batchId, productId: job.productId, sku: job.sku, shot: job.shotName, imageIds: job.imageIds }, imageId);
+    openViewer(ids, index, scope);
+  };
   return (
     <div className="batch-job-main">
       <span className="batch-job-pos muted">{job.position + 1}</span>
@@ -54,7 +63,7 @@ const JobRow = memo(function JobRow({ job, batchId }: { job: BatchJob; batchId: 
         <ul className="batch-job-thumbs">
           {job.imageIds.map((imageId, i) => (
             <li key={imageId}>
-              <button type="button" className="batch-job-thumb" aria-label={t('openResult', { index: i + 1, sku: job.sku, shot: job.shotName })} onClick={() => openViewer(job.imageIds, i)}>
+              <button type="button" className="batch-job-thumb" aria-label={t('openResult', { index: i + 1, sku: job.sku, shot: job.shotName })} onClick={() => open(imageId)}>
                 <img src={imageUrl('thumb', imageId)} alt="" loading="lazy" draggable={false} />
               </button>
             </li>

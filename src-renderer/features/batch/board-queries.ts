@@ -1,5 +1,5 @@
-// The board's data from main (catalog:get-board, catalog:set-pick, catalog:set-product-master) and its marks (the
-// one mark hook, lib/library-state/marks.ts). The board opens with its first rows (a small window), then reads the
+// The board's data from main (catalog:get-board, catalog:set-product-master; catalog:set-pick is the one pick action
+// of lib/library-state/picks.ts) and its marks (the one mark hook, lib/library-state/marks.ts). The board opens with its first rows (a small window), then reads the
 // whole board; events refresh only the rows they are about: a job's `batch:changed` its product's row, an image's
 // change (library-events.ts watchLibraryImages) the rows holding it; an event naming nothing the board holds (a new
 // re-run job, the batch's state, a pick from elsewhere) reads the whole board again. At most ~4 flushes a second.
@@ -7,15 +7,16 @@
 // the one undo stack with the marks (lib/library-state/undo.ts): Ctrl+Z puts the earlier one back.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import type { BoardCell, BoardProduct, CatalogBoard, CellCandidate, SetPickInput, SetProductMasterInput } from '../../../src-shared/ipc/batch-board.ts';
+import type { BoardCell, BoardProduct, CatalogBoard, CellCandidate, SetProductMasterInput } from '../../../src-shared/ipc/batch-board.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
 import { watchLibraryImages } from '../../lib/library-state/library-events.ts';
 import { useMark, type Marks } from '../../lib/library-state/marks.ts';
-import { cellName, placeName } from '../../lib/library-state/store.ts';
-import { joinNewest, oneAfterAnother, remember, say, type UndoEntry } from '../../lib/library-state/undo.ts';
-import { batchKeys } from './queries.ts';
+import { boardKey, boardsOf, patchCells, placeOf } from '../../lib/library-state/picks.ts';
+import { oneAfterAnother, remember, say } from '../../lib/library-state/undo.ts';
 
-export const boardKey = (batchId: string) => [...batchKeys.all(), 'board', batchId] as const;
+// The pick itself is set in lib/library-state/picks.ts, so the viewer and compare pick the same way.
+export { boardKey, pickMutation, useSetPick } from '../../lib/library-state/picks.ts';
+
 const firstRowsKey = (batchId: string) => [...boardKey(batchId), 'first'] as const;
 const wholeKey = (batchId: string) => [...boardKey(batchId), 'whole'] as const;
 
@@ -77,14 +78,10 @@ export function withRows(board: CatalogBoard, rows: CatalogBoard): CatalogBoard 
   return { ...board, state: rows.state, products, cells };
 }
 
-function boards(client: QueryClient, batchId: string): CatalogBoard[] {
-  return client.getQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }).flatMap(([, data]) => (data ? [data] : []));
-}
-
 /** The rows (product ids) of the cached board that hold one of these jobs or images; null when one is not on it. */
 function rowsHolding(client: QueryClient, batchId: string, test: (cell: BoardCell) => boolean): Set<string> {
   const rows = new Set<string>();
-  for (const board of boards(client, batchId)) for (const cell of board.cells) if (test(cell)) rows.add(cell.productId);
+  for (const board of boardsOf(client, batchId)) for (const cell of board.cells) if (test(cell)) rows.add(cell.productId);
   return rows;
 }
 
@@ -159,30 +156,6 @@ export function useBoardEvents(batchId: string | null): void {
   }, [client, batchId]);
 }
 
-function patchCells(client: QueryClient, batchId: string, patch: (cell: BoardCell) => BoardCell): void {
-  client.setQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }, (board) => (board ? { ...board, cells: board.cells.map(patch) } : board));
-}
-
-/** A cell as a pick names it: its product (by id, or by SKU) and its shot. */
-type CellAt = Pick<SetPickInput, 'productId' | 'sku' | 'shot'>;
-
-const isCell = (at: CellAt) => (c: BoardCell) => c.shotName === at.shot && (at.productId !== undefined ? c.productId === at.productId : c.sku === at.sku);
-
-/** Shows a pick on every cached board of the batch: at once as asked, then as main stored it. */
-function showPick(client: QueryClient, batchId: string, at: CellAt, pick: string | null): void {
-  const here = isCell(at);
-  patchCells(client, batchId, (c) => (here(c) ? { ...c, pick } : c));
-}
-
-/** The cell's pick as the board shows it; undefined when no board here holds the cell. */
-function shownPick(client: QueryClient, batchId: string, at: CellAt): string | null | undefined {
-  for (const board of boards(client, batchId)) {
-    const cell = board.cells.find(isCell(at));
-    if (cell) return cell.pick;
-  }
-  return undefined;
-}
-
 function showProduct(client: QueryClient, batchId: string, product: BoardProduct): void {
   client.setQueriesData<CatalogBoard>({ queryKey: boardKey(batchId) }, (board) =>
     board ? { ...board, products: board.products.map((p) => (p.productId === product.productId ? product : p)) } : board,
@@ -198,97 +171,6 @@ async function rowNow(batchId: string, productId: string): Promise<{ product: Bo
   } catch {
     return null;
   }
-}
-
-/** An image by its place on the board, as the notes name it ("SKU-001 · main 2/2"); null when no cell holds it. */
-function placeOf(cells: readonly BoardCell[], imageId: string): string | null {
-  for (const cell of cells) {
-    const at = cell.candidates.findIndex((c) => c.imageId === imageId);
-    if (at >= 0) return placeName(cellName(cell.sku, cell.shotName), at, cell.candidates.length);
-  }
-  return null;
-}
-
-/** Sets a pick in main and the boards; main refusing leaves the boards to read it again. */
-async function putPick(client: QueryClient, batchId: string, input: SetPickInput): Promise<BoardCell> {
-  showPick(client, batchId, input, input.imageId);
-  try {
-    const stored = await call('catalogSetPick', input);
-    showPick(client, batchId, { productId: stored.productId, shot: stored.shotName }, stored.pick);
-    return stored;
-  } catch (error) {
-    void client.invalidateQueries({ queryKey: boardKey(batchId) });
-    throw error;
-  }
-}
-
-/** A pick as the board asks for it: `withReject` when the same key press rejected the image (X on the pick). */
-type PickAsked = SetPickInput & { withReject?: boolean };
-
-/** Whether a change is the reject of exactly this image: the pick it clears is part of that one key press. */
-const rejectOf = (imageId: string) => (newest: UndoEntry) => newest.done === 'marked' && newest.marks.rejected === true && newest.imageIds.length === 1 && newest.imageIds[0] === imageId;
-
-/**
- * Picks asked for and not yet written, by cell: a pick replaces what those before it will have set (the board may
- * show main's older answer meanwhile). Each pick is its own token, so only the last of a cell clears the entry.
- */
-const pendingPicks = new Map<string, { pick: string | null; token: object }>();
-const cellKey = (batchId: string, at: CellAt) => JSON.stringify([batchId, at.productId ?? null, at.sku ?? null, at.shot]);
-
-/**
- * Sets a pick, remembering the cell's earlier pick (none or another candidate) so Ctrl+Z puts it back
- * (lib/library-state/undo.ts). The earlier pick is a pick of this window still on its way, else the one the board
- * shows (a pick made elsewhere reaches it with main's event): one call to main per pick, so main has it as soon as
- * the designer sees it.
- */
-function pickAndRemember(client: QueryClient, batchId: string, { withReject, ...input }: PickAsked): Promise<BoardCell> {
-  const key = cellKey(batchId, input);
-  const before = pendingPicks.has(key) ? pendingPicks.get(key)?.pick : shownPick(client, batchId, input);
-  const token = {};
-  pendingPicks.set(key, { pick: input.imageId, token });
-  showPick(client, batchId, input, input.imageId);
-  return oneAfterAnother(async () => {
-    try {
-      const stored = await call('catalogSetPick', input);
-      rememberPick(batchId, stored, before, withReject === true);
-      return stored;
-    } finally {
-      if (pendingPicks.get(key)?.token === token) pendingPicks.delete(key);
-    }
-  });
-}
-
-/** Puts a pick on the undo stack (or, after X on the pick, with that reject) and names it in the note. */
-function rememberPick(batchId: string, stored: BoardCell, before: string | null | undefined, withReject: boolean): void {
-  const imageId = stored.pick ?? before;
-  if (before === stored.pick || !imageId) return;
-  const done = stored.pick ? 'picked' : 'unpicked';
-  const name = placeOf([stored], imageId) ?? cellName(stored.sku, stored.shotName);
-  if (before === undefined) {
-    say({ kind: done, marks: {}, name });
-    return;
-  }
-  const back = { batchId, productId: stored.productId, shot: stored.shotName, imageId: before };
-  const step = { what: 'pick' as const, putBack: (c: QueryClient) => putPick(c, batchId, back).then(() => undefined) };
-  // X on the picked candidate rejects it and clears the pick: one change, one Ctrl+Z.
-  if (done === 'unpicked' && joinNewest([step], rejectOf(imageId), withReject)) return;
-  remember({ done, marks: {}, name, imageIds: [imageId], steps: [step] });
-}
-
-/** The pick mutation's steps on a cache (the hook's body, apart so a test can run it on a real QueryClient). */
-export function pickMutation(client: QueryClient, batchId: string) {
-  return {
-    // Shows the pick at once (the board's cell), then sends it in turn.
-    mutationFn: (input: PickAsked) => pickAndRemember(client, batchId, input),
-    onError: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }),
-    // The answer is the cell as main stored it.
-    onSuccess: (stored: BoardCell) => showPick(client, batchId, { productId: stored.productId, shot: stored.shotName }, stored.pick),
-  };
-}
-
-/** Sets or clears a cell's pick; the cell shows it at once; Ctrl+Z puts the earlier pick back. */
-export function useSetPick(batchId: string) {
-  return useMutation(pickMutation(useQueryClient(), batchId));
 }
 
 /** Sets a master in main and the boards; main refusing leaves the boards to read it again. */

@@ -1,5 +1,6 @@
 // Compare 2–4 images side by side: one zoom and pan shared by every pane (a detail at the same place in each),
-// the request fields that differ between them, and culling (rate, reject, star) in each pane.
+// the request fields that differ between them, and culling (rate, reject, star) in each pane; compared from a
+// Catalog cell or product, each pane also picks (P) for its image's cell.
 import { useQueries } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { PURPOSES } from '../../../src-shared/catalog.ts';
@@ -9,12 +10,14 @@ import { imageUrl } from '../../lib/desktop.ts';
 import { trapTab } from '../../ui/trapTab.ts';
 import { useLanguage } from '../../i18n/useLanguage.ts';
 import { marksForKey, useMark, type Marks } from '../../lib/library-state/marks.ts';
-import { nameInScope, useGalleryStore, type ViewerScope } from '../../lib/library-state/store.ts';
+import { usePickInScope, useScopePicks } from '../../lib/library-state/cell-scope.ts';
+import { cellName, nameInScope, useGalleryStore, type ScopeCell, type ViewerScope } from '../../lib/library-state/store.ts';
 import { CullBar } from './CullBar.tsx';
 import { loupeText, type LoupeKey } from './i18n.ts';
 import { isStageKey, panStep, zoomKey } from './keys.ts';
 import { KeyHints } from './KeyHints.tsx';
 import { MARGIN, type Size } from './panZoom.ts';
+import { PickedBadge, PickToggle } from './PickToggle.tsx';
 import { imageQuery } from '../../lib/library-queries.ts';
 import { differingFields, requestFacts, type RequestFacts, type RequestField } from './requestFacts.ts';
 import { PannedImage, ZoomBar, type Rect } from './Stage.tsx';
@@ -98,14 +101,27 @@ function Compare({ ids, scope }: { ids: string[]; scope: ViewerScope | null }) {
   const actualScale = useCallback((box: Size) => (firstW && firstH ? 1 / containRect(box, firstW, firstH).k : 1), [firstW, firstH]);
   const pz = usePanZoom({ content: paneContent, resetKey: ids.join(','), actualScale });
 
-  // Compared from a cell or a product: the note names the image by it ("SKU-001 · main 2/4").
+  // Compared from a cell or a product: the note names the image by it ("SKU-001 · main 2/4"), and P picks it.
+  const picks = useScopePicks(scope?.cells);
+  const pickInScope = usePickInScope();
+  const { toggle, afterMark } = pickInScope;
+  const isPicked = useCallback((id: string) => picks[ids.indexOf(id)] === id, [ids, picks]);
   const onMark = useCallback(
     (id: string, marks: Marks) => {
       const label = scope ? nameInScope(scope, ids, id) : undefined;
       mark.mutate({ imageIds: [id], ...marks, ...(label ? { label } : {}) });
+      afterMark(scope?.cells?.[ids.indexOf(id)], marks, isPicked(id));
     },
-    [ids, mark, scope],
+    [afterMark, ids, isPicked, mark, scope],
   );
+  const onPick = useCallback(
+    (id: string) => {
+      const cell = scope?.cells?.[ids.indexOf(id)];
+      if (cell) toggle(cell, id, isPicked(id));
+    },
+    [ids, isPicked, scope, toggle],
+  );
+  const panePick = (cell: ScopeCell | undefined, id: string): PanePick | null => (cell ? { picked: isPicked(id), cellName: cellName(cell.sku, cell.shot), toggle: () => onPick(id) } : null);
   const title = scope ? lt('compareInScope', { count: ids.length, scope: scope.label }) : lt('compareTitle', { count: ids.length });
 
   useEffect(() => {
@@ -115,6 +131,7 @@ function Compare({ ids, scope }: { ids: string[]; scope: ViewerScope | null }) {
       const image = all[ids.indexOf(activeId)]?.image;
       const cull = image ? marksForKey(e.key, [image]) : null;
       if (cull && image) onMark(image.id, cull);
+      else if (scope?.cells && (e.key === 'p' || e.key === 'P')) onPick(activeId);
       else if (e.key === 'Escape') close();
       else if (e.key === 'ArrowLeft') pz.pan(step, 0);
       else if (e.key === 'ArrowRight') pz.pan(-step, 0);
@@ -125,7 +142,7 @@ function Compare({ ids, scope }: { ids: string[]; scope: ViewerScope | null }) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [activeId, all, close, ids, onMark, pz]);
+  }, [activeId, all, close, ids, onMark, onPick, pz, scope]);
 
   const facts = ready ? all.map((d) => requestFacts(d.turn)) : null;
   const fields = facts ? differingFields(facts) : null;
@@ -149,6 +166,11 @@ function Compare({ ids, scope }: { ids: string[]; scope: ViewerScope | null }) {
         <span className="muted small compare-hint">{lt('compareHint')}</span>
         <span className="spacer" />
         <ZoomBar pz={pz} />
+        {pickInScope.error ? (
+          <p className="hint-danger small" role="alert">
+            {(pickInScope.error as Error).message}
+          </p>
+        ) : null}
         <button type="button" className="btn btn-ghost btn-sm" onClick={close} aria-label={t('common.close')} data-testid="compare-close">
           ✕
         </button>
@@ -164,6 +186,7 @@ function Compare({ ids, scope }: { ids: string[]; scope: ViewerScope | null }) {
             id={id}
             detail={all[i]}
             name={scope ? nameInScope(scope, ids, id) : undefined}
+            pick={panePick(scope?.cells?.[i], id)}
             pz={pz}
             active={id === activeId}
             onActivate={() => setActive(id)}
@@ -171,12 +194,19 @@ function Compare({ ids, scope }: { ids: string[]; scope: ViewerScope | null }) {
           />
         ))}
       </div>
-      <KeyHints mode="compare" />
+      <KeyHints mode="compare" pick={scope?.cells !== undefined} />
     </div>
   );
 }
 
-function ComparePane(props: { index: number; id: string; detail: ImageDetail | undefined; name: string | undefined; pz: PanZoom; active: boolean; onActivate: () => void; onMark: (marks: Marks) => void }) {
+/** A pane's pick, when its image is a Catalog cell's candidate. */
+interface PanePick {
+  picked: boolean;
+  cellName: string;
+  toggle: () => void;
+}
+
+function ComparePane(props: { index: number; id: string; detail: ImageDetail | undefined; name: string | undefined; pick: PanePick | null; pz: PanZoom; active: boolean; onActivate: () => void; onMark: (marks: Marks) => void }) {
   const t = useText(appText);
   const lt = useText(loupeText);
   const { pz, detail } = props;
@@ -205,6 +235,7 @@ function ComparePane(props: { index: number; id: string; detail: ImageDetail | u
         <span className="compare-num" aria-hidden="true">
           {props.index + 1}
         </span>
+        {props.pick?.picked ? <PickedBadge /> : null}
       </div>
       <figcaption className="compare-caption">
         <span className="compare-caption-text small">
@@ -213,7 +244,12 @@ function ComparePane(props: { index: number; id: string; detail: ImageDetail | u
           {detail ? `${detail.turn.estimate.model} · ${detail.image.width}×${detail.image.height}` : '…'}
           {props.active ? <span className="sr-only"> · {lt('compareActive')}</span> : null}
         </span>
-        {image ? <CullBar image={image} onMark={props.onMark} compact /> : null}
+        {image ? (
+          <span className="compare-actions">
+            {props.pick ? <PickToggle picked={props.pick.picked} rejected={image.rejected} cellName={props.pick.cellName} compact onToggle={props.pick.toggle} /> : null}
+            <CullBar image={image} onMark={props.onMark} compact />
+          </span>
+        ) : null}
       </figcaption>
     </figure>
   );

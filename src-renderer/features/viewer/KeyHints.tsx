@@ -18,9 +18,15 @@ const VIEWER: Array<[string, LoupeKey]> = [['← →', 'keyMove'], ['Shift + ←
 
 const COMPARE: Array<[string, LoupeKey]> = [['← ↑ → ↓ · Home · End', 'keyPan'], ...MARKING, [undoKeys(), 'keyUndo']];
 
-export function KeyHints({ mode }: { mode: 'viewer' | 'compare' }) {
+/** The pick key, where the images are a Catalog cell's or product's. */
+const PICK: [string, LoupeKey] = ['P', 'keyPick'];
+
+export function KeyHints({ mode, pick = false }: { mode: 'viewer' | 'compare'; pick?: boolean }) {
   const lt = useText(loupeText);
-  const rows = mode === 'viewer' ? VIEWER : COMPARE;
+  const keys = mode === 'viewer' ? VIEWER : COMPARE;
+  // P goes with the marking keys, before Esc.
+  const esc = keys.findIndex(([, label]) => label === 'keyClose');
+  const rows = pick ? [...keys.slice(0, esc), PICK, ...keys.slice(esc)] : keys;
   return (
     <section className="key-hints" aria-label={lt('keysTitle')} data-testid="viewer-keys">
       <dl>

@@ -13,6 +13,18 @@ export interface ViewerScope {
   label: string;
   /** Each image's own name, in the order of the opened ids (a product's: "SKU-001 · detail 1/2"); a cell's are its label and place. */
   names?: string[];
+  /** Each image's Catalog cell, in the order of the opened ids: the viewer and compare can then pick (P). */
+  cells?: ScopeCell[];
+}
+
+/** The Catalog cell (product × shot of a batch) an image of a scope is a candidate of. */
+export interface ScopeCell {
+  batchId: string;
+  productId: string;
+  sku: string;
+  shot: string;
+  /** The cell's pick when the scope was opened; a cached board holding the cell says what it is now (picks.ts). */
+  pick: string | null;
 }
 
 export interface ViewerOpen {
@@ -116,7 +128,8 @@ export const useGalleryStore = create<GalleryState>((set) => ({
     const shown = [...new Set(ids)].slice(0, 4);
     // Named against the whole scope ("2/6"), not the four compared.
     const names = shown.map((id) => nameInScope(scope, ids, id) ?? scope.label);
-    set({ compare: shown, compareScope: { label: scope.label, names } });
+    const cells = scope.cells ? shown.map((id) => scope.cells?.[ids.indexOf(id)] as ScopeCell) : undefined;
+    set({ compare: shown, compareScope: { label: scope.label, names, ...(cells ? { cells } : {}) } });
   },
   closeCompare: () => set({ compare: null, compareScope: null }),
 }));
