@@ -42,9 +42,29 @@ function showPick(client: QueryClient, batchId: string, at: CellAt, pick: string
   patchCells(client, batchId, (c) => (here(c) ? { ...c, pick } : c));
 }
 
+/** Each cached board's picks by product and shot, made once per board object (a change makes a new one): an open
+ *  viewer reads its cells' picks on every cache event, and a board holds up to 8,000 cells. */
+const pickIndexes = new WeakMap<CatalogBoard, Map<string, string | null>>();
+const pickIndexKey = (productId: string, shot: string) => `${productId}\n${shot}`;
+
+function picksOf(board: CatalogBoard): Map<string, string | null> {
+  let index = pickIndexes.get(board);
+  if (!index) {
+    index = new Map(board.cells.map((c) => [pickIndexKey(c.productId, c.shotName), c.pick]));
+    pickIndexes.set(board, index);
+  }
+  return index;
+}
+
 /** The cell's pick as the boards show it; undefined when no cached board holds the cell. */
 export function shownPick(client: QueryClient, batchId: string, at: CellAt): string | null | undefined {
   for (const board of boardsOf(client, batchId)) {
+    if (at.productId !== undefined) {
+      const index = picksOf(board);
+      const key = pickIndexKey(at.productId, at.shot);
+      if (index.has(key)) return index.get(key);
+      continue;
+    }
     const cell = board.cells.find(isCell(at));
     if (cell) return cell.pick;
   }
