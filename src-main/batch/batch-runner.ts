@@ -23,6 +23,7 @@ import type { LibraryRepo } from '../library/index.ts';
 import { planFields, visibleStatus, type BatchRepo, type BatchRow, type JobRow, type StoredPause } from './batch-repo.ts';
 import { requestAtSend } from './product-master.ts';
 import { jobFacts, retryOffer } from './reruns.ts';
+import { batchParts, jobCountOf } from './progress.ts';
 
 export interface BatchRunnerDeps {
   repo: LibraryRepo;
@@ -269,7 +270,8 @@ export class BatchRunner {
   private present(batch: BatchRow): BatchSummary {
     const tally = this.deps.batches.tally(batch.id);
     const { counts } = tally;
-    const remaining = counts.queued + counts.running;
+    const parts = batchParts(counts);
+    const remaining = parts.remaining;
     const etaMs = batch.state === 'running' && tally.meanMs !== null && remaining > 0 ? Math.round((tally.meanMs * remaining) / batch.concurrency) : null;
     return {
       id: batch.id,
@@ -283,11 +285,12 @@ export class BatchRunner {
       budget: batch.budget,
       concurrency: batch.concurrency,
       planned: batch.planned,
-      jobCount: Object.values(counts).reduce((a, b) => a + b, 0) - counts.replaced,
+      jobCount: jobCountOf(counts),
       counts,
-      done: counts.succeeded,
-      failed: counts.failed + counts.unknown,
+      done: parts.done,
+      failed: parts.failed + parts.unknown,
       remaining,
+      parts,
       spent: tally.spent,
       reserved: tally.reserved,
       etaMs,

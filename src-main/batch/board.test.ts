@@ -49,7 +49,8 @@ describe('the catalog board and picks, against the real local service', () => {
     expect(main1).toMatchObject({ pick: null, charged: 12, estimated: 12, code: null, startedAt: null });
     expect(main1.candidates).toHaveLength(2);
     expect(main1.candidates.every((x) => x.download === 'done' && x.rating === 0 && !x.rejected && !x.starred)).toBe(true);
-    expect(cellOf(b, 'BOARD-2', 'detail')).toMatchObject({ candidates: [], charged: 0, pick: null });
+    // Over budget: nothing charged; the shot is expected to cost its job's price once sent.
+    expect(cellOf(b, 'BOARD-2', 'detail')).toMatchObject({ candidates: [], charged: 0, estimated: 12, pick: null });
 
     // Pick the first candidate (by product id), then move it to the second (by SKU): one pick per cell, the cell stays done.
     const [first, second] = main1.candidates.map((x) => x.imageId) as [string, string];
@@ -95,9 +96,23 @@ describe('the catalog board and picks, against the real local service', () => {
     const failed = cellOf(b, 'FAIL-1', 'main');
     expect(failed).toMatchObject({ status: 'failed', code: 'internal_error', candidates: [], pick: null });
     expect(failed.requestId).toMatch(/^req_/);
+    // Nothing charged (both 500s refunded); what the shot is expected to cost is one send's price, not the sends'.
+    expect([failed.charged, failed.estimated]).toEqual([0, 6]);
     const side = cellOf(b, 'FAIL-1', 'side');
     await c.ok('catalogSetPick', { batchId: created.id, productId: p!.id, shot: 'side', imageId: side.candidates[0]!.imageId });
     expect(cellOf(await board(created.id), 'FAIL-1', 'side').pick).toBe(side.candidates[0]!.imageId);
+
+    // Its retry by hand fails too (refunded), then a re-shoot makes the shot: three jobs, one charged send. The cell
+    // costs what was charged; the refunded failures are not expected spend (they summed to 18 before).
+    await c.ok('localSetFaults', { generate: { fail: 2 } });
+    await c.ok('batchRetryJob', { batchId: created.id, jobId: failed.jobIds.at(-1)! });
+    await c.settled(created.id, 'done');
+    await c.ok('localSetFaults', { generate: { fail: 0 } });
+    await c.ok('batchRerunCell', { batchId: created.id, productId: p!.id, shotName: 'main' });
+    await c.settled(created.id, 'done');
+    const made = cellOf(await board(created.id), 'FAIL-1', 'main');
+    expect(made.jobIds).toHaveLength(3);
+    expect(made).toMatchObject({ status: 'done', charged: 6, estimated: 6 });
   });
 
   it('exports exactly the picks in picks mode and lists product × shots without one; never a rejected image in any mode', async () => {

@@ -148,6 +148,26 @@ function cellState(jobs: CellJob[]): Pick<BoardCell, 'status' | 'startedAt' | 'c
   return { ...none, status, code, requestId: latest.requestId };
 }
 
+/** A job whose credits are still to be settled: waiting, with the service, or with an outcome nobody knows (may be charged). */
+const PENDING: ReadonlySet<VisibleJobStatus> = new Set(['queued', 'running', 'unknown']);
+
+/**
+ * What the cell's shot is expected to cost (`BoardCell.estimated`): what was charged (a refunded failure charged
+ * nothing) plus the estimates of its jobs still pending; a cell with neither (never sent, or every send refunded) is
+ * expected to cost its latest job's estimate, the price of sending it once more. Failed attempts never add up.
+ */
+export function expectedCost(jobs: ReadonlyArray<Pick<CellJob, 'status' | 'estimate' | 'charged'>>): number {
+  const charged = chargedOf(jobs);
+  const pending = jobs.reduce((sum, j) => sum + (PENDING.has(j.status) ? j.estimate : 0), 0);
+  if (pending > 0 || charged > 0 || jobs.some((j) => j.status === 'succeeded')) return charged + pending;
+  return jobs.at(-1)?.estimate ?? 0;
+}
+
+/** Credits charged for the cell's jobs so far (net of refunds). */
+function chargedOf(jobs: ReadonlyArray<Pick<CellJob, 'charged'>>): number {
+  return jobs.reduce((sum, j) => sum + (j.charged ?? 0), 0);
+}
+
 type Images = ReturnType<PicksRepo['images']>;
 
 function candidatesOf(jobs: CellJob[], images: Images): CellCandidate[] {
@@ -164,8 +184,8 @@ function buildCell(product: BoardProduct, shotName: string, jobs: CellJob[], ima
     candidates,
     // A pick whose image is no longer among the candidates (never expected: the image row cascades) is no pick.
     pick: pick !== null && candidates.some((c) => c.imageId === pick) ? pick : null,
-    charged: jobs.reduce((sum, j) => sum + (j.charged ?? 0), 0),
-    estimated: jobs.reduce((sum, j) => sum + j.estimate, 0),
+    charged: chargedOf(jobs),
+    estimated: expectedCost(jobs),
     jobIds: jobs.map((j) => j.id),
   };
 }

@@ -107,6 +107,9 @@ describe('re-runs inside a batch, against the real local service', () => {
     const created = await c.ok<BatchDetail>('batchCreate', { productIds: [p!.id], shotListId: l.id, concurrency: 1, budget: 6 });
     const done = await c.settled(created.id, 'done');
     expect(done.counts).toMatchObject({ succeeded: 1, overBudget: 1 });
+    // Every job is in one part of the progress, the over-budget one too: the parts add up to the job count.
+    expect(done.parts).toEqual({ done: 1, failed: 0, unknown: 0, overBudget: 1, cancelled: 0, remaining: 0, unsent: 1 });
+    expect([done.jobCount, done.done, done.failed, done.remaining]).toEqual([2, 1, 0, 0]);
     const over = done.jobs.find((j) => j.status === 'over_budget')!;
     expect(over.retry).toMatchObject({ allowed: false, reason: 'over_budget' });
     // A re-shoot the budget cannot take is refused with its price and what is left.
@@ -122,6 +125,7 @@ describe('re-runs inside a batch, against the real local service', () => {
     expect(raised.budget).toBe(12);
     const after = await c.settled(created.id, 'done');
     expect(after.counts).toMatchObject({ succeeded: 2, overBudget: 0 });
+    expect(after.parts).toEqual({ done: 2, failed: 0, unknown: 0, overBudget: 0, cancelled: 0, remaining: 0, unsent: 0 });
     // The same job, sent once: it was never sent before, so it keeps its place and plan price.
     expect(after.jobs).toHaveLength(2);
     expect(after.jobs.find((j) => j.id === over.id)).toMatchObject({ status: 'succeeded', origin: 'plan' });
@@ -157,7 +161,7 @@ describe('re-runs inside a batch, against the real local service', () => {
     expect(done.jobs.map((j) => j.status)).toEqual(['failed', 'succeeded', 'over_budget']);
 
     const ask = await c.ok<FinishAnswer>('batchFinish', { batchId: created.id, dryRun: true });
-    expect(ask).toMatchObject({ dryRun: true, jobs: 2, total: 12, requeued: 1, retried: 1, left: 0, withinBudget: 0, skipped: [] });
+    expect(ask).toMatchObject({ dryRun: true, missing: 2, jobs: 2, total: 12, requeued: 1, retried: 1, left: 0, withinBudget: 0, skipped: [] });
     expect((await c.batch(created.id)).jobs.map((j) => j.status)).toEqual(['failed', 'succeeded', 'over_budget']);
 
     await c.ok('batchRaiseBudget', { batchId: created.id, budget: 100 });
@@ -178,12 +182,39 @@ describe('re-runs inside a batch, against the real local service', () => {
     expect(before - (await settledBalance()).credits).toBe(18);
   });
 
+  it('"only what is missing" with shots lacking a result that cannot be sent says so per cell, not "nothing missing"', async () => {
+    const [p] = await c.products(1, 'USEDUP');
+    const l = await c.list('usedup', [cheap('a'), cheap('b')]);
+    // a: 500 twice (failed, refunded), its retry by hand 500 again: its retry is used up. b: done.
+    await c.ok('localSetFaults', { generate: { fail: 2 } });
+    const created = await c.ok<BatchDetail>('batchCreate', { productIds: [p!.id], shotListId: l.id, concurrency: 1 });
+    const done = await c.settled(created.id, 'done');
+    const failed = done.jobs.find((j) => j.shotName === 'a')!;
+    await c.ok('localSetFaults', { generate: { fail: 2 } });
+    const retry = await c.ok<RerunAnswer>('batchRetryJob', { batchId: created.id, jobId: failed.id });
+    const afterRetry = await c.settled(created.id, 'done');
+    await c.ok('localSetFaults', { generate: { fail: 0 } });
+    expect(afterRetry.jobs.find((j) => j.id === retry.jobId)).toMatchObject({ status: 'failed', retry: { allowed: false, reason: 'limit_reached' } });
+    expect(afterRetry.parts).toMatchObject({ done: 1, failed: 1, unsent: 0 });
+
+    const ask = await c.ok<FinishAnswer>('batchFinish', { batchId: created.id, dryRun: true });
+    expect(ask).toMatchObject({ missing: 1, jobs: 0, total: 0 });
+    expect(ask.skipped.map((x) => [x.sku, x.shotName, x.reason])).toEqual([['USEDUP-1', 'a', 'limit_reached']]);
+    expect(ask.skipped[0]!.message).not.toBe('');
+
+    // A re-shoot gives the cell its result: nothing is missing any more.
+    await c.ok<RerunAnswer>('batchRerunCell', { batchId: created.id, productId: p!.id, shotName: 'a' });
+    expect((await c.settled(created.id, 'done')).parts).toMatchObject({ done: 2, failed: 1 });
+    expect(await c.ok<FinishAnswer>('batchFinish', { batchId: created.id, dryRun: true })).toMatchObject({ missing: 0, jobs: 0, skipped: [] });
+  });
+
   it('a batch cancelled before it sent anything: "only what is missing" sends its jobs in the same batch', async () => {
     const [p] = await c.products(1, 'CANCEL');
     const l = await c.list('cancel', [cheap('a'), cheap('b')]);
     const created = await c.ok<BatchDetail>('batchCreate', { productIds: [p!.id], shotListId: l.id, concurrency: 1, start: false });
     const cancelled = await c.ok<BatchSummary>('batchCancel', { batchId: created.id });
     expect([cancelled.state, cancelled.counts.cancelled]).toEqual(['cancelled', 2]);
+    expect(cancelled.parts).toMatchObject({ done: 0, cancelled: 2, remaining: 0, unsent: 2 });
     const finished = await c.ok<FinishAnswer>('batchFinish', { batchId: created.id });
     expect(finished).toMatchObject({ jobs: 2, requeued: 2, retried: 0, total: 12 });
     const after = await c.settled(created.id, 'done');

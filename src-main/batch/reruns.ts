@@ -185,7 +185,9 @@ export class Reruns {
     const jobs = [...requeue.map((j) => ({ ...j, estimate: this.priceAtSend(j) })), ...retry.map((v) => v.job)];
     const total = jobs.reduce((sum, j) => sum + j.estimate, 0);
     const left = budgetLeft(batch, this.deps.batches.tally(batch.id));
-    const answer = { dryRun, jobs: jobs.length, total, requeued: requeue.length, retried: retry.length, left, withinBudget: jobsWithinBudget(jobs, left), skipped };
+    // Every cell without a result is here once: sent (requeued or retried) or skipped with its reason.
+    const missing = requeue.length + retry.length + skipped.length;
+    const answer = { dryRun, missing, jobs: jobs.length, total, requeued: requeue.length, retried: retry.length, left, withinBudget: jobsWithinBudget(jobs, left), skipped };
     if (dryRun || jobs.length === 0) return { ...answer, batch: this.deps.runner.summary(batch.id) };
     transaction(this.deps.db, () => {
       this.deps.batches.requeueUnsent(requeue.map((j) => j.id));

@@ -38,7 +38,11 @@ export interface BoardCell {
   candidates: CellCandidate[];
   /** The picked candidate's image id, or null. */
   pick: string | null;
-  /** Credits charged for the cell's jobs so far, and the sum of their estimates. */
+  /**
+   * Credits charged for the cell's jobs so far, and what its shot is expected to cost (src-main/batch/board.ts
+   * `expectedCost`): charged plus the estimates of jobs still pending, or, with neither, its latest job's estimate.
+   * Refunded failures count in neither.
+   */
   charged: number;
   estimated: number;
   /** The cell's jobs, oldest first (a later re-run or retry last). */

@@ -94,6 +94,11 @@ export interface FinishSkipped {
 
 export interface FinishAnswer {
   dryRun: boolean;
+  /**
+   * Cells with no result and nothing on its way: `jobs` of them are sent, the rest are `skipped` (missing = jobs +
+   * skipped). 0: nothing is missing; missing > 0 with jobs 0: shots lack a result yet none can be sent (each says why).
+   */
+  missing: number;
   /** Jobs queued (or that would be): never-sent ones queued again, plus failed ones retried as new jobs. */
   jobs: number;
   /** What they cost (their estimates). */

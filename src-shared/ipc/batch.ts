@@ -261,6 +261,21 @@ export interface BatchCounts {
   replaced: number;
 }
 
+/**
+ * A batch's progress with every job in exactly one part (src-main/batch/progress.ts): done + failed + unknown +
+ * overBudget + cancelled + remaining = `jobCount`. `unsent` = overBudget + cancelled (never sent, still sendable:
+ * raise the budget, "only what is missing"): a batch that ended with some is "finished" only with them said.
+ */
+export interface BatchParts {
+  done: number;
+  failed: number;
+  unknown: number;
+  overBudget: number;
+  cancelled: number;
+  remaining: number;
+  unsent: number;
+}
+
 export interface BatchSummary {
   id: string;
   name: string;
@@ -277,10 +292,12 @@ export interface BatchSummary {
   planned: number;
   jobCount: number;
   counts: BatchCounts;
-  /** succeeded; failed + unknown; queued + running (what `batch-progress` shows). */
+  /** succeeded; failed + unknown; queued + running (`batch-progress`'s data attributes; `parts` has every part). */
   done: number;
   failed: number;
   remaining: number;
+  /** Every job in one part, the parts adding up to `jobCount` (what the progress line says). */
+  parts: BatchParts;
   /** Credits charged by the batch's jobs (net of partial refunds). */
   spent: number;
   /** Reserved by jobs in flight (their estimates). */
