@@ -137,6 +137,28 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => focusedInSight(page), `${tag} back to the focused row`).toBe('in sight');
 
+    // Rows that come in during a scroll come with their cells' frames and draw the cells' contents over the next
+    // frames (board-staging.ts); once the scroll stops, every drawn row is whole and the rows in view show their
+    // candidates' stops.
+    const staged = await page.evaluate(async () => {
+      type Box = El & { parentElement: Box | null; hasAttribute(n: string): boolean };
+      const w = globalThis as unknown as Doc & { requestAnimationFrame(cb: () => void): void; getComputedStyle(e: unknown): { overflowY: string } };
+      let at = (w.document.querySelector('.catalog-board-rows') as Box | null)?.parentElement ?? null;
+      while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
+      const column = at!;
+      let seenEmpty = 0;
+      for (let frame = 0; frame < 30; frame++) {
+        column.scrollTop += 400;
+        await new Promise<void>((done) => w.requestAnimationFrame(() => done()));
+        seenEmpty = Math.max(seenEmpty, w.document.querySelectorAll('[data-testid="catalog-cell"][data-drawn="false"]').length);
+      }
+      return seenEmpty;
+    });
+    expect(staged, `${tag}: rows entering during a fast scroll come with empty cells first`).toBeGreaterThan(0);
+    await expect.poll(() => page.locator('[data-testid="catalog-cell"][data-drawn="false"]').count(), `${tag}: the cells are drawn once the scroll stops`).toBe(0);
+    const inViewRow = board.getByTestId('board-row').filter({ has: page.locator('[data-testid="catalog-cell"]') }).nth(2);
+    await expect(inViewRow.locator('.catalog-board-empty, [data-testid="cell-candidate"]').first()).toBeAttached();
+
     // The page's head brings each section to the top of its column, however long the board above it.
     await page.locator('[data-testid="catalog-jump"][data-target="batch-shot-list"]').click();
     await expect(page.getByTestId('batch-shot-list')).toBeInViewport();

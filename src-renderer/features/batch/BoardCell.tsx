@@ -44,15 +44,19 @@ export interface CellProps {
   drawn?: boolean;
 }
 
+/** A running cell's status with the time since it was sent, ticking each second (only running cells hold a timer). */
+function RunningStatus({ startedAt, t }: { startedAt: number; t: BoardT }) {
+  const now = useNow(true, 1000);
+  return <>{t('status.running', { time: formatDuration(now - startedAt) })}</>;
+}
+
 function StatusLine({ cell, t }: { cell: BoardCell; t: BoardT }) {
   const running = cell.status === 'running' && cell.startedAt !== null;
-  const now = useNow(running, 1000);
-  const text = t(`status.${cell.status}`, { time: running ? formatDuration(now - (cell.startedAt ?? now)) : '' });
   const picked = cell.status === 'done' ? (cell.pick ? t('picked') : t('noPick')) : null;
   return (
     <div className="catalog-board-cell-head">
       <span className={`catalog-board-status catalog-board-status-${cell.status}`} data-testid="cell-status">
-        {text}
+        {running ? <RunningStatus startedAt={cell.startedAt ?? 0} t={t} /> : t(`status.${cell.status}`, { time: '' })}
       </span>
       {picked ? <span className={cell.pick ? 'catalog-board-picked-note' : 'muted'}>{picked}</span> : null}
       <span className="muted">{t('cost', { charged: cell.charged, estimated: cell.estimated })}</span>
@@ -175,12 +179,8 @@ export const BoardCellView = memo(function BoardCellView(props: CellProps) {
           <div className="catalog-board-candidates">
             {cell.candidates.length > 0 ? cell.candidates.map((c, i) => <Candidate key={c.imageId} cell={cell} candidate={c} index={i} props={props} />) : <EmptyStop {...props} />}
           </div>
-          {props.batchId && props.job ? (
-            // A grid row holds only cells: the cell's Retry and Re-shoot sit in a cell of their own.
-            <div role="gridcell" className="catalog-board-cell-actions">
-              <CellActions batchId={props.batchId} job={props.job} />
-            </div>
-          ) : null}
+          {/* The cell's Retry and Re-shoot, a grid cell of their own. */}
+          {props.batchId && props.job ? <CellActions batchId={props.batchId} job={props.job} /> : null}
         </>
       )}
     </div>

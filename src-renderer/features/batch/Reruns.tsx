@@ -18,9 +18,12 @@ import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { batchText } from './i18n.ts';
-import { batchKeys } from './queries.ts';
+import { batchKeys, useHeldBatchBudget } from './queries.ts';
 
 type RerunMethod = 'batchRetryJob' | 'batchRerunCell' | 'batchRaiseBudget' | 'batchFinish';
+
+/** The prefix of every re-shoot price asked (useRerunPrice). */
+const RERUN_PRICE = ['batch', 'rerun-price'] as const;
 
 /** One re-run call; on success the batch (detail, list, report) and the balance are read again. */
 function useRerun<K extends RerunMethod>(name: K) {
@@ -32,6 +35,8 @@ function useRerun<K extends RerunMethod>(name: K) {
       void client.invalidateQueries({ queryKey: batchKeys.report(input.batchId) });
       void client.invalidateQueries({ queryKey: batchKeys.batches() });
       void client.invalidateQueries({ queryKey: queryKeys.localStatus() });
+      // What a re-shoot would cost against what the budget leaves changed with this (a raise, a job added).
+      void client.invalidateQueries({ queryKey: RERUN_PRICE });
     },
   });
 }
@@ -43,6 +48,11 @@ const holdsRetry = (job: BatchJob) => job.status === 'failed' || job.status === 
 export function JobRetry({ batchId, job }: { batchId: string; job: BatchJob }) {
   const t = useText(batchText);
   const retry = useRerun('batchRetryJob');
+  // A refusal answers the batch as it was (over budget: "30 left, budget 1500"): once the budget changes it is no
+  // longer true, so it is shown only under the budget it was given under (the button asks again).
+  const budget = useHeldBatchBudget(batchId);
+  const [askedUnder, setAskedUnder] = useState<number | null | undefined>(undefined);
+  const error = retry.error && askedUnder === budget ? retry.error : null;
   if (!holdsRetry(job)) return null;
   const reason = job.retry.allowed ? null : job.retry.message;
   return (
@@ -56,7 +66,10 @@ export function JobRetry({ batchId, job }: { batchId: string; job: BatchJob }) {
         aria-label={t('retryJobLabel', { sku: job.sku, shot: job.shotName })}
         title={reason ? t('retryNotAllowed', { reason }) : t('retryJobLabel', { sku: job.sku, shot: job.shotName })}
         disabled={!job.retry.allowed || retry.isPending}
-        onClick={() => retry.mutate({ batchId, jobId: job.id })}
+        onClick={() => {
+          setAskedUnder(budget);
+          retry.mutate({ batchId, jobId: job.id });
+        }}
       >
         {t('retryJob')}
       </button>
@@ -65,7 +78,7 @@ export function JobRetry({ batchId, job }: { batchId: string; job: BatchJob }) {
           {reason}
         </span>
       ) : null}
-      <ErrorLine error={retry.error} testId="job-retry-error" showCode />
+      <ErrorLine error={error} testId="job-retry-error" showCode />
     </span>
   );
 }
@@ -74,7 +87,7 @@ export function JobRetry({ batchId, job }: { batchId: string; job: BatchJob }) {
 function useRerunPrice(input: MethodInputOf<'batchRerunCell'> | null) {
   const language = useLanguage();
   return useQuery({
-    queryKey: ['batch', 'rerun-price', input, language],
+    queryKey: [...RERUN_PRICE, input, language],
     queryFn: () => call('batchRerunCell', { ...(input as MethodInputOf<'batchRerunCell'>), dryRun: true }),
     enabled: input !== null,
     staleTime: 0,
@@ -182,16 +195,17 @@ export function CellRerun({ batchId, job }: { batchId: string; job: BatchJob }) 
   // one is replaced, yet the dialog stays to say what happened until the designer closes it.
   const [openOn, setOpenOn] = useState<BatchJob | null>(null);
   const offered = job.status !== 'queued' && job.status !== 'running' && job.replacedBy === null;
-  if (!offered && !openOn) return null;
+  const button = offered ? (
+    <button type="button" className="btn btn-xs" data-testid="cell-rerun" aria-haspopup="dialog" aria-expanded={openOn !== null} aria-label={t('rerunCellLabel', { sku: job.sku, shot: job.shotName })} onClick={() => setOpenOn(openOn ? null : job)}>
+      {t('rerunCell')}
+    </button>
+  ) : null;
+  // No wrapper (a board draws one in each of its cells): the dialog is portalled into <body>.
   return (
-    <span className="batch-rerun-inline">
-      {offered ? (
-        <button type="button" className="btn btn-xs" data-testid="cell-rerun" aria-haspopup="dialog" aria-expanded={openOn !== null} aria-label={t('rerunCellLabel', { sku: job.sku, shot: job.shotName })} onClick={() => setOpenOn(openOn ? null : job)}>
-          {t('rerunCell')}
-        </button>
-      ) : null}
+    <>
+      {button}
       {openOn ? <RerunDialog batchId={batchId} job={openOn} onClose={() => setOpenOn(null)} /> : null}
-    </span>
+    </>
   );
 }
 
@@ -215,8 +229,9 @@ export function jobOf(detail: BatchDetail | undefined, jobId: string | null): Ba
 export function CellActions({ batchId, job }: { batchId: string; job: BatchJob }) {
   return (
     // Rendered for a queued or running job too: a re-shoot dialog opened on the cell stays open after its send.
-    // Keys on these buttons and in the dialog are theirs, not the board grid's (P, X, 1–5, arrows, Enter).
-    <div className="batch-cell-actions small" onKeyDown={keepKeysInside}>
+    // Keys on these buttons and in the dialog are theirs, not the board grid's (P, X, 1–5, arrows, Enter). A grid row
+    // holds only cells: the actions are a cell of their own.
+    <div role="gridcell" className="catalog-board-cell-actions batch-cell-actions small" onKeyDown={keepKeysInside}>
       {/* Only a failed or unknown job holds a retry (and its mutation): a board mounts hundreds of done cells. */}
       {holdsRetry(job) ? <JobRetry batchId={batchId} job={job} /> : null}
       <CellRerun batchId={batchId} job={job} />
@@ -224,19 +239,18 @@ export function CellActions({ batchId, job }: { batchId: string; job: BatchJob }
   );
 }
 
-function BudgetRaise({ batch }: { batch: BatchSummary }) {
+function BudgetRaise({ batch, inputId }: { batch: BatchSummary; inputId: string }) {
   const t = useText(batchText);
-  const id = useId();
   const raise = useRerun('batchRaiseBudget');
   const [text, setText] = useState(String(batch.budget ?? ''));
   const value = Number(text);
   const readable = text.trim() !== '' && Number.isInteger(value) && value >= 1;
   return (
     <div className="row-gap wrap batch-budget-raise">
-      <label className="field-label" htmlFor={`${id}-budget`} title={t('budgetRaiseLabel')}>
+      <label className="field-label" htmlFor={inputId} title={t('budgetRaiseLabel')}>
         {t('budgetLabel')}
       </label>
-      <input id={`${id}-budget`} type="number" min={1} step={1} className="batch-budget-input" data-testid="budget-raise-input" value={text} onChange={(e) => setText(e.target.value)} />
+      <input id={inputId} type="number" min={1} step={1} className="batch-budget-input" data-testid="budget-raise-input" value={text} onChange={(e) => setText(e.target.value)} />
       <button type="button" className="btn btn-sm" data-testid="budget-raise" disabled={!readable || raise.isPending || value === batch.budget} onClick={() => raise.mutate({ batchId: batch.id, budget: value })}>
         {t('budgetRaise')}
       </button>
@@ -246,43 +260,78 @@ function BudgetRaise({ batch }: { batch: BatchSummary }) {
   );
 }
 
+/** The cells "only what is missing" does not send, each with main's reason. */
+function SkippedCells({ answer }: { answer: FinishAnswer }) {
+  const t = useText(batchText);
+  return (
+    <ul className="batch-finish-skipped">
+      {answer.skipped.map((s) => (
+        <li key={s.jobId} data-sku={s.sku} data-shot={s.shotName} data-reason={s.reason}>
+          {t('finishSkippedLine', { sku: s.sku, shot: s.shotName, message: s.message })}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function FinishQuestion({ answer, busy, onConfirm, onKeep }: { answer: FinishAnswer; busy: boolean; onConfirm: () => void; onKeep: () => void }) {
   const t = useText(batchText);
   const skipped = answer.skipped.length > 0 ? (
     <div className="small" data-testid="batch-finish-skipped">
       <p>{t('finishSkipped')}</p>
-      <ul className="batch-finish-skipped">
-        {answer.skipped.map((s) => (
-          <li key={s.jobId}>{t('finishSkippedLine', { sku: s.sku, shot: s.shotName, message: s.message })}</li>
-        ))}
-      </ul>
+      <SkippedCells answer={answer} />
     </div>
   ) : null;
   if (answer.jobs === 0) {
+    // Nothing to send: either nothing is missing, or shots lack a result that none can be sent for (each says why).
     return (
-      <div className="stack" data-testid="batch-finish-answer" data-jobs={0} data-total={0}>
-        <p className="small" role="status">
-          {t('finishNothing')}
-        </p>
-        {skipped}
+      <div className="stack" data-testid="batch-finish-answer" data-jobs={0} data-total={0} data-missing={answer.missing}>
+        {answer.missing === 0 ? (
+          <p className="small" role="status">
+            {t('finishNothing')}
+          </p>
+        ) : (
+          <div className="small" role="status" data-testid="batch-finish-skipped">
+            <p>{t('finishNoneSendable', { count: answer.missing })}</p>
+            <SkippedCells answer={answer} />
+          </div>
+        )}
       </div>
     );
   }
   const question = `${t('finishAsk', { count: answer.jobs, total: answer.total })}${answer.left !== null ? ` ${t('finishFits', { fits: answer.withinBudget, left: answer.left })}` : ''}`;
   return (
-    <div className="stack" data-testid="batch-finish-answer" data-jobs={answer.jobs} data-total={answer.total}>
+    <div className="stack" data-testid="batch-finish-answer" data-jobs={answer.jobs} data-total={answer.total} data-missing={answer.missing}>
       <ConfirmBox label={t('finish')} question={question} confirmLabel={t('finishYes')} keepLabel={t('finishNo')} confirmTestId="batch-finish-confirm" busy={busy} onConfirm={onConfirm} onKeep={onKeep} />
       {skipped}
     </div>
   );
 }
 
-/** "Only what is missing": main answers how many jobs and their price first; they are sent once confirmed. */
+/** What "only what is missing" answers from: a job ending, a re-run or a new budget changes it. */
+function finishFacts(batch: BatchSummary): string {
+  return JSON.stringify([batch.state, batch.budget, batch.counts, batch.reruns.jobs]);
+}
+
+/**
+ * "Only what is missing": main answers how many jobs and their price first; they are sent once confirmed. The
+ * answer is of the batch as it is: when the batch changes (a re-shoot made a cell, a job ended, a new budget) the
+ * answer on show is dropped and asked again (its key holds the batch's facts).
+ */
 function BatchFinish({ batch }: { batch: BatchSummary }) {
   const t = useText(batchText);
-  const ask = useRerun('batchFinish');
+  const language = useLanguage();
+  const [asked, setAsked] = useState(false);
+  const question = useQuery({
+    queryKey: ['batch', 'finish-question', batch.id, finishFacts(batch), language],
+    queryFn: () => call('batchFinish', { batchId: batch.id, dryRun: true }),
+    enabled: asked,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
   const send = useRerun('batchFinish');
-  const answer = ask.data && !send.isSuccess ? ask.data : null;
+  const answer = asked && !send.isSuccess ? (question.data ?? null) : null;
   return (
     <div className="stack">
       <div className="row-gap">
@@ -290,28 +339,29 @@ function BatchFinish({ batch }: { batch: BatchSummary }) {
           type="button"
           className="btn btn-sm"
           data-testid="batch-finish"
-          disabled={ask.isPending || send.isPending}
+          disabled={question.isFetching || send.isPending}
           onClick={() => {
             send.reset();
-            ask.mutate({ batchId: batch.id, dryRun: true });
+            if (asked) void question.refetch();
+            else setAsked(true);
           }}
         >
           {t('finish')}
         </button>
       </div>
-      {answer ? <FinishQuestion answer={answer} busy={send.isPending} onConfirm={() => send.mutate({ batchId: batch.id })} onKeep={() => ask.reset()} /> : null}
-      <ErrorLine error={ask.error ?? send.error} testId="batch-finish-error" showCode />
+      {answer ? <FinishQuestion answer={answer} busy={send.isPending} onConfirm={() => send.mutate({ batchId: batch.id }, { onSuccess: () => setAsked(false) })} onKeep={() => setAsked(false)} /> : null}
+      <ErrorLine error={(asked ? question.error : null) ?? send.error} testId="batch-finish-error" showCode />
     </div>
   );
 }
 
 /** Under the run controls: the budget (when the batch has one), "only what is missing", and what re-runs cost so far. */
-export function RerunBar({ batch }: { batch: BatchSummary }) {
+export function RerunBar({ batch, budgetInputId }: { batch: BatchSummary; budgetInputId: string }) {
   const t = useText(batchText);
   return (
     <div className="stack batch-rerun-bar" data-testid="batch-reruns" data-jobs={batch.reruns.jobs} data-estimated={batch.reruns.estimated} data-charged={batch.reruns.charged}>
       <div className="row-gap wrap">
-        {batch.budget !== null ? <BudgetRaise key={`${batch.id}-${batch.budget}`} batch={batch} /> : null}
+        {batch.budget !== null ? <BudgetRaise key={`${batch.id}-${batch.budget}`} batch={batch} inputId={budgetInputId} /> : null}
         <span className="spacer" />
         <BatchFinish key={batch.id} batch={batch} />
       </div>
