@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CONCRETE_MODEL_IDS, MODELS, PURPOSE_IDS, RATIOS, RESOLUTIONS } from './catalog.ts';
 import { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX, ShotListInputSchema, type Shot } from './ipc/batch.ts';
-import { checkShot, checkShotList, presetById, presetShots, SHOT_LIST_PRESETS } from './shot-lists.ts';
+import { marketplacePreset } from './marketplace-presets.ts';
+import { checkShot, checkShotList, marketplaceOfShotList, presetById, presetShots, SHOT_LIST_PRESETS } from './shot-lists.ts';
 import { findTextIntent } from './text-intent.ts';
 
 function shot(fields: Partial<Shot> = {}): Shot {
@@ -82,6 +83,12 @@ describe('checkShotList', () => {
 });
 
 describe('SHOT_LIST_PRESETS', () => {
+  it('names the marketplace a list is made for, so its export defaults to that preset: Taobao/Tmall for the Chinese set', () => {
+    expect(marketplaceOfShotList('sl_preset_cn_marketplace')).toBe('taobao-tmall-main');
+    for (const id of ['sl_preset_marketplace_hero', 'sl_preset_ads', 'sl_preset_white_only', 'sl_mine']) expect(marketplaceOfShotList(id), id).toBeNull();
+    for (const p of SHOT_LIST_PRESETS) if (p.marketplace) expect(marketplacePreset(p.marketplace), p.id).not.toBeNull();
+  });
+
   it('has the four presets with fixed ids and names in both languages', () => {
     expect(SHOT_LIST_PRESETS.map((p) => p.id)).toEqual(['sl_preset_marketplace_hero', 'sl_preset_ads', 'sl_preset_white_only', 'sl_preset_cn_marketplace']);
     for (const p of SHOT_LIST_PRESETS) {

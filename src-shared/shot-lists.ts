@@ -95,10 +95,13 @@ export interface ShotListPreset {
   shots: Shot[];
   /** The same shots' names and prompt additions in Chinese, in the same order. */
   zh: ShotWords[];
+  /** The marketplace export preset (src-shared/marketplace-presets.ts) these shots are made for, if one marketplace's. */
+  marketplace?: string;
 }
 
-function preset(key: string, name: ShotListPreset['name'], shots: Array<Shot & { zh: ShotWords }>): ShotListPreset {
-  return { id: `sl_preset_${key}`, preset: key, name, shots: shots.map(({ zh: _zh, ...shot }) => shot), zh: shots.map((s) => s.zh) };
+function preset(key: string, name: ShotListPreset['name'], shots: Array<Shot & { zh: ShotWords }>, marketplace?: string): ShotListPreset {
+  const made = { id: `sl_preset_${key}`, preset: key, name, shots: shots.map(({ zh: _zh, ...shot }) => shot), zh: shots.map((s) => s.zh) };
+  return marketplace ? { ...made, marketplace } : made;
 }
 
 /**
@@ -270,9 +273,17 @@ export const SHOT_LIST_PRESETS: ReadonlyArray<ShotListPreset> = [
       promptAddition: 'Everyday home setting, natural light, casual phone-camera framing.',
       zh: { name: '买家秀', promptAddition: '日常居家场景，自然光，随手用手机拍摄的构图。' },
     },
-  ]),
+  ], 'taobao-tmall-main'),
 ];
 
 export function presetById(id: string): ShotListPreset | null {
   return SHOT_LIST_PRESETS.find((p) => p.id === id) ?? null;
+}
+
+/**
+ * The export preset a batch of this shot list is delivered with by default: the built-in list's marketplace (an
+ * edited built-in list keeps its id, so its marketplace), or null for a list of the user's own or a general one.
+ */
+export function marketplaceOfShotList(shotListId: string): string | null {
+  return presetById(shotListId)?.marketplace ?? null;
 }

@@ -30,7 +30,7 @@ import { Board, boardCellKey } from './board.ts';
 type ProductMethods = 'productList' | 'productSave' | 'productDelete' | 'productImport' | 'productExport';
 type ShotListMethods = 'shotListList' | 'shotListSave' | 'shotListDelete' | 'shotListReset';
 type RunMethods = 'batchPlan' | 'batchCreate' | 'batchList' | 'batchGet' | 'batchPause' | 'batchResume' | 'batchCancel' | 'batchSetConcurrency';
-type OutputMethods = 'marketplacePresets' | 'batchExport' | 'batchReport' | 'batchReportCsv';
+type OutputMethods = 'marketplacePresets' | 'batchExport' | 'batchMissingPicks' | 'batchReport' | 'batchReportCsv';
 type RerunMethods = 'batchRetryJob' | 'batchRerunCell' | 'batchRaiseBudget' | 'batchFinish';
 type BoardMethods = 'catalogGetBoard' | 'catalogSetPick' | 'catalogSetProductMaster';
 export type BatchMethods = ProductMethods | ShotListMethods | RunMethods | OutputMethods | RerunMethods | BoardMethods;
@@ -283,6 +283,11 @@ function missingPicks(board: CatalogBoard): MissingPick[] {
   return missing;
 }
 
+/** The missing picks as the answer names them (the purpose is the manifest's). */
+function missingPicksAnswer(missing: readonly MissingPick[]): Array<Omit<MissingPick, 'purpose'>> {
+  return missing.map(({ purpose: _, ...m }) => m);
+}
+
 function outputHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<OutputMethods> {
   const now = deps.now ?? Date.now;
   return {
@@ -296,7 +301,7 @@ function outputHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<Outp
       const missing = mode === 'picks' ? missingPicks(board.board(input.batchId)) : [];
       if (items.length === 0) throw new StudioError('export_nothing_ready', { count: 0 }, { details: { mode, missingPicks: missing.length } });
       const folder = await askFolder(deps, input.folder);
-      if (folder === null) return { folder: null, presetId: preset.id, written: [], flagged: [], manifestFile: null, bytes: 0, mode, missingPicks: missing.map(({ purpose: _, ...m }) => m) };
+      if (folder === null) return { folder: null, presetId: preset.id, written: [], flagged: [], manifestFile: null, bytes: 0, mode, missingPicks: missingPicksAnswer(missing) };
       return exportMarketplace(
         items,
         {
@@ -312,6 +317,7 @@ function outputHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<Outp
         { imagePath: (imageId) => existingCachePath(deps.dirs, 'full', imageId) },
       );
     },
+    batchMissingPicks: async ({ batchId }) => ({ missingPicks: missingPicksAnswer(missingPicks(board.board(batchId))) }),
     batchReport: async ({ batchId }) => batchReport(deps.runner.detail(batchId)),
     batchReportCsv: async ({ batchId, folder }) => {
       const csv = batchReportCsv(deps.runner.detail(batchId));

@@ -465,6 +465,11 @@ export const batchMethods = {
   batchSetConcurrency: method<BatchSummary>()('batch:set-concurrency', z.strictObject({ batchId: BatchIdSchema.shape.batchId, concurrency: z.number().int().min(1).max(BATCH_CONCURRENCY_MAX) })),
   marketplacePresets: method<MarketplacePresetInfo[]>()('batch:export-presets', z.object({})),
   batchExport: method<MarketplaceExportSummary>()('batch:export', BatchExportSchema),
+  /**
+   * Before a `picks` export: every product × shot with no pick to write, and why, in board order (the list
+   * `batch:export` answers in `missingPicks` and writes in the manifest), so the designer can pick first. Writes nothing.
+   */
+  batchMissingPicks: method<{ missingPicks: MarketplaceExportSummary['missingPicks'] }>()('batch:missing-picks', BatchIdSchema),
   batchReport: method<BatchReport>()('batch:report', BatchIdSchema),
   /** The report written as `batch-report-<id>.csv` (UTF-8 with BOM: one row per job, then per product and total rows); file null = chooser cancelled. */
   batchReportCsv: method<{ file: string | null }>()('batch:report-csv', BatchIdSchema.extend(FolderSchema.shape)),

@@ -1,12 +1,15 @@
 // Export a batch for a marketplace: a preset (size, fit, format, limits), the file-name template and whether
 // images that fail the white-background check are written anyway; main asks for the folder and makes one folder
 // per product. The result says what was written where, what was not and why (a white share as %), the manifest
-// and the bytes. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes.
+// and the bytes. A modal dialog like the export dialog: focus moves in, Tab stays in, Esc closes. The preset starts
+// on the marketplace the batch's shot list is made for; in picks mode the shots still lacking a pick are listed
+// before the export, so the designer can go back and pick them.
 import { useId, useState } from 'react';
 import { DEFAULT_RATIO } from '../../../src-shared/catalog.ts';
 import type { BatchJob, BatchSummary, ExportSelection, MarketplaceExportSummary } from '../../../src-shared/ipc/batch.ts';
 import { EXPORT_SELECTIONS } from '../../../src-shared/limits.ts';
 import { marketplacePreset, sizeForShot } from '../../../src-shared/marketplace-presets.ts';
+import { marketplaceOfShotList } from '../../../src-shared/shot-lists.ts';
 import { exportText } from './export-i18n.ts';
 import { boardText } from './board-i18n.ts';
 import { formatBytes } from '../../i18n/format.ts';
@@ -17,7 +20,7 @@ import { Field } from '../../ui/Field.tsx';
 import { batchText } from './i18n.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { Toggle } from '../../ui/Toggle.tsx';
-import { useBatchDetail, useBatchExport, useMarketplacePresets } from './queries.ts';
+import { useBatchDetail, useBatchExport, useMarketplacePresets, useMissingPicks } from './queries.ts';
 import './export-dialog.css';
 
 const DEFAULT_TEMPLATE = '{sku}_{shot}_{index}';
@@ -58,6 +61,48 @@ function MissingPicks({ missing }: { missing: MarketplaceExportSummary['missingP
           </li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/** How many product × shots without a pick the dialog names before "Show all". */
+const MISSING_SHOWN = 5;
+
+/** `picks` mode before the export: the product × shots without a pick (batch:missing-picks), first few, then all. */
+function MissingBeforeExport({ batchId }: { batchId: string }) {
+  const t = useText(exportText);
+  const reasons = useText(boardText);
+  const id = useId();
+  const missing = useMissingPicks(batchId, true);
+  const [all, setAll] = useState(false);
+  if (missing.error) return <ErrorLine error={missing.error} testId="batch-export-missing-error" showCode />;
+  const list = missing.data?.missingPicks;
+  if (!list) return null;
+  if (list.length === 0) {
+    return (
+      <p className="small hint-ok" data-testid="batch-export-missing-before" data-count={0}>
+        {t('everyShotPicked')}
+      </p>
+    );
+  }
+  const shown = all ? list : list.slice(0, MISSING_SHOWN);
+  return (
+    <div className="export-missing-before" data-testid="batch-export-missing-before" data-count={list.length}>
+      <p>
+        <strong>{t('missingBefore', { count: list.length })}</strong> {t('missingBeforeHint')}
+      </p>
+      <ul id={`${id}-missing`} className={all ? 'export-missing-all' : undefined}>
+        {shown.map((m) => (
+          <li key={`${m.sku}\u0000${m.shotName}`} data-sku={m.sku} data-shot={m.shotName} data-reason={m.reason}>
+            <span className="mono">{m.sku}</span> · {m.shotName} — {reasons(`missingReason.${m.reason}`)}
+          </li>
+        ))}
+      </ul>
+      {list.length > MISSING_SHOWN ? (
+        <button type="button" className="btn btn-ghost btn-sm" data-testid="batch-export-missing-all" aria-expanded={all} aria-controls={`${id}-missing`} onClick={() => setAll(!all)}>
+          {all ? t('missingFewer') : t('missingAll', { count: list.length })}
+        </button>
+      ) : null}
     </div>
   );
 }
@@ -138,7 +183,8 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
   const id = useId();
   const presets = useMarketplacePresets(true);
   const run = useBatchExport();
-  const [presetId, setPresetId] = useState('');
+  // The marketplace the batch's shot list is made for (Taobao/Tmall for the Chinese set), else the first preset.
+  const [presetId, setPresetId] = useState(() => marketplaceOfShotList(batch.shotListId) ?? '');
   const [template, setTemplate] = useState(DEFAULT_TEMPLATE);
   const [includeFailed, setIncludeFailed] = useState(false);
   const [mode, setMode] = useState<ExportSelection>('picks');
@@ -175,6 +221,7 @@ function DialogBody({ batch, close }: { batch: BatchSummary; close: () => void }
       {chosen ? <ShotSizes batchId={batch.id} presetId={chosen.id} /> : null}
       <ErrorLine error={presets.error} testId="batch-error" showCode />
       <ModeField mode={mode} setMode={setMode} disabled={running} />
+      {mode === 'picks' && !run.data && !running ? <MissingBeforeExport batchId={batch.id} /> : null}
       <Field id={`${id}-template`} label={t('template')} hint={<span className="mono">{t('templateHint')}</span>}>
         <input
           id={`${id}-template`}

@@ -21,6 +21,8 @@ export const batchKeys = {
   plan: (input: BatchPlanInput | null, language: Language) => ['batch', 'plan', input, language] as const,
   batches: (language?: Language) => (language ? (['batch', 'runs', language] as const) : (['batch', 'runs'] as const)),
   detail: (batchId: string, language?: Language) => (language ? (['batch', 'detail', batchId, language] as const) : (['batch', 'detail', batchId] as const)),
+  /** Under the batch's detail, so `batch:changed` (a pick) refreshes it with the detail. */
+  missingPicks: (batchId: string) => ['batch', 'detail', batchId, 'missing-picks'] as const,
   report: (batchId: string, language?: Language) => (language ? (['batch', 'report', batchId, language] as const) : (['batch', 'report', batchId] as const)),
   presets: (language: Language) => ['batch', 'presets', language] as const,
 };
@@ -169,6 +171,11 @@ export function useMarketplacePresets(enabled: boolean) {
 }
 
 export const useBatchExport = () => useMutation({ mutationFn: (input: MethodInputOf<'batchExport'>) => call('batchExport', input) });
+
+/** Before a picks export: the product × shots with no pick to write (batch:missing-picks), read afresh at each open. */
+export function useMissingPicks(batchId: string, enabled: boolean) {
+  return useQuery({ queryKey: batchKeys.missingPicks(batchId), queryFn: () => call('batchMissingPicks', { batchId }), enabled, refetchOnMount: 'always' });
+}
 
 export function useBatchReport(batchId: string | null, enabled: boolean) {
   const language = useLanguage();
