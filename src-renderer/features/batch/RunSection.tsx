@@ -1,11 +1,11 @@
-// The batch on show (the newest, or one reopened from the list): its progress (done / failed / remaining, credits
-// spent of planned, time left), why it is paused and, when it goes on by itself, a live countdown; pause, resume,
+// The batch on show (the newest, or one reopened from the list): its progress (every job in one part: done, failed,
+// unknown, over budget, cancelled, remaining; credits spent of planned, time left; what was never sent and how to send it), why it is paused and, when it goes on by itself, a live countdown; pause, resume,
 // cancel (confirmed: nothing more is sent, running jobs finish) and the concurrency while it runs; then its jobs.
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import type { BatchDetail, BatchSummary } from '../../../src-shared/ipc/batch.ts';
 import { BATCH_CONCURRENCY_MAX } from '../../../src-shared/limits.ts';
 import { formatDuration, useFormats } from '../../i18n/format.ts';
-import { useText } from '../../i18n/text.ts';
+import { useText, type Text } from '../../i18n/text.ts';
 import { useNow } from '../../ui/useNow.ts';
 import { BatchCard } from './parts.tsx';
 import { batchText } from './i18n.ts';
@@ -37,11 +37,39 @@ function BatchPicker({ batches, current }: { batches: BatchSummary[]; current: s
   );
 }
 
-function Progress({ batch }: { batch: BatchSummary }) {
+type BatchT = Text<typeof batchText.en>;
+
+/**
+ * The progress line from main's parts (BatchSummary.parts): every job in one part, so what is shown adds up to the
+ * total; a part that is 0 is left out, except done, failed and remaining, which are always said.
+ */
+function progressLine(batch: BatchSummary, t: BatchT): string {
+  const p = batch.parts;
+  const parts = [
+    t('partDone', { count: p.done }),
+    t('partFailed', { count: p.failed }),
+    p.unknown > 0 ? t('partUnknown', { count: p.unknown }) : null,
+    p.overBudget > 0 ? t('partOverBudget', { count: p.overBudget }) : null,
+    p.cancelled > 0 ? t('partCancelled', { count: p.cancelled }) : null,
+    t('partRemaining', { count: p.remaining }),
+  ];
+  return t('progressParts', { parts: parts.filter((x) => x !== null).join(' · '), total: batch.jobCount });
+}
+
+/** What was never sent and how to have it sent: "Finished" is said with these, never alone while they are left. */
+function unsentNotes(batch: BatchSummary, t: BatchT): string[] {
+  const p = batch.parts;
+  return [p.overBudget > 0 ? t('unsentOverBudget', { count: p.overBudget }) : null, p.cancelled > 0 ? t('unsentCancelled', { count: p.cancelled }) : null].filter((x) => x !== null);
+}
+
+function Progress({ batch, budgetInputId }: { batch: BatchSummary; budgetInputId: string }) {
   const t = useText(batchText);
   const total = Math.max(1, batch.jobCount);
   const donePct = (batch.done / total) * 100;
   const failedPct = (batch.failed / total) * 100;
+  const line = progressLine(batch, t);
+  const unsent = unsentNotes(batch, t);
+  const state = batch.state === 'running' ? (batch.etaMs !== null ? t('eta', { time: formatDuration(batch.etaMs) }) : t('etaNone')) : t(`state.${batch.state}`);
   return (
     <div
       className="batch-progress"
@@ -50,27 +78,28 @@ function Progress({ batch }: { batch: BatchSummary }) {
       data-done={batch.done}
       data-failed={batch.failed}
       data-remaining={batch.remaining}
+      data-unknown={batch.parts.unknown}
+      data-over-budget={batch.parts.overBudget}
+      data-cancelled={batch.parts.cancelled}
       data-spent={batch.spent}
       data-planned={batch.planned}
     >
-      <div
-        className="batch-bar"
-        role="progressbar"
-        aria-label={t('progressLabel')}
-        aria-valuemin={0}
-        aria-valuemax={batch.jobCount}
-        aria-valuenow={batch.done + batch.failed}
-        aria-valuetext={t('progressText', { done: batch.done, failed: batch.failed, remaining: batch.remaining, total: batch.jobCount })}
-      >
+      <div className="batch-bar" role="progressbar" aria-label={t('progressLabel')} aria-valuemin={0} aria-valuemax={batch.jobCount} aria-valuenow={batch.done + batch.failed} aria-valuetext={line}>
         <span className="batch-bar-done" style={{ width: `${donePct}%` }} />
         <span className="batch-bar-failed" style={{ width: `${failedPct}%` }} />
       </div>
       <p className="batch-progress-line">
-        <span>{t('progressText', { done: batch.done, failed: batch.failed, remaining: batch.remaining, total: batch.jobCount })}</span>
+        <span data-testid="batch-progress-text">{line}</span>
         <span>{t('spentText', { spent: batch.spent, planned: batch.planned })}</span>
       </p>
-      <p className="batch-progress-line muted small">
-        <span>{batch.state === 'running' ? (batch.etaMs !== null ? t('eta', { time: formatDuration(batch.etaMs) }) : t('etaNone')) : t(`state.${batch.state}`)}</span>
+      <p className="batch-progress-line muted small" data-testid="batch-progress-state">
+        <span>{[state, ...unsent].join(' · ')}</span>
+        {batch.parts.overBudget > 0 && batch.budget !== null ? (
+          // Points at the budget below (Re-runs): raising it sends the jobs set aside.
+          <button type="button" className="btn btn-xs" data-testid="batch-raise-hint" onClick={() => document.getElementById(budgetInputId)?.focus()}>
+            {t('raiseBudgetHint')}
+          </button>
+        ) : null}
         {batch.reserved > 0 ? <span>{t('reservedText', { reserved: batch.reserved })}</span> : null}
       </p>
     </div>
@@ -174,6 +203,7 @@ type JobFilter = 'all' | 'problems';
 export function RunSection({ batches, batch, error, exportButton }: { batches: BatchSummary[]; batch: BatchDetail | null; error: unknown; exportButton: ReactNode }) {
   const t = useText(batchText);
   const id = useId();
+  const budgetInputId = `${id}-budget`;
   const [filter, setFilter] = useState<JobFilter>('all');
   const jobs = useMemo(() => {
     const all = batch?.jobs ?? [];
@@ -197,10 +227,10 @@ export function RunSection({ batches, batch, error, exportButton }: { batches: B
         <p className="muted small">{t('noBatch')}</p>
       ) : (
         <>
-          <Progress batch={batch} />
+          <Progress batch={batch} budgetInputId={budgetInputId} />
           <PauseNotice batch={batch} />
           <Controls batch={batch} />
-          <RerunBar batch={batch} />
+          <RerunBar batch={batch} budgetInputId={budgetInputId} />
           <div className="row-gap batch-jobs-head">
             <h3 className="batch-subtitle">{t('jobs')}</h3>
             <span className="spacer" />

@@ -29,7 +29,9 @@ export const boardText = defineTextNamespace('catalogBoard', {
     },
     picked: 'Picked',
     noPick: 'No pick yet',
-    cost: '{{charged}} of {{estimated}} credits',
+    // `estimated` is what the shot is expected to cost in all (main's expectedCost): charged plus what is pending, or
+    // one send's price when nothing is; refunded failures count in neither.
+    cost: '{{charged}} charged · {{estimated}} expected (credits)',
     requestId: 'Request {{id}}',
     pick: 'Pick',
     unpick: 'Unpick',
@@ -84,7 +86,7 @@ export const boardText = defineTextNamespace('catalogBoard', {
     },
     picked: '已选用',
     noPick: '尚未选图',
-    cost: '已扣 {{charged}} / 预估 {{estimated}} 积分',
+    cost: '已扣 {{charged}} · 预计共 {{estimated}} 积分',
     requestId: '请求 {{id}}',
     pick: '选用',
     unpick: '取消选用',

@@ -143,6 +143,12 @@ export function useHeldBatchDetail(batchId: string) {
   return useQuery({ ...detailQuery(batchId, language), refetchOnMount: false });
 }
 
+/** The batch's budget from the detail the page holds (no read of its own); renders again only when it changes. */
+export function useHeldBatchBudget(batchId: string): number | null | undefined {
+  const language = useLanguage();
+  return useQuery({ ...detailQuery(batchId, language), refetchOnMount: false, select: (d) => d.budget }).data;
+}
+
 /** Pause, resume, cancel, concurrency: each answers the batch's summary; the detail is refetched. */
 export function useBatchControl<K extends 'batchPause' | 'batchResume' | 'batchCancel' | 'batchSetConcurrency'>(name: K) {
   const client = useQueryClient();
