@@ -59,6 +59,9 @@ test('the run section accounts for every job; stale answers go when the batch ch
   await expect(progress).toHaveAttribute('data-over-budget', '1');
   await expect(line).toHaveText('2 done · 1 failed · 1 over budget · 0 remaining of 4');
   await expect(state).toContainText('Finished · 1 job over budget: raise the budget to send it');
+  // The batch picker says it too.
+  const chosen = page.getByTestId('batch-select').locator('option:checked');
+  await expect(chosen).toContainText('Finished · 1 over budget');
   // The hint points at the budget: it takes the focus there.
   await page.getByTestId('batch-raise-hint').click();
   await expect(page.getByTestId('budget-raise-input')).toBeFocused();
@@ -82,6 +85,7 @@ test('the run section accounts for every job; stale answers go when the batch ch
   await expect(line).toHaveText('3 done · 1 failed · 0 remaining of 4');
   await expect(state).toHaveText('Finished');
   await expect(page.getByTestId('batch-raise-hint')).toHaveCount(0);
+  await expect(chosen).not.toContainText('over budget');
 
   // The retry by hand gets a 500 too: the cell has no result and its retry is used up.
   await ipc(harness, 'local:set-faults', { generate: { fail: 2 } });

@@ -29,7 +29,7 @@ function BatchPicker({ batches, current }: { batches: BatchSummary[]; current: s
       <select id={`${id}-batch`} data-testid="batch-select" value={current} onChange={(e) => setBatchId(e.target.value)}>
         {batches.map((b) => (
           <option key={b.id} value={b.id}>
-            {t('batchOption', { name: b.name, state: t(`state.${b.state}`) })} · {format.dateTime(b.createdAt)}
+            {t('batchOption', { name: b.name, state: stateWords(b, t) })} · {format.dateTime(b.createdAt)}
           </option>
         ))}
       </select>
@@ -54,6 +54,13 @@ function progressLine(batch: BatchSummary, t: BatchT): string {
     t('partRemaining', { count: p.remaining }),
   ];
   return t('progressParts', { parts: parts.filter((x) => x !== null).join(' · '), total: batch.jobCount });
+}
+
+/** The batch's state, with the jobs never sent beside it ("Finished · 288 over budget"): never "Finished" alone then. */
+function stateWords(batch: BatchSummary, t: BatchT): string {
+  const p = batch.parts;
+  const unsent = [p.overBudget > 0 ? t('partOverBudget', { count: p.overBudget }) : null, p.cancelled > 0 ? t('partCancelled', { count: p.cancelled }) : null];
+  return [t(`state.${batch.state}`), ...unsent.filter((x) => x !== null)].join(' · ');
 }
 
 /** What was never sent and how to have it sent: "Finished" is said with these, never alone while they are left. */
