@@ -4,7 +4,7 @@
 // picked image rejects it and clears the pick in one step; a rejected image cannot be picked. Compare opened from
 // the cell picks its active pane. Opened from a job-list thumbnail, the viewer is in the job's cell exactly as from
 // the board ("1 / 2 in SKU · shot", arrows stay inside), and picks there too. Screenshots of the viewer with a pick
-// at both sizes, both themes and both languages go to .tmp/shots-viewer-pick/ to be looked at.
+// and of compare, at both sizes, both themes and both languages go to .tmp/shots-viewer-pick/ to be looked at.
 import type { Locator, Page } from '@playwright/test';
 import type { BatchSummary, CatalogBoard } from '../src-shared/ipc/index.ts';
 import { expect, test, type Harness } from './fixtures/harness.ts';
@@ -73,8 +73,12 @@ test('P in the viewer opened from a cell picks for the cell; Ctrl+Z and X on the
   await expect(cell).toHaveAttribute('data-picked-image-id', '');
   await expect.poll(() => storedPick(harness, 'VPK-1', 'main')).toBeNull();
   await expect(stripItem(viewer, second)).toHaveAttribute('data-picked', 'false');
-  // A rejected image cannot be picked: its button says so and is off.
+  // A rejected image cannot be picked: its button is off, and P gets main's refusal in words, nothing changed.
   await expect(pickButton).toBeDisabled();
+  await page.keyboard.press('p');
+  await expect(viewer.locator('.loupe-pick-row [role="alert"]')).toBeVisible();
+  await expect(cell).toHaveAttribute('data-picked-image-id', '');
+  expect(await storedPick(harness, 'VPK-1', 'main')).toBeNull();
   await page.keyboard.press('Control+z');
   await expect.poll(() => marksOf(harness, second)).toMatchObject({ rejected: false });
   await expect.poll(() => storedPick(harness, 'VPK-1', 'main')).toBe(second);
@@ -129,7 +133,7 @@ test('a job-list thumbnail opens the viewer in the job’s cell, as Enter on the
   await expect(stripItem(viewer, second)).toHaveAttribute('data-picked', 'true');
 });
 
-test('screenshots: the viewer with a pick, both sizes, themes and languages', async ({ page, harness }) => {
+test('screenshots: the viewer and compare with a pick, both sizes, themes and languages', async ({ page, harness }) => {
   test.setTimeout(300_000);
   const board = await runBoard(page, harness, ['VPS-1'], [{ name: 'main', n: 4 }]);
   const cell = boardCell(board, 'VPS-1', 'main');
@@ -149,8 +153,14 @@ test('screenshots: the viewer with a pick, both sizes, themes and languages', as
         await expect(viewer.getByTestId('viewer-image')).toHaveAttribute('data-loaded', 'true');
         // The page's own scroll areas show with real scrollbars (playwright.config keeps them).
         await page.screenshot({ path: `.tmp/shots-viewer-pick/viewer-${size.width}-${language}-${theme}.png` });
+        // Compare from the cell: the picked pane says so.
+        await viewer.getByTestId('viewer-compare-scope').click();
+        const compare = page.getByTestId('compare-view');
+        await expect(compare.locator(`[data-testid="compare-pane"][data-image-id="${ids[1]}"]`).getByTestId('viewer-picked')).toBeVisible();
+        await expect(compare.getByTestId('compare-image')).toHaveCount(4);
+        await page.screenshot({ path: `.tmp/shots-viewer-pick/compare-${size.width}-${language}-${theme}.png` });
         await page.keyboard.press('Escape');
-        await expect(viewer).toHaveCount(0);
+        await expect(compare).toHaveCount(0);
       }
     }
   }

@@ -105,6 +105,7 @@ function Compare({ ids, scope }: { ids: string[]; scope: ViewerScope | null }) {
   const picks = useScopePicks(scope?.cells);
   const pickInScope = usePickInScope();
   const { toggle, afterMark } = pickInScope;
+  const pickError = pickInScope.errorIn(scope?.cells?.[ids.indexOf(activeId)]);
   const isPicked = useCallback((id: string) => picks[ids.indexOf(id)] === id, [ids, picks]);
   const onMark = useCallback(
     (id: string, marks: Marks) => {
@@ -166,9 +167,9 @@ function Compare({ ids, scope }: { ids: string[]; scope: ViewerScope | null }) {
         <span className="muted small compare-hint">{lt('compareHint')}</span>
         <span className="spacer" />
         <ZoomBar pz={pz} />
-        {pickInScope.error ? (
+        {pickError ? (
           <p className="hint-danger small" role="alert">
-            {(pickInScope.error as Error).message}
+            {pickError.message}
           </p>
         ) : null}
         <button type="button" className="btn btn-ghost btn-sm" onClick={close} aria-label={t('common.close')} data-testid="compare-close">

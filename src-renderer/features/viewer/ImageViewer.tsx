@@ -92,14 +92,14 @@ function Loupe({ viewer }: { viewer: ViewerState }) {
 /** The image's Catalog cell, whether it is the cell's pick, and the pick's actions (nothing outside the Catalog). */
 function useLoupePick(viewer: ViewerState, listIndex: number, id: string) {
   const picks = useScopePicks(viewer.scope?.cells);
-  const { toggle, afterMark, error } = usePickInScope();
+  const { toggle, afterMark, errorIn } = usePickInScope();
   const cell: ScopeCell | undefined = viewer.scope?.cells?.[listIndex];
   const picked = cell !== undefined && picks[listIndex] === id;
   return {
     cell,
     picked,
     picks,
-    error: error as Error | null,
+    error: errorIn(cell),
     toggle: useCallback(() => {
       if (cell) toggle(cell, id, picked);
     }, [cell, id, picked, toggle]),

@@ -93,5 +93,9 @@ export function usePickInScope() {
     },
     [mutate],
   );
-  return { toggle, afterMark, error: setPick.error };
+  // A refusal (a rejected image) is shown with the cell it was about, not on the next cell walked to.
+  const asked = setPick.variables;
+  const errorIn = (cell: ScopeCell | undefined): Error | null =>
+    cell && asked && asked.batchId === cell.batchId && asked.productId === cell.productId && asked.shot === cell.shot ? (setPick.error as Error | null) : null;
+  return { toggle, afterMark, errorIn };
 }
