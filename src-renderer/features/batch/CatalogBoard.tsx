@@ -327,6 +327,9 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
     scrollPaddingStart: HEAD_HEIGHT,
     scrollPaddingEnd: BAR_HEIGHT,
     getItemKey,
+    // Rows coming into range render in a task after the scroll event, not inside it: rendered in it, the product
+    // table's virtualiser (listening to the same column) read the scroll position next and forced a layout of them.
+    useFlushSync: false,
     // The row holding the focus stays drawn however far the column scrolls, so the focus (and the keys) stay.
     rangeExtractor: (range) => withRow(defaultRangeExtractor(range), at?.row),
   });
