@@ -1,10 +1,12 @@
 // The batch report: per product its results as thumbnails (from the batch detail the Catalog holds), what was
 // estimated, charged and refunded, how many images, and every failure with its code and request id; in total
 // too; written as CSV (main asks for the folder). Loaded when opened and kept fresh by the batch's events.
+import { useQueryClient } from '@tanstack/react-query';
 import { Fragment, useId, useMemo, useState } from 'react';
 import type { BatchDetail, BatchReport, BatchReportRow } from '../../../src-shared/ipc/batch.ts';
 import { useText } from '../../i18n/text.ts';
 import { imageUrl } from '../../lib/desktop.ts';
+import { productResultImages } from '../../lib/library-state/cell-scope.ts';
 import { useGalleryStore } from '../../lib/library-state/store.ts';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { BatchCard, TableHead } from './parts.tsx';
@@ -50,16 +52,21 @@ function resultsByProduct(detail: BatchDetail | undefined): Map<string, Result[]
   return byProduct;
 }
 
-/** A product's results as thumbnails that open the viewer on all of them. */
-function ProductResults({ sku, results }: { sku: string; results: Result[] }) {
+/** A product's results as thumbnails that open the viewer on the product ("3 / 8 in SKU-001"), as the board does. */
+function ProductResults({ batchId, productId, sku, results }: { batchId: string; productId: string; sku: string; results: Result[] }) {
   const t = useText(batchText);
+  const client = useQueryClient();
   const openViewer = useGalleryStore((s) => s.openViewer);
   const ids = results.map((r) => r.imageId);
+  const open = (imageId: string) => {
+    const scoped = productResultImages(client, batchId, { productId, sku }, ids, imageId);
+    openViewer(scoped.ids, scoped.index, scoped.scope);
+  };
   return (
     <ul className="batch-report-thumbs">
       {results.slice(0, THUMBS_SHOWN).map((r, i) => (
         <li key={r.imageId}>
-          <button type="button" className="batch-job-thumb batch-report-thumb" aria-label={t('openResult', { index: i + 1, sku, shot: r.shot })} onClick={() => openViewer(ids, i)}>
+          <button type="button" className="batch-job-thumb batch-report-thumb" aria-label={t('openResult', { index: i + 1, sku, shot: r.shot })} onClick={() => open(r.imageId)}>
             <img src={imageUrl('thumb', r.imageId)} alt="" loading="lazy" draggable={false} />
           </button>
         </li>
@@ -84,7 +91,7 @@ function ReportTable({ report, batchId }: { report: BatchReport; batchId: string
                 <td className="mono">{row.sku}</td>
                 <td>{row.name}</td>
                 <td>
-                  <ProductResults sku={row.sku} results={results.get(row.productId) ?? []} />
+                  <ProductResults batchId={batchId} productId={row.productId} sku={row.sku} results={results.get(row.productId) ?? []} />
                 </td>
                 <Cells row={row} />
               </tr>

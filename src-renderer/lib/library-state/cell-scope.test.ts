@@ -5,7 +5,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { PurposeId } from '../../../src-shared/catalog.ts';
 import type { BoardCell, CatalogBoard } from '../../../src-shared/ipc/batch-board.ts';
-import { cellImages, jobCellImages, productImages } from './cell-scope.ts';
+import { cellImages, jobCellImages, productImages, productResultImages } from './cell-scope.ts';
 import { boardKey, shownPick } from './picks.ts';
 import { useGalleryStore } from './store.ts';
 
@@ -74,6 +74,17 @@ describe('the viewer scope of Catalog images', () => {
     expect(opened.scope.cells?.[3]?.pick).toBe('a');
     // An image the cached board does not hold yet (just downloaded): the job's own images.
     expect(jobCellImages(client, { ...job, imageIds: ['e'] }, 'e')).toMatchObject({ ids: ['e'], index: 0 });
+  });
+
+  it('opens a report thumbnail on its product, shot by shot as the board holds it, or on the results given without a board', () => {
+    const product = { productId: 'prd_1', sku: 'SKU-1' };
+    expect(productResultImages(client, BATCH, product, ['b', 'c'], 'c')).toMatchObject({ ids: ['b', 'c'], index: 1, scope: { label: 'SKU-1' } });
+    client.setQueryData([...boardKey(BATCH), 'whole'], board([cell('main', ['a']), cell('detail', ['b', 'c'], 'c')]));
+    const opened = productResultImages(client, BATCH, product, ['b', 'c'], 'c');
+    expect(opened.ids).toEqual(['a', 'b', 'c']);
+    expect(opened.index).toBe(2);
+    expect(opened.scope.names).toEqual(['SKU-1 · main 1/1', 'SKU-1 · detail 1/2', 'SKU-1 · detail 2/2']);
+    expect(opened.scope.cells?.[2]?.pick).toBe('c');
   });
 
   it('reads the pick from the cached boards as they change', () => {

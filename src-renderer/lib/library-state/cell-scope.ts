@@ -59,6 +59,20 @@ export function jobCellImages(client: QueryClient, job: JobCell, imageId: string
   return { ids: job.imageIds, index: Math.max(0, job.imageIds.indexOf(imageId)), scope: { label: cellName(job.sku, job.shot), cells: job.imageIds.map(() => at) } };
 }
 
+/**
+ * A product's results opened on one of them (the report's thumbnails): the product's candidates shot by shot as the
+ * cached board holds them, as the board's product button opens them; without a board holding the image, the results
+ * given, named by the SKU.
+ */
+export function productResultImages(client: QueryClient, batchId: string, product: { productId: string; sku: string }, imageIds: string[], imageId: string): ScopedImages & { index: number } {
+  for (const board of boardsOf(client, batchId)) {
+    const scoped = productImages(batchId, product.sku, board.cells.filter((c) => c.productId === product.productId));
+    const index = scoped.ids.indexOf(imageId);
+    if (index >= 0) return { ...scoped, index };
+  }
+  return { ids: imageIds, index: Math.max(0, imageIds.indexOf(imageId)), scope: { label: product.sku } };
+}
+
 /** A cell's pick now: the cached board's, else the one it had when the scope was opened. */
 function pickNow(client: QueryClient, cell: ScopeCell): string | null {
   const shown = shownPick(client, cell.batchId, { productId: cell.productId, shot: cell.shot });
