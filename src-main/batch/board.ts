@@ -3,10 +3,10 @@
 // status, its candidates (the images of its succeeded jobs, with their marks) and its pick. Picks live in the
 // library database (migration 0720, `batch_picks`); this file is their one owner: what a pick may be is decided here.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
-import type { BoardCell, BoardProduct, BoardShot, CatalogBoard, CellCandidate, CellStatus, GetBoardInput, SetPickInput, SetProductMasterInput } from '../../src-shared/ipc/batch-board.ts';
+import type { BoardCell, BoardProduct, BoardShot, CatalogBoard, CellCandidate, CellStatus, GetBoardInput, PickedCell, SetPickInput, SetProductMasterInput } from '../../src-shared/ipc/batch-board.ts';
 import type { JobShot, Product } from '../../src-shared/ipc/batch.ts';
 import { StudioError } from '../domain/errors.ts';
-import { preparedOnce, storedError } from '../library/index.ts';
+import { preparedOnce, storedError, transaction } from '../library/index.ts';
 import { jobShotOf, visibleStatus, type BatchRepo, type BatchRow, type JobRowStatus, type VisibleJobStatus } from './batch-repo.ts';
 import { ProductMasters } from './product-master.ts';
 
@@ -80,6 +80,12 @@ class PicksRepo {
       `INSERT INTO batch_picks (batch_id, product_id, shot_name, image_id, picked_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (batch_id, product_id, shot_name) DO UPDATE SET image_id = excluded.image_id, picked_at = excluded.picked_at`,
     ).run(batchId, productId, shotName, imageId, now);
+  }
+
+  /** Clears a cell's pick only while it is still `imageId`; answers whether it did. */
+  clearPickOf(batchId: string, productId: string, shotName: string, imageId: string): boolean {
+    const result = this.sql('DELETE FROM batch_picks WHERE batch_id = ? AND product_id = ? AND shot_name = ? AND image_id = ?').run(batchId, productId, shotName, imageId);
+    return Number(result.changes) > 0;
   }
 
   /** The filter of a one-cell read (by product id or SKU), or none for the whole batch. */
@@ -190,6 +196,14 @@ function buildCell(product: BoardProduct, shotName: string, jobs: CellJob[], ima
   };
 }
 
+/** The cell's pick-to-be when it is done, has no pick and exactly one candidate not rejected; else nothing. */
+export function onlyCandidate(cell: BoardCell): PickedCell[] {
+  if (cell.status !== 'done' || cell.pick !== null) return [];
+  const usable = cell.candidates.filter((c) => !c.rejected);
+  const only = usable.length === 1 ? usable[0] : undefined;
+  return only ? [{ productId: cell.productId, shot: cell.shotName, imageId: only.imageId }] : [];
+}
+
 /** Each cell's jobs, by cell key, in job order. */
 function jobsByCell(jobs: CellJob[]): Map<string, CellJob[]> {
   const cells = new Map<string, CellJob[]>();
@@ -298,6 +312,26 @@ export class Board {
     }
     this.picks.setPick(input.batchId, cell.productId, cell.shotName, input.imageId, this.now());
     return { ...cell, pick: input.imageId };
+  }
+
+  /**
+   * Picks the only candidate of every cell that is done, has no pick yet and exactly one candidate not rejected (an
+   * n=1 run), in one transaction; answers the cells picked.
+   */
+  pickOnlyCandidates(batchId: string): PickedCell[] {
+    this.require(batchId);
+    return transaction(this.deps.db, () => {
+      const picked = this.board(batchId).cells.flatMap(onlyCandidate);
+      const now = this.now();
+      for (const cell of picked) this.picks.setPick(batchId, cell.productId, cell.shot, cell.imageId, now);
+      return picked;
+    });
+  }
+
+  /** Clears these cells' picks, each only while it is still the image named (a bulk pick undone); answers how many. */
+  clearPicks(batchId: string, cells: readonly PickedCell[]): number {
+    this.require(batchId);
+    return transaction(this.deps.db, () => cells.filter((c) => this.picks.clearPickOf(batchId, c.productId, c.shot, c.imageId)).length);
   }
 
   private require(batchId: string): BatchRow {

@@ -32,7 +32,7 @@ type ShotListMethods = 'shotListList' | 'shotListSave' | 'shotListDelete' | 'sho
 type RunMethods = 'batchPlan' | 'batchCreate' | 'batchList' | 'batchGet' | 'batchPause' | 'batchResume' | 'batchCancel' | 'batchSetConcurrency';
 type OutputMethods = 'marketplacePresets' | 'batchExport' | 'batchMissingPicks' | 'batchReport' | 'batchReportCsv';
 type RerunMethods = 'batchRetryJob' | 'batchRerunCell' | 'batchRaiseBudget' | 'batchFinish';
-type BoardMethods = 'catalogGetBoard' | 'catalogSetPick' | 'catalogSetProductMaster';
+type BoardMethods = 'catalogGetBoard' | 'catalogSetPick' | 'catalogSetProductMaster' | 'catalogPickOnlyCandidates' | 'catalogClearPicks';
 export type BatchMethods = ProductMethods | ShotListMethods | RunMethods | OutputMethods | RerunMethods | BoardMethods;
 
 export interface BatchHandlerDeps {
@@ -354,6 +354,17 @@ function boardHandlers(deps: BatchHandlerDeps, board: Board): HandlerTable<Board
       const product = board.setMaster(input);
       deps.changed(input.batchId);
       return product;
+    },
+    // Many rows at once: the event names no job, so a board reads itself whole once.
+    catalogPickOnlyCandidates: async ({ batchId }) => {
+      const cells = board.pickOnlyCandidates(batchId);
+      if (cells.length > 0) deps.changed(batchId);
+      return { picked: cells.length, cells };
+    },
+    catalogClearPicks: async ({ batchId, cells }) => {
+      const cleared = board.clearPicks(batchId, cells);
+      if (cleared > 0) deps.changed(batchId);
+      return { cleared };
     },
   };
 }

@@ -3,7 +3,7 @@
 // the one image that goes to the marketplace. A pick is stored in the library database (migration 0720).
 import { z } from 'zod';
 import type { PurposeId } from '../catalog.ts';
-import { SHOT_NAME_MAX, SKU_MAX } from '../limits.ts';
+import { SHOT_NAME_MAX, SHOTS_MAX, SKU_MAX } from '../limits.ts';
 import { IdSchema, method } from './contract.ts';
 import type { BatchState } from './batch.ts';
 
@@ -114,6 +114,34 @@ export const SetProductMasterSchema = z.strictObject({
 });
 export type SetProductMasterInput = z.input<typeof SetProductMasterSchema>;
 
+/** One cell a bulk pick set: its product, its shot and the image picked. */
+export interface PickedCell {
+  productId: string;
+  shot: string;
+  imageId: string;
+}
+
+export const PickOnlyCandidatesSchema = z.strictObject({ batchId: IdSchema });
+export type PickOnlyCandidatesInput = z.input<typeof PickOnlyCandidatesSchema>;
+/** What "pick the only candidate" did: how many cells it picked, and which (so Ctrl+Z can clear exactly those). */
+export interface PickOnlyCandidatesAnswer {
+  picked: number;
+  cells: PickedCell[];
+}
+
+/** Most cells one call clears: every cell of the largest board read at once (products × shots). */
+export const CLEAR_PICKS_MAX = BOARD_WINDOW_MAX * SHOTS_MAX;
+
+export const ClearPicksSchema = z.strictObject({
+  batchId: IdSchema,
+  /** Each cell's pick is cleared only while it is still this image (a pick made since stays). */
+  cells: z
+    .array(z.strictObject({ productId: IdSchema, shot: z.string().min(1).max(SHOT_NAME_MAX), imageId: IdSchema }))
+    .min(1)
+    .max(CLEAR_PICKS_MAX),
+});
+export type ClearPicksInput = z.input<typeof ClearPicksSchema>;
+
 export const batchBoardMethods = {
   /** The board of a batch: products, shots and every cell (status, candidates with marks, pick, cost) in one call. */
   catalogGetBoard: method<CatalogBoard>()('catalog:get-board', GetBoardSchema),
@@ -131,4 +159,15 @@ export const batchBoardMethods = {
    * (`batch_master_unusable`, naming the shot and the rule). Answers the product's row head. Sends `batch:changed`.
    */
   catalogSetProductMaster: method<BoardProduct>()('catalog:set-product-master', SetProductMasterSchema),
+  /**
+   * Picks, in one transaction, the only candidate of every cell that is done, has no pick and exactly one candidate
+   * that is not rejected (an n=1 run: 480 presses for 120 products × 4 shots otherwise); answers how many and which.
+   * An unknown batch is `batch_not_found`. Sends `batch:changed` when it picked any.
+   */
+  catalogPickOnlyCandidates: method<PickOnlyCandidatesAnswer>()('catalog:pick-only-candidates', PickOnlyCandidatesSchema),
+  /**
+   * Clears these cells' picks in one transaction, each only while it is still the image named (undo of a bulk pick);
+   * answers how many were cleared. Sends `batch:changed` when it cleared any.
+   */
+  catalogClearPicks: method<{ cleared: number }>()('catalog:clear-picks', ClearPicksSchema),
 };
