@@ -26,4 +26,24 @@ export function setUiLanguage(language: Language): void {
   if (document.documentElement.lang !== lng) document.documentElement.lang = lng;
 }
 
+/**
+ * Who hears of the UI language changing: one i18next listener for all of them. A component reading the language
+ * through react-i18next's useTranslation bound listeners of its own and checked the namespaces were loaded on every
+ * render; a board draws hundreds of components that read it (`useText`, `useLanguage`).
+ */
+const languageListeners = new Set<() => void>();
+i18next.on('languageChanged', () => {
+  for (const listener of languageListeners) listener();
+});
+
+export function onLanguageChange(listener: () => void): () => void {
+  languageListeners.add(listener);
+  return () => languageListeners.delete(listener);
+}
+
+/** The i18next language now ('zh-CN', 'en'). */
+export function i18nLanguage(): string {
+  return i18next.language;
+}
+
 export { i18next };

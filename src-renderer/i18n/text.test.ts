@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { i18next, i18nLanguage, onLanguageChange } from './index.ts';
 import { appText, defineTextNamespace, templated, textIn } from './text.ts';
 
 const testText = defineTextNamespace('text-test', {
@@ -45,5 +46,18 @@ describe('text namespaces', () => {
       expect(fast('images', { count: 3 })).toBe(t('images', { count: 3 }));
     }
     expect(templated(textIn(testText, 'en'))('twice', { a: 'x', b: 'y' })).toBe('x and y, x again');
+  });
+
+  it('tells every listener of a language change, and none once it stopped listening (useI18nLanguage)', async () => {
+    const heard: string[] = [];
+    const stop = onLanguageChange(() => heard.push(i18nLanguage()));
+    const other = onLanguageChange(() => heard.push(`other ${i18nLanguage()}`));
+    const was = i18nLanguage();
+    await i18next.changeLanguage(was === 'en' ? 'zh-CN' : 'en');
+    stop();
+    await i18next.changeLanguage(was);
+    other();
+    const first = was === 'en' ? 'zh-CN' : 'en';
+    expect(heard).toEqual([first, `other ${first}`, `other ${was}`]);
   });
 });

@@ -1,9 +1,8 @@
 // The one way the renderer gets user text: a namespace is an English table and a zh table of the same shape,
 // and `useText(namespace)` gives its t(). The app's shared resources are the namespace `appText`; a feature
 // with many strings of its own defines its namespace next to it (defineTextNamespace registers both tables).
-import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
-import { i18next } from './index.ts';
+import { useCallback, useSyncExternalStore } from 'react';
+import { i18next, i18nLanguage, onLanguageChange } from './index.ts';
 import type { Resources } from './locales/en.ts';
 
 /** The zh table has exactly the English table's shape. */
@@ -51,10 +50,14 @@ export function textNow<T>(namespace: TextNamespace<T>): Text<T> {
   return (key, options) => translate(namespace.name, key, options, i18next.language);
 }
 
+/** The i18next language ('zh-CN', 'en'); the component re-renders when it changes. */
+export function useI18nLanguage(): string {
+  return useSyncExternalStore(onLanguageChange, i18nLanguage);
+}
+
 /** t() of one namespace; the component re-renders when the UI language changes. */
 export function useText<T>(namespace: TextNamespace<T>): Text<T> {
-  const { i18n } = useTranslation();
-  const lng = i18n.language;
+  const lng = useI18nLanguage();
   const ns = namespace.name;
   return useCallback((key: TextKey<T>, options?: Record<string, unknown>) => translate(ns, key, options, lng), [ns, lng]);
 }

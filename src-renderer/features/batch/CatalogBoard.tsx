@@ -21,9 +21,10 @@ import { cellImages, productImages } from '../../lib/library-state/cell-scope.ts
 import { templated } from '../../i18n/text.ts';
 import type { BatchDetail } from '../../../src-shared/ipc/batch.ts';
 import { boardText, type BoardT } from './board-i18n.ts';
-import { boardView, clampFocus, moveFocus, NO_FILTER, type BoardFilter, type BoardFocus, type BoardRow, type BoardView } from './board-model.ts';
+import { boardView, clampFocus, moveFocus, NO_FILTER, STATUS_FILTERS, type BoardFilter, type BoardFocus, type BoardRow, type BoardView, type StatusFilter } from './board-model.ts';
 import { useBoard, useBoardEvents, useBoardMark, useSetPick, useSetProductMaster } from './board-queries.ts';
 import { BoardCellView, stopId, type CellHandlers } from './BoardCell.tsx';
+import { PickOnlyCandidates } from './PickOnlyCandidates.tsx';
 import { CellStager, type StagedRow } from './board-staging.ts';
 import { useHeldBatchDetail } from './queries.ts';
 import { jobOf } from './Reruns.tsx';
@@ -84,6 +85,16 @@ function Filters({ board, filter, setFilter, shown, t }: { board: CatalogBoard; 
         <input type="checkbox" data-testid="board-filter-attention" checked={filter.attention} onChange={(e) => setFilter({ ...filter, attention: e.target.checked })} />
         {t('attention')}
       </label>
+      <label className="field-label" htmlFor={`${id}-status`}>
+        {t('statusFilter')}
+      </label>
+      <select id={`${id}-status`} data-testid="board-filter-status" title={t('statusFilterTitle')} value={filter.status} onChange={(e) => setFilter({ ...filter, status: e.target.value as StatusFilter })}>
+        {STATUS_FILTERS.map((s) => (
+          <option key={s} value={s}>
+            {t(`statusFilters.${s}`)}
+          </option>
+        ))}
+      </select>
       <label className="field-label" htmlFor={`${id}-shot`}>
         {t('shot')}
       </label>
@@ -196,11 +207,24 @@ const BoardRowView = memo(function BoardRowView({ row, index, start, template, g
     <div ref={measure} role="row" data-index={index} aria-rowindex={index + 2} className="catalog-board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, top: start, minHeight: rowHeight(row) }}>
       <ProductHead row={row} focused={focused} t={t} on={on} />
       {row.cells.map((cell, s) => (
-        <BoardCellView key={cell.shotName} cell={cell} row={index} shot={s} gridId={gridId} tabStop={tab && tab.row === index && tab.shot === s ? tab.candidate : -1} t={t} on={on} batchId={batchId} job={jobOf(detail, cell.jobIds.at(-1) ?? null)} drawn={s < drawn} />
+        <BoardCellView key={cell.shotName} cell={cell} row={index} shot={s} gridId={gridId} tabStop={tab && tab.row === index && tab.shot === s ? tab.candidate : -1} t={t} on={on} batchId={batchId} job={latestJobOf(detail, cell.jobIds)} drawn={s < drawn} />
       ))}
     </div>
   );
 });
+
+/**
+ * The cell's newest job the batch detail holds. The board can name a job the page's detail has not read yet (a
+ * re-shoot just sent): the cell keeps its previous job meanwhile, so its actions (and a re-shoot dialog open in them)
+ * stay mounted until the detail catches up.
+ */
+function latestJobOf(detail: BatchDetail | undefined, jobIds: readonly string[]) {
+  for (let i = jobIds.length - 1; i >= 0; i--) {
+    const job = jobOf(detail, jobIds[i] ?? null);
+    if (job) return job;
+  }
+  return null;
+}
 
 /** The drawn rows' cells in the order they are drawn in: those in view top to bottom, then those below, then above. */
 function stagingOrder(items: ReadonlyArray<{ index: number }>, view: BoardView, first: number, last: number): StagedRow[] {
@@ -457,6 +481,7 @@ export function BoardSection({ batchId }: { batchId: string }) {
       {data && view ? (
         <>
           <Filters board={data} filter={filter} setFilter={filterBy} shown={view.rows.length} t={t} />
+          <PickOnlyCandidates board={data} whole={board.whole} t={t} />
           {data.products.length === 0 ? <p className="muted small">{t('noProducts')}</p> : null}
           {data.products.length > 0 && view.rows.length === 0 ? <p className="muted small">{t('nothingShown')}</p> : null}
           {view.rows.length > 0 ? <BoardGrid board={data} view={view} t={t} /> : null}
