@@ -9,6 +9,7 @@ import { StudioError } from '../domain/errors.ts';
 import { preparedOnce, storedError, transaction } from '../library/index.ts';
 import { jobShotOf, visibleStatus, type BatchRepo, type BatchRow, type JobRowStatus, type VisibleJobStatus } from './batch-repo.ts';
 import { ProductMasters } from './product-master.ts';
+import { onlyCandidate } from '../../src-shared/only-candidate.ts';
 
 type Row = Record<string, SQLInputValue>;
 
@@ -196,14 +197,6 @@ function buildCell(product: BoardProduct, shotName: string, jobs: CellJob[], ima
   };
 }
 
-/** The cell's pick-to-be when it is done, has no pick and exactly one candidate not rejected; else nothing. */
-export function onlyCandidate(cell: BoardCell): PickedCell[] {
-  if (cell.status !== 'done' || cell.pick !== null) return [];
-  const usable = cell.candidates.filter((c) => !c.rejected);
-  const only = usable.length === 1 ? usable[0] : undefined;
-  return only ? [{ productId: cell.productId, shot: cell.shotName, imageId: only.imageId }] : [];
-}
-
 /** Each cell's jobs, by cell key, in job order. */
 function jobsByCell(jobs: CellJob[]): Map<string, CellJob[]> {
   const cells = new Map<string, CellJob[]>();
@@ -321,7 +314,7 @@ export class Board {
   pickOnlyCandidates(batchId: string): PickedCell[] {
     this.require(batchId);
     return transaction(this.deps.db, () => {
-      const picked = this.board(batchId).cells.flatMap(onlyCandidate);
+      const picked = this.board(batchId).cells.flatMap((cell) => onlyCandidate(cell) ?? []);
       const now = this.now();
       for (const cell of picked) this.picks.setPick(batchId, cell.productId, cell.shot, cell.imageId, now);
       return picked;

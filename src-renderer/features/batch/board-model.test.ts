@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BoardCell, CatalogBoard, CellStatus } from '../../../src-shared/ipc/batch-board.ts';
-import { boardView, clampFocus, moveFocus, needsAttention, NO_FILTER } from './board-model.ts';
+import { boardView, clampFocus, hasStatus, moveFocus, needsAttention, NO_FILTER, onlyCandidateCount, STATUS_FILTERS, type BoardFilter, type StatusFilter } from './board-model.ts';
 
 function cell(sku: string, shotName: string, status: CellStatus, candidates = 0, pick: string | null = null): BoardCell {
   return {
@@ -49,6 +49,35 @@ describe('the board model', () => {
     expect(main.shots.map((s) => s.name)).toEqual(['main']);
     expect(main.rows.map((r) => [r.product.sku, r.cells.map((c) => c.status)])).toEqual([['B', ['failed']]]);
     expect(boardView(BOARD, { ...NO_FILTER, productId: 'pr_C' }).rows.map((r) => r.cells.map((c) => c.shotName))).toEqual([['main', 'detail']]);
+  });
+
+  it('filters rows by status apart from attention: failed or unknown, over budget or not sent, no pick yet, picked', () => {
+    // D: unknown and over budget; E: not sent and cancelled; F: a done cell with one candidate, one rejected of two.
+    const board: CatalogBoard = {
+      ...BOARD,
+      products: [...BOARD.products, ...['D', 'E', 'F'].map((sku) => ({ productId: `pr_${sku}`, sku, name: sku, masterImageId: null }))],
+      cells: [...BOARD.cells, cell('D', 'main', 'unknown'), cell('D', 'detail', 'over_budget'), cell('E', 'main', 'not_sent'), cell('E', 'detail', 'cancelled'), cell('F', 'main', 'done', 1), cell('F', 'detail', 'done', 2)],
+    };
+    const skus = (status: StatusFilter, more: Partial<BoardFilter> = {}) => boardView(board, { ...NO_FILTER, ...more, status }).rows.map((r) => r.product.sku);
+    expect(STATUS_FILTERS.map((s) => [s, skus(s)])).toEqual([
+      ['all', ['A', 'B', 'C', 'D', 'E', 'F']],
+      ['failed', ['B', 'D']],
+      ['unsent', ['D', 'E']],
+      ['no_pick', ['C', 'F']],
+      ['picked', ['A', 'B']],
+    ]);
+    // With one shot, only that shot's cells count; with "needs attention" too, a row must have both.
+    expect(skus('failed', { shot: 'detail' })).toEqual([]);
+    expect(skus('unsent', { shot: 'detail' })).toEqual(['D', 'E']);
+    expect(skus('picked', { attention: true })).toEqual(['B']);
+    expect(hasStatus(cell('X', 'm', 'done', 2, 'X-m-0'), 'no_pick')).toBe(false);
+    expect(hasStatus(cell('X', 'm', 'running'), 'no_pick')).toBe(false);
+
+    // "Pick the only candidate": done, no pick, exactly one candidate not rejected (C · main runs; F · main has one).
+    expect(onlyCandidateCount(board)).toBe(1);
+    const oneRejected = cell('F', 'detail', 'done', 2);
+    oneRejected.candidates[0]!.rejected = true;
+    expect(onlyCandidateCount({ ...board, cells: [...board.cells.slice(0, -1), oneRejected] })).toBe(2);
   });
 
   it('moves focus through candidates, on into the next cell, and up and down in the same shot', () => {

@@ -1,15 +1,23 @@
 // What the board shows and where the keyboard goes, as plain functions of main's board (catalog:get-board): rows
-// after the filters ("needs attention", one shot, one product), and focus moving between candidates and cells.
+// after the filters ("needs attention", a status, one shot, one product), and focus moving between candidates and cells.
 import type { BoardCell, BoardProduct, BoardShot, CatalogBoard } from '../../../src-shared/ipc/batch-board.ts';
+import { onlyCandidate } from '../../../src-shared/only-candidate.ts';
+
+/** The status filter's choices: every status, failed or unknown, over budget or not sent (cancelled too: never
+ *  sent either), done without a pick, picked. */
+export const STATUS_FILTERS = ['all', 'failed', 'unsent', 'no_pick', 'picked'] as const;
+export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
 export interface BoardFilter {
   attention: boolean;
+  /** Rows with a shown cell of this kind (with "needs attention" too, a row must have both). */
+  status: StatusFilter;
   /** One shot's name, or null for every shot. */
   shot: string | null;
   productId: string | null;
 }
 
-export const NO_FILTER: BoardFilter = { attention: false, shot: null, productId: null };
+export const NO_FILTER: BoardFilter = { attention: false, status: 'all', shot: null, productId: null };
 
 export interface BoardRow {
   product: BoardProduct;
@@ -28,6 +36,27 @@ export function needsAttention(cell: BoardCell): boolean {
   return cell.pick === null && cell.status !== 'queued' && cell.status !== 'running';
 }
 
+/** Whether a cell is of the kind the status filter asks for. */
+export function hasStatus(cell: BoardCell, status: StatusFilter): boolean {
+  switch (status) {
+    case 'all':
+      return true;
+    case 'failed':
+      return cell.status === 'failed' || cell.status === 'unknown';
+    case 'unsent':
+      return cell.status === 'over_budget' || cell.status === 'not_sent' || cell.status === 'cancelled';
+    case 'no_pick':
+      return cell.status === 'done' && cell.pick === null;
+    case 'picked':
+      return cell.pick !== null;
+  }
+}
+
+/** How many cells "pick the only candidate" would pick (src-shared/only-candidate.ts says which). */
+export function onlyCandidateCount(board: CatalogBoard): number {
+  return board.cells.reduce((n, cell) => n + (onlyCandidate(cell) ? 1 : 0), 0);
+}
+
 /** The board's rows and columns under the filters (main answers cells row by row, in the order of products × shots). */
 export function boardView(board: CatalogBoard, filter: BoardFilter): BoardView {
   const width = board.shots.length;
@@ -37,6 +66,7 @@ export function boardView(board: CatalogBoard, filter: BoardFilter): BoardView {
     if (filter.productId !== null && product.productId !== filter.productId) return;
     const cells = shown.map((s) => board.cells[p * width + s]).filter((c): c is BoardCell => c !== undefined);
     if (filter.attention && !cells.some(needsAttention)) return;
+    if (filter.status !== 'all' && !cells.some((c) => hasStatus(c, filter.status))) return;
     rows.push({ product, cells });
   });
   return { shots: shown.map((s) => board.shots[s]).filter((s): s is BoardShot => s !== undefined), rows };

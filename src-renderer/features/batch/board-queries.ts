@@ -4,10 +4,11 @@
 // change (library-events.ts watchLibraryImages) the rows holding it; an event naming nothing the board holds (a new
 // re-run job, the batch's state, a pick from elsewhere) reads the whole board again. At most ~4 flushes a second.
 // A pick or a mark shows on the board at once; main's answer then brings the truth. Picks and master choices go on
-// the one undo stack with the marks (lib/library-state/undo.ts): Ctrl+Z puts the earlier one back.
+// the one undo stack with the marks (lib/library-state/undo.ts): Ctrl+Z puts the earlier one back; "pick the only
+// candidate" of many cells is one entry, and one Ctrl+Z clears all its picks in one call.
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
-import type { BoardCell, BoardProduct, CatalogBoard, CellCandidate, SetProductMasterInput } from '../../../src-shared/ipc/batch-board.ts';
+import type { BoardCell, BoardProduct, CatalogBoard, CellCandidate, PickedCell, PickOnlyCandidatesAnswer, SetProductMasterInput } from '../../../src-shared/ipc/batch-board.ts';
 import { call, onEvent } from '../../lib/desktop.ts';
 import { watchLibraryImages } from '../../lib/library-state/library-events.ts';
 import { useMark, type Marks } from '../../lib/library-state/marks.ts';
@@ -233,4 +234,47 @@ export function useBoardMark(batchId: string): (imageIds: string[], marks: Marks
     },
     [client, batchId, mutate],
   );
+}
+
+/** Shows many cells' picks at once on every cached board: set to the images named, or cleared where still those. */
+function showBulkPicks(client: QueryClient, batchId: string, cells: readonly PickedCell[], picked: boolean): void {
+  const byCell = new Map(cells.map((c) => [`${c.productId}\n${c.shot}`, c.imageId]));
+  patchCells(client, batchId, (cell) => {
+    const imageId = byCell.get(`${cell.productId}\n${cell.shotName}`);
+    if (imageId === undefined) return cell;
+    if (picked) return { ...cell, pick: imageId };
+    return cell.pick === imageId ? { ...cell, pick: null } : cell;
+  });
+}
+
+/** Clears the picks a bulk pick set (main keeps any made since); main's event then reads the board again. */
+async function clearBulkPicks(client: QueryClient, batchId: string, cells: PickedCell[]): Promise<void> {
+  showBulkPicks(client, batchId, cells, false);
+  try {
+    await call('catalogClearPicks', { batchId, cells });
+  } catch (error) {
+    void client.invalidateQueries({ queryKey: boardKey(batchId) });
+    throw error;
+  }
+}
+
+/** Picks the only candidate of every cell that has one (main decides which), as one undo entry naming how many. */
+function pickOnlyAndRemember(client: QueryClient, batchId: string): Promise<PickOnlyCandidatesAnswer> {
+  return oneAfterAnother(async () => {
+    const answer = await call('catalogPickOnlyCandidates', { batchId });
+    showBulkPicks(client, batchId, answer.cells, true);
+    const note = { done: 'picked_only' as const, marks: {}, name: '', count: answer.picked };
+    if (answer.picked === 0) say({ kind: note.done, marks: {}, name: '', count: 0 });
+    else remember({ ...note, imageIds: answer.cells.map((c) => c.imageId), steps: [{ what: 'pick', putBack: (c) => clearBulkPicks(c, batchId, answer.cells) }] });
+    return answer;
+  });
+}
+
+/** "Pick the only candidate in N cells": one call to main, one Ctrl+Z to take them all back. */
+export function usePickOnlyCandidates(batchId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => pickOnlyAndRemember(client, batchId),
+    onError: () => void client.invalidateQueries({ queryKey: boardKey(batchId) }),
+  });
 }

@@ -17,6 +17,7 @@ const DONE_WORDS: Record<Exclude<DoneKind, 'marked'>, { done: LoupeKey; undone: 
   unpicked: { done: 'doneUnpicked', undone: 'undoneUnpicked' },
   master: { done: 'doneMaster', undone: 'undoneMaster' },
   unmaster: { done: 'doneUnmaster', undone: 'undoneUnmaster' },
+  picked_only: { done: 'donePickedOnly', undone: 'undonePickedOnly' },
 };
 
 function useUndoKey(undo: () => void): void {
@@ -54,10 +55,12 @@ export function MarkUndoBar() {
   };
   // "Rejected: SKU-001 · main 2/2", "Picked: …", "Pick undone: …"; an undone mark is "Undone: …".
   const words = (n: UndoNote): string => {
-    if (n.kind === 'undone') return n.undid && n.undid !== 'marked' ? lt(DONE_WORDS[n.undid].undone) : lt('markUndone');
-    return n.kind === 'marked' || n.kind === 'nothing' ? markWords(n) : lt(DONE_WORDS[n.kind].done);
+    const count = n.count === undefined ? undefined : { count: n.count };
+    if (n.kind === 'undone') return n.undid && n.undid !== 'marked' ? lt(DONE_WORDS[n.undid].undone, count) : lt('markUndone');
+    return n.kind === 'marked' || n.kind === 'nothing' ? markWords(n) : lt(DONE_WORDS[n.kind].done, count);
   };
-  const text = note === null ? '' : note.kind === 'nothing' ? lt('nothingToUndo') : lt('marked', { mark: words(note), name: note.name });
+  // A change of many cells is one sentence with their count ("Picked the only candidate in 37 cells"), no image name.
+  const text = note === null ? '' : note.kind === 'nothing' ? lt('nothingToUndo') : note.count !== undefined ? words(note) : lt('marked', { mark: words(note), name: note.name });
   return (
     <div className={`mark-undo-bar ${shown ? 'is-shown' : ''} ${place}`} data-testid="mark-note-bar">
       <span role="status" aria-live="polite" data-testid="mark-note" data-kind={note?.kind ?? ''}>

@@ -1,15 +1,15 @@
 // The one undo stack of the renderer, behind Ctrl/⌘+Z and the undo-mark button (MarkUndoBar): culling marks
-// (marks.ts), a board cell's pick and a product's master reference (features/batch/board-queries.ts), newest first,
-// and the short note naming what was just done or undone. Each change and each undo reaches main one after
-// another, in the order made: a change reads what it replaces only after the one before it is written, and Ctrl+Z
-// waits for a change still on its way, so an undo is always exact.
+// (marks.ts), a board cell's pick, many cells' picks at once and a product's master reference
+// (features/batch/board-queries.ts), newest first, and the short note naming what was just done or undone. Each
+// change and each undo reaches main one after another, in the order made: a change reads what it replaces only
+// after the one before it is written, and Ctrl+Z waits for a change still on its way, so an undo is always exact.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { create } from 'zustand';
 import type { Marks } from './marks.ts';
 
 /** What the designer did, as the note names it. */
-export type DoneKind = 'marked' | 'picked' | 'unpicked' | 'master' | 'unmaster';
+export type DoneKind = 'marked' | 'picked' | 'unpicked' | 'master' | 'unmaster' | 'picked_only';
 
 /** The short note after a change or an undo: what happened to which image. */
 export interface UndoNote {
@@ -20,6 +20,8 @@ export interface UndoNote {
   name: string;
   /** On an `undone` note: what was undone. */
   undid?: DoneKind;
+  /** A change of many cells at once (`picked_only`): how many. */
+  count?: number;
   /** Changes on every note, so the same text twice is announced twice. */
   seq: number;
 }
@@ -40,6 +42,8 @@ export interface UndoEntry {
   /** The images the change was about (a mark's images, the picked or unpicked image). */
   imageIds: string[];
   steps: UndoStep[];
+  /** A change of many cells at once (`picked_only`): how many, for the note. */
+  count?: number;
   /** When it was remembered (ms), so a change made with it by one key can join it (joinNewest). */
   at: number;
 }
@@ -66,8 +70,11 @@ export function say(note: Omit<UndoNote, 'seq'>): void {
 /** Puts a change on the stack (the oldest past UNDO_DEPTH goes) and names it in the note. */
 export function remember(entry: Omit<UndoEntry, 'at'>): void {
   useUndoHistory.setState((s) => ({ stack: [...s.stack, { ...entry, at: Date.now() }].slice(-UNDO_DEPTH) }));
-  say({ kind: entry.done, marks: entry.marks, name: entry.name });
+  say({ kind: entry.done, marks: entry.marks, name: entry.name, ...countOf(entry) });
 }
+
+/** A bulk change's count for its notes (nothing for a change of one image). */
+const countOf = (entry: Pick<UndoEntry, 'count'>): { count?: number } => (entry.count === undefined ? {} : { count: entry.count });
 
 /**
  * Adds steps to the newest change when `joins` says they are part of it (a reject that also cleared the pick) and
@@ -113,7 +120,7 @@ async function putBackNewest(client: QueryClient): Promise<void> {
     useUndoHistory.setState((s) => ({ stack: [...s.stack, entry].slice(-UNDO_DEPTH) }));
     throw error;
   }
-  say({ kind: 'undone', undid: entry.done, marks: entry.marks, name: entry.name });
+  say({ kind: 'undone', undid: entry.done, marks: entry.marks, name: entry.name, ...countOf(entry) });
 }
 
 /** Ctrl+Z's action: undo the newest change, wherever it was made (each step has already refreshed its caches). */
