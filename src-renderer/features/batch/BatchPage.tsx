@@ -102,7 +102,8 @@ export function BatchPage() {
         />
       </header>
       {/* Scrolls both columns as one on a narrow window (batch.css); on a wide one each column scrolls. */}
-      <div className="batch-columns" {...{ [COLUMN_SCROLL]: '' }}>
+      {/* With a board on show its images are the page: its column takes two thirds of a wide window. */}
+      <div className={`batch-columns${shownId ? ' batch-columns-board' : ''}`} {...{ [COLUMN_SCROLL]: '' }}>
         <div className="batch-column batch-setup" role="region" aria-label={t('setupLabel')} id={`${id}-setup`} {...{ [COLUMN_SCROLL]: '' }}>
           {shownId ? <BoardSection key={shownId} batchId={shownId} /> : null}
           {/* A long product table waits for the board's first rows too: they are what the page opens to. */}
