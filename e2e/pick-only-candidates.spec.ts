@@ -7,7 +7,7 @@ import type { BatchDetail, CatalogBoard, Product, ShotList } from '../src-shared
 import { expect, test } from './fixtures/harness.ts';
 import { batchDone, boardCell, candidateIds } from './support/catalog.ts';
 import { ipc } from './support/ipc.ts';
-import { chooseLook, openStudio, SIZES } from './support/studio.ts';
+import { chooseLook, openStudio, screenshot, SIZES } from './support/studio.ts';
 
 const SKUS = ['ONE-1', 'ONE-2', 'ONE-3'];
 const SHOTS = ['main', 'detail'];
@@ -76,4 +76,13 @@ test('status filter apart from attention, and one press picks every only candida
   await expect(button).toHaveText('Pick the only candidate in 4 cells');
   await page.keyboard.press('Control+z');
   await expect(page.getByTestId('mark-note')).toHaveText('Nothing to undo');
+
+  // Looked at: the filters and the button in both languages (the board at the column's top).
+  for (const language of ['en', 'zh'] as const) {
+    await chooseLook(page, language, 'light');
+    await page.getByTestId('open-batch').click();
+    await board.scrollIntoViewIfNeeded();
+    await expect(button).toBeVisible();
+    await screenshot(page, `pick-only-candidates-${language}`);
+  }
 });
