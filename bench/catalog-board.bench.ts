@@ -346,15 +346,17 @@ rows (\`catalog:get-board\` offset/limit, 86 KiB) and draws only those in view; 
 app is idle, renders at once instead of through React.lazy (which suspended even with the code in, and React held the
 tab back ~300 ms); the job list no longer draws all 8,000 jobs (it took its card for its scroller: 176,000 elements,
 280,000 layout objects, so every frame anywhere laid out the whole document); a product table this long is windowed
-too. Scrolling improved from ~280 ms to the figures above but misses 8 ms at 1,200 px/s: the board now scrolls with
-its column and each frame lays out and paints little (the kinds above), but a frame where a product's row enters
-mounts a row of 8 cells with their candidates (~150 elements, 17 images, React render ~10–20 ms on this shared
-machine) and its style, layout and paint (~8–10 ms); at 1,200 px/s a 160 px row enters every ~8th frame at 60 fps,
-and about every 3rd–4th frame at the 25–35 fps this loaded machine draws, so those frames make the p95. Board cells
-no longer read the whole batch detail again as they mount (6 MiB every time the page's copy was 5 s old). Next: a
-row that costs less to mount (fewer elements per cell, the re-shoot and retry buttons drawn on focus or hover, marks
-as one attribute), fixed-height rows (no measuring) and thumbnails smaller than the 512 px ones for 96 px cells. The
-figures move a lot with the shared 2-core machine's load.
+too. Scrolling (2026-11-27, third session): a row that enters during a scroll comes with its product and its cells'
+frames, and its cells are drawn a few a frame within 2.5 ms of React's time, rows in view first (board-staging.ts);
+before, the frame a row entered drew its 8 cells (~150 elements, 17 images) at once, 20–30 ms. Rows are as tall as
+their contents need (the virtualiser's estimate), so a row drawn no longer moves the rows and the table below it.
+What every candidate draws adds no clip, effect or paint layer (square images, an opaque pick button, no positioned
+children: ~400 paint layers made each frame's layerisation ~3 ms), and the columns scroll composited. Texts are filled
+from templates, cells share one read of the batch detail and one language listener, and the scroll event renders
+nothing (it forced a layout). What is left in a frame is the cells drawn in it (React, then their style, layout and
+paint), the document's paint and layerisation whenever anything changed (~2 ms with software rendering), and the
+thumbnails arriving (~0.5 ms each on the main thread, 17 a row). The fast pass shows empty cells for a few frames,
+as Lightroom shows grey tiles. The figures move a lot with the shared 2-core machine's load.
 `,
 );
 console.log(rows.join('\n'));

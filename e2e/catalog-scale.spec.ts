@@ -113,6 +113,13 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
     await expect(page.getByTestId('product-row').first()).toBeAttached();
     await expect(page.getByTestId('batch-job').first()).toBeAttached();
     const tag = `${size.width}x${size.height}`;
+    // The batch's whole detail is read after the board's first rows are in, never beside them (it held them back).
+    const order = await page.evaluate(() => {
+      const calls = performance.getEntriesByType('resource') as unknown as Array<{ name: string; startTime: number; responseEnd: number }>;
+      const first = (channel: string) => calls.find((e) => decodeURIComponent(e.name).includes(`/ipc/${channel}`));
+      return { firstRowsEnd: first('catalog:get-board')?.responseEnd ?? NaN, detailStart: first('batch:get')?.startTime ?? NaN };
+    });
+    expect(order.detailStart, `${tag}: batch:get starts after the first rows came`).toBeGreaterThanOrEqual(order.firstRowsEnd);
     await page.screenshot({ path: `.tmp/shots-scale/top-${tag}.png` });
 
     // Only the rows near the view are drawn (all of them were: 1,500 jobs made 33,000 elements).

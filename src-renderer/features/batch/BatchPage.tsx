@@ -37,7 +37,7 @@ function useCatalogChoice() {
   const list = lists.find((l) => l.id === chosen.listId) ?? lists.find((l) => l.id === batchListId) ?? lists[0] ?? null;
   const productIds = useMemo(() => (products.data ?? []).filter((p) => !chosen.excluded.has(p.id)).map((p) => p.id), [products.data, chosen.excluded]);
   // The board opens first: the batch's detail (every job) and the plan are read once its first rows are in.
-  const boardOpened = useBoardOpened(shownId);
+  const boardOpened = useBoardOpened(shownId, batches.data !== undefined || batches.error !== null);
   const detail = useBatchDetail(boardOpened ? shownId : null);
   return { lists, list, listsError: shotLists.error, productIds, batches: batches.data ?? [], shownId, boardOpened, batch: detail.data ?? null, batchError: detail.error ?? batches.error };
 }
