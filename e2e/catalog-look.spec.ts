@@ -8,6 +8,7 @@ import type { BatchDetail, Product, ShotList } from '../src-shared/ipc/index.ts'
 import { expect, test } from './fixtures/harness.ts';
 import { seriousViolations } from './support/axe.ts';
 import { batchDone } from './support/catalog.ts';
+import { cutLabels } from './support/look.ts';
 import { ipc, until } from './support/ipc.ts';
 import { chooseLook, LANGUAGES, openStudio, SIZES, THEMES } from './support/studio.ts';
 
@@ -32,19 +33,6 @@ const SCROLL_AREAS = `(() => {
     perColumn[key] = (perColumn[key] ?? 0) + 1;
   }
   return { areas: all.map(name), nested, perColumn };
-})()`;
-
-/** Labels whose text is cut (wider than their box, the overflow hidden or ellipsised): buttons, heads, cells, names. */
-const TRUNCATED_LABELS = `(() => {
-  const cut = [];
-  for (const el of document.querySelectorAll('[data-testid="batch-page"] :is(button, label, th, td, h1, h2, h3, span, p, a, select, [role="columnheader"])')) {
-    // Text for screen readers only is clipped on purpose.
-    if (el.getClientRects().length === 0 || el.closest('[hidden], .sr-only')) continue;
-    const style = getComputedStyle(el);
-    if (el.tagName !== 'SELECT' && style.overflowX === 'visible' && style.textOverflow !== 'ellipsis') continue;
-    if (el.scrollWidth > el.clientWidth + 1 && (el.textContent ?? '').trim() !== '') cut.push(el.tagName.toLowerCase() + '.' + [...el.classList].join('.') + ': ' + (el.textContent ?? '').trim().slice(0, 40));
-  }
-  return cut;
 })()`;
 
 /** Visible text of the Catalog written only in Latin letters, less what is data: SKUs, product names, model ids, codes, numbers. */
@@ -94,7 +82,7 @@ async function lookAt(page: Page, state: string, open: () => Promise<void>, allo
         if (scroll.nested.length > 0) problems.push(`${tag}: nested scroll areas ${scroll.nested.join(', ')}`);
         for (const [column, count] of Object.entries(scroll.perColumn)) if (count > 1) problems.push(`${tag}: ${count} scroll areas in ${column}: ${scroll.areas.join(', ')}`);
         if (size.width === 1440) {
-          for (const label of (await page.evaluate(TRUNCATED_LABELS)) as string[]) problems.push(`${tag}: cut label ${label}`);
+          for (const label of (await page.evaluate(cutLabels('[data-testid="batch-page"]'))) as string[]) problems.push(`${tag}: cut label ${label}`);
           if (language === 'zh') for (const label of (await page.evaluate(latinOnlyLabels(allowed))) as string[]) problems.push(`${tag}: Latin-only label "${label}"`);
           for (const v of await seriousViolations(page)) problems.push(`${tag}: axe ${v.slice(0, 300)}`);
         }

@@ -16,23 +16,34 @@ import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { useBatchControls } from './queries.ts';
 import { useBatchStore } from './store.ts';
 
+/**
+ * The batch on show, chosen among every batch. A select cannot wrap, so the chosen option is written in a box that
+ * wraps, under the real select (transparent, covering the box: its click, keys and label stay the select's).
+ */
 function BatchPicker({ batches, current }: { batches: BatchSummary[]; current: string }) {
   const t = useText(batchText);
   const format = useFormats();
   const id = useId();
   const setBatchId = useBatchStore((s) => s.setBatchId);
+  const optionText = (b: BatchSummary) => `${t('batchOption', { name: b.name, state: stateWords(b, t) })} · ${format.dateTime(b.createdAt)}`;
+  const chosen = batches.find((b) => b.id === current);
   return (
     <div className="row-gap batch-picker">
       <label className="field-label" htmlFor={`${id}-batch`}>
         {t('batchSelect')}
       </label>
-      <select id={`${id}-batch`} data-testid="batch-select" value={current} onChange={(e) => setBatchId(e.target.value)}>
-        {batches.map((b) => (
-          <option key={b.id} value={b.id}>
-            {t('batchOption', { name: b.name, state: stateWords(b, t) })} · {format.dateTime(b.createdAt)}
-          </option>
-        ))}
-      </select>
+      <div className="batch-picker-box">
+        <span className="batch-picker-text" aria-hidden="true">
+          {chosen ? optionText(chosen) : ''}
+        </span>
+        <select id={`${id}-batch`} data-testid="batch-select" value={current} onChange={(e) => setBatchId(e.target.value)}>
+          {batches.map((b) => (
+            <option key={b.id} value={b.id}>
+              {optionText(b)}
+            </option>
+          ))}
+        </select>
+      </div>
     </div>
   );
 }
@@ -223,9 +234,10 @@ export function RunSection({ batches, batch, error, exportButton }: { batches: B
       className="batch-run"
       head={
         <>
-          {batch ? <BatchPicker batches={batches.some((b) => b.id === batch.id) ? batches : [batch, ...batches]} current={batch.id} /> : null}
           <span className="spacer" />
           {batch ? exportButton : null}
+          {/* On a line of its own under the title and Export (batch.css): the whole option is read. */}
+          {batch ? <BatchPicker batches={batches.some((b) => b.id === batch.id) ? batches : [batch, ...batches]} current={batch.id} /> : null}
         </>
       }
     >

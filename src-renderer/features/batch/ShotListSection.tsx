@@ -1,8 +1,9 @@
 // The shot list: a select of every list (built-in presets by their given names, and the designer's own), and
-// an editor of its shots as a table (name, purpose, model, ratio, resolution, quality, n, prompt addition).
+// an editor of its shots as a table (name, purpose, model, ratio, resolution, quality, n; the prompt addition on a
+// line of its own under them).
 // Save sends the list to main, which checks every shot against the catalog (`shot_not_supported` names the
 // shot and why); a built-in preset can be put back; any list can be saved as a new one.
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { IMAGE_COUNTS, MODEL_IDS, MODELS, PURPOSE_IDS, PURPOSES, QUALITIES, RATIOS, RESOLUTIONS, type ModelId, type PurposeId, type Quality, type Ratio, type Resolution } from '../../../src-shared/catalog.ts';
 import type { Shot, ShotList } from '../../../src-shared/ipc/batch.ts';
 import { SHOT_ADDITION_MAX, SHOT_NAME_MAX, SHOTS_MAX } from '../../../src-shared/limits.ts';
@@ -63,6 +64,31 @@ function ChoiceCell<T extends string | number>(props: {
 // Only GPT models take a quality; on auto or another model main refuses it (it would be ignored).
 const takesQuality = (model: ModelId) => model !== 'auto' && MODELS[model].supportsQuality;
 
+// The prompt addition has a line of its own under each shot (AdditionRow), not a column.
+const SHOT_COLUMNS = ['shotName', 'purpose', 'model', 'ratio', 'resolution', 'quality', 'n'] as const;
+
+/**
+ * A shot's prompt addition on a line of its own under the shot's settings, across the table: it wraps and grows
+ * with its text, so a long addition is read whole and the table needs no sideways scroll for it; the shot's remove
+ * button ends it (the settings' line keeps its width for the settings).
+ */
+function AdditionRow({ label, heading, value, onChange, children }: { label: string; heading: string; value: string; onChange: (value: string) => void; children: ReactNode }) {
+  const id = useId();
+  return (
+    <tr className="batch-addition-row">
+      <td colSpan={SHOT_COLUMNS.length}>
+        <div className="batch-addition">
+          <label className="small muted" htmlFor={id}>
+            {heading}
+          </label>
+          <textarea id={id} rows={1} aria-label={label} data-testid="shot-addition" maxLength={SHOT_ADDITION_MAX} value={value} onChange={(e) => onChange(e.target.value)} />
+          {children}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
 function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; index: number; onChange: (s: Shot) => void; onRemove: () => void; canRemove: boolean }) {
   const t = useText(batchText);
   const language = useLanguage();
@@ -71,57 +97,54 @@ function ShotRow({ shot, index, onChange, onRemove, canRemove }: { shot: Shot; i
   const gpt = takesQuality(shot.model);
   const setModel = (model: ModelId) => set(takesQuality(model) ? { model } : { model, quality: undefined });
   return (
-    <tr data-testid="shot-row" data-shot={shot.name}>
-      <td>
-        <input className="batch-shot-name mono" aria-label={label(t('shotName'))} data-testid="shot-name" maxLength={SHOT_NAME_MAX} value={shot.name} onChange={(e) => set({ name: e.target.value })} />
-      </td>
-      <ChoiceCell label={label(t('purpose'))} testId="shot-purpose" value={shot.purpose} choices={PURPOSE_IDS} nameOf={(p) => PURPOSES[p].label[language]} onChange={(v) => set({ purpose: v as PurposeId })} />
-      <ChoiceCell label={label(t('model'))} testId="shot-model" value={shot.model} choices={MODEL_IDS} nameOf={(m) => (m === 'auto' ? t('auto') : m)} onChange={(v) => setModel(v as ModelId)} />
-      <ChoiceCell label={label(t('ratio'))} testId="shot-ratio" value={shot.ratio} choices={RATIOS} invalid={!offers(shot.model, { ratio: shot.ratio })} onChange={(v) => set({ ratio: v as Ratio })} />
-      <ChoiceCell
-        label={label(t('resolution'))}
-        testId="shot-resolution"
-        value={shot.resolution ?? ''}
-        choices={RESOLUTIONS}
-        first={shot.model === 'auto' ? t('modelDefault') : `${t('modelDefault')} (${MODELS[shot.model].defaultResolution})`}
-        invalid={!offers(shot.model, { resolution: shot.resolution })}
-        onChange={(v) => set({ resolution: v === '' ? undefined : (v as Resolution) })}
-      />
-      <ChoiceCell
-        label={label(t('quality'))}
-        testId="shot-quality"
-        value={shot.quality ?? ''}
-        choices={QUALITIES}
-        nameOf={(q) => t(`qualityLevel.${q}`)}
-        first={gpt ? t('modelDefault') : t('qualityNone')}
-        disabled={!gpt && shot.quality === undefined}
-        invalid={!gpt && shot.quality !== undefined}
-        onChange={(v) => set({ quality: v === '' ? undefined : (v as Quality) })}
-      />
-      <ChoiceCell label={label(t('n'))} testId="shot-n" value={shot.n} choices={IMAGE_COUNTS} onChange={(v) => set({ n: Number(v) as Shot['n'] })} />
-      <td className="batch-addition-cell">
-        <input aria-label={label(t('promptAddition'))} data-testid="shot-addition" maxLength={SHOT_ADDITION_MAX} value={shot.promptAddition} title={shot.promptAddition} onChange={(e) => set({ promptAddition: e.target.value })} />
-      </td>
-      <td>
+    <>
+      <tr data-testid="shot-row" data-shot={shot.name}>
+        <td>
+          <input className="batch-shot-name mono" aria-label={label(t('shotName'))} data-testid="shot-name" maxLength={SHOT_NAME_MAX} value={shot.name} onChange={(e) => set({ name: e.target.value })} />
+        </td>
+        <ChoiceCell label={label(t('purpose'))} testId="shot-purpose" value={shot.purpose} choices={PURPOSE_IDS} nameOf={(p) => PURPOSES[p].label[language]} onChange={(v) => set({ purpose: v as PurposeId })} />
+        <ChoiceCell label={label(t('model'))} testId="shot-model" value={shot.model} choices={MODEL_IDS} nameOf={(m) => (m === 'auto' ? t('auto') : m)} onChange={(v) => setModel(v as ModelId)} />
+        <ChoiceCell label={label(t('ratio'))} testId="shot-ratio" value={shot.ratio} choices={RATIOS} invalid={!offers(shot.model, { ratio: shot.ratio })} onChange={(v) => set({ ratio: v as Ratio })} />
+        <ChoiceCell
+          label={label(t('resolution'))}
+          testId="shot-resolution"
+          value={shot.resolution ?? ''}
+          choices={RESOLUTIONS}
+          first={shot.model === 'auto' ? t('modelDefault') : `${t('modelDefault')} (${MODELS[shot.model].defaultResolution})`}
+          invalid={!offers(shot.model, { resolution: shot.resolution })}
+          onChange={(v) => set({ resolution: v === '' ? undefined : (v as Resolution) })}
+        />
+        <ChoiceCell
+          label={label(t('quality'))}
+          testId="shot-quality"
+          value={shot.quality ?? ''}
+          choices={QUALITIES}
+          nameOf={(q) => t(`qualityLevel.${q}`)}
+          first={gpt ? t('modelDefault') : t('qualityNone')}
+          disabled={!gpt && shot.quality === undefined}
+          invalid={!gpt && shot.quality !== undefined}
+          onChange={(v) => set({ quality: v === '' ? undefined : (v as Quality) })}
+        />
+        <ChoiceCell label={label(t('n'))} testId="shot-n" value={shot.n} choices={IMAGE_COUNTS} onChange={(v) => set({ n: Number(v) as Shot['n'] })} />
+      </tr>
+      <AdditionRow label={label(t('promptAddition'))} heading={t('promptAddition')} value={shot.promptAddition} onChange={(promptAddition) => set({ promptAddition })}>
         <button type="button" className="btn btn-ghost btn-xs" data-testid="shot-remove" disabled={!canRemove} aria-label={shot.name.trim() ? t('removeShot', { name: shot.name }) : t('removeShotUnnamed', { index: index + 1 })} onClick={onRemove}>
           ✕
         </button>
-      </td>
-    </tr>
+      </AdditionRow>
+    </>
   );
 }
 
 type Confirm = 'reset' | 'delete' | 'saveAs' | null;
 
-const SHOT_COLUMNS = ['shotName', 'purpose', 'model', 'ratio', 'resolution', 'quality', 'n', 'promptAddition'] as const;
-
-/** The table of shots being edited: a row per shot. */
+/** The table of shots being edited: a row of settings per shot, its prompt addition on a row under it. */
 function ShotTable({ listName, shots, setShots }: { listName: string; shots: Shot[]; setShots: (shots: Shot[]) => void }) {
   const t = useText(batchText);
   return (
     <div className="batch-table-scroll batch-shots-scroll">
       <table className="table batch-table batch-shot-table" aria-label={t('shotsTable', { name: listName })}>
-        <TableHead names={SHOT_COLUMNS.map((key) => t(key))} actions={t('colActions')} />
+        <TableHead names={SHOT_COLUMNS.map((key) => t(key))} />
         <tbody>
           {shots.map((shot, i) => (
             <ShotRow

@@ -55,23 +55,26 @@ export const SessionHeader = memo(function SessionHeader({ session, total, envir
   const elsewhere = environment !== undefined && session.environment !== environment;
   return (
     <div className="session-header">
-      {editing ? (
-        <RenameInput session={session} done={() => setEditing(false)} />
-      ) : (
-        <button
-          type="button"
-          className="session-title"
-          data-testid="session-title"
-          title={`${session.title}\n${t('gallery.renameHint')}`}
-          onClick={() => setEditing(true)}
-        >
-          {session.title}
-        </button>
-      )}
-      <span className="session-meta muted">
-        {elsewhere ? `${t(`env.${session.environment}`)} · ` : ''}
-        {t('gallery.imageCount', { count: total })} · {formatsFor(language).dateTime(session.updatedAt)}
-      </span>
+      {/* The title over its count and date, beside the buttons: each line has the header's width, not a share of it. */}
+      <div className="session-heading">
+        {editing ? (
+          <RenameInput session={session} done={() => setEditing(false)} />
+        ) : (
+          <button
+            type="button"
+            className="session-title"
+            data-testid="session-title"
+            title={`${session.title}\n${t('gallery.renameHint')}`}
+            onClick={() => setEditing(true)}
+          >
+            {session.title}
+          </button>
+        )}
+        <span className="session-meta muted">
+          {elsewhere ? `${t(`env.${session.environment}`)} · ` : ''}
+          {t('gallery.imageCount', { count: total })} · {formatsFor(language).dateTime(session.updatedAt)}
+        </span>
+      </div>
       <button
         type="button"
         className={`btn btn-xs ${continuing ? 'btn-accent-soft' : 'btn-ghost'}`}
