@@ -355,8 +355,12 @@ children: ~400 paint layers made each frame's layerisation ~3 ms), and the colum
 from templates, cells share one read of the batch detail and one language listener, and the scroll event renders
 nothing (it forced a layout). What is left in a frame is the cells drawn in it (React, then their style, layout and
 paint), the document's paint and layerisation whenever anything changed (~2 ms with software rendering), and the
-thumbnails arriving (~0.5 ms each on the main thread, 17 a row). The fast pass shows empty cells for a few frames,
-as Lightroom shows grey tiles. The figures move a lot with the shared 2-core machine's load.
+thumbnails arriving (~0.5 ms each on the main thread, 17 a row); the cells are drawn in a task after each frame, so
+their layout comes with the next frame's own (drawn in its animation callbacks they made it lay out twice). It still
+misses 8 ms at 1,200 px/s (it was 31 ms in the morning): a row enters every ~6 frames and brings 8 cells and 17
+images, so nearly every frame changes something, and a frame that changes anything pays the document's paint,
+pre-paint and layerisation (~3–4 ms on this machine's software rendering) before its own work. The fast pass shows
+empty cells for a few frames, as Lightroom shows grey tiles. The figures move a lot with the shared 2-core machine's load.
 `,
 );
 console.log(rows.join('\n'));

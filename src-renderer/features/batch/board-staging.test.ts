@@ -5,12 +5,21 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CellStager, type StagedRow } from './board-staging.ts';
 
 let frames: Array<() => void> = [];
+let tasks: Array<() => void> = [];
 
 beforeEach(() => {
   frames = [];
+  tasks = [];
   vi.stubGlobal('requestAnimationFrame', (cb: () => void) => frames.push(cb));
   vi.stubGlobal('cancelAnimationFrame', () => {
     frames = [];
+  });
+  // The stager draws in a task after each frame (window.setTimeout).
+  vi.stubGlobal('window', {
+    setTimeout: (cb: () => void) => tasks.push(cb),
+    clearTimeout: () => {
+      tasks = [];
+    },
   });
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -25,11 +34,14 @@ function board(rows: StagedRow[], scrolling: boolean, focusKey?: string) {
   return { stager, renders: () => [...heard.values()].reduce((a, b) => a + b, 0), heard };
 }
 
-/** Runs the waiting frame (at most one is ever waiting; it asks for the next itself). */
+/** Runs the waiting frame and the task after it (at most one of each is ever waiting; it asks for the next itself). */
 function nextFrame(_stager: CellStager) {
   const run = frames.splice(0);
   expect(run.length).toBeLessThanOrEqual(1);
   run[0]?.();
+  const after = tasks.splice(0);
+  expect(after.length).toBeLessThanOrEqual(1);
+  after[0]?.();
 }
 
 const rows = (...keys: string[]): StagedRow[] => keys.map((key) => ({ key, cells: 8 }));
@@ -95,6 +107,11 @@ describe('board cell staging', () => {
     const { stager } = board(rows('a'), true);
     stager.stop();
     expect(frames).toHaveLength(0);
-    expect(stager.drawnOf('a')).toBe(0);
+    // Stopped between its frame and the task after it, too.
+    const other = board(rows('b'), true).stager;
+    frames.splice(0)[0]?.();
+    other.stop();
+    expect(tasks).toHaveLength(0);
+    expect([stager.drawnOf('a'), other.drawnOf('b')]).toEqual([0, 0]);
   });
 });

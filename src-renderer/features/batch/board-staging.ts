@@ -26,6 +26,7 @@ export class CellStager {
   private waiting: StagedRow[] = [];
   private readonly listeners = new Map<string, Set<() => void>>();
   private frame = 0;
+  private task = 0;
   private perCellMs = FIRST_GUESS_MS;
 
   /**
@@ -59,19 +60,29 @@ export class CellStager {
     };
   }
 
-  /** After the board's commit: the cells still waiting are drawn over the coming frames. */
+  /**
+   * After the board's commit: the cells still waiting are drawn over the coming frames, each frame's in a task right
+   * after it is painted. Their style and layout then come with the next frame's own (one layout a frame); drawn in
+   * the frame's animation callbacks, after the scroll had already laid the page out, they made it lay out twice.
+   */
   schedule(): void {
-    if (this.frame === 0 && this.waiting.length > 0) this.frame = requestAnimationFrame(this.step);
+    if (this.frame !== 0 || this.task !== 0 || this.waiting.length === 0) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.task = window.setTimeout(this.step, 0);
+    });
   }
 
   stop(): void {
     cancelAnimationFrame(this.frame);
+    window.clearTimeout(this.task);
     this.frame = 0;
+    this.task = 0;
   }
 
   /** One frame's cells: as many as its budget holds at what cells have cost (one at least), drawn at once. */
   private readonly step = () => {
-    this.frame = 0;
+    this.task = 0;
     let room = Math.max(1, Math.floor(FRAME_BUDGET_MS / this.perCellMs));
     let count = 0;
     const rows: string[] = [];
@@ -88,7 +99,7 @@ export class CellStager {
     this.waiting = this.waiting.filter((row) => (this.drawn.get(row.key) ?? 0) < row.cells);
     if (count === 0) return;
     const started = performance.now();
-    // In this frame, before its style, layout and paint: the cells drawn are on screen at its end.
+    // Committed now, between two frames: the next one lays them out with the rest of its work.
     flushSync(() => {
       for (const key of rows) for (const listener of this.listeners.get(key) ?? []) listener();
     });
