@@ -10,7 +10,7 @@ import { seriousViolations } from './support/axe.ts';
 import { batchDone } from './support/catalog.ts';
 import { cutLabels } from './support/look.ts';
 import { ipc, until } from './support/ipc.ts';
-import { chooseLook, LANGUAGES, openStudio, SIZES, THEMES } from './support/studio.ts';
+import { chooseLook, LANGUAGES, openStudio, problemsInEveryLook, SIZES, THEMES } from './support/studio.ts';
 
 const NAMES = ['陶瓷马克杯 白色 350ml', '不锈钢保温杯 深蓝 500ml 户外款', '亚麻餐垫 米色', '竹制砧板 大号', '玻璃花瓶 手工吹制 高 30cm', '羊毛围巾 灰色', '帆布托特包', '香薰蜡烛 雪松'];
 
@@ -67,29 +67,23 @@ type Scrolls = { areas: string[]; nested: string[]; perColumn: Record<string, nu
 
 /** Every look at one state: screenshots at both sizes, both themes, both languages; the checks on each. */
 async function lookAt(page: Page, state: string, open: () => Promise<void>, allowed: string[]): Promise<string[]> {
-  const problems: string[] = [];
-  for (const language of LANGUAGES) {
-    for (const theme of THEMES) {
-      for (const size of SIZES) {
-        await page.setViewportSize(size);
-        await chooseLook(page, language, theme);
-        await page.getByTestId('open-batch').click();
-        await open();
-        await page.waitForTimeout(300);
-        const tag = `${state}-${size.width}x${size.height}-${theme}-${language}`;
-        await page.screenshot({ path: `.tmp/shots-look/${tag}.png` });
-        const scroll = (await page.evaluate(SCROLL_AREAS)) as Scrolls;
-        if (scroll.nested.length > 0) problems.push(`${tag}: nested scroll areas ${scroll.nested.join(', ')}`);
-        for (const [column, count] of Object.entries(scroll.perColumn)) if (count > 1) problems.push(`${tag}: ${count} scroll areas in ${column}: ${scroll.areas.join(', ')}`);
-        if (size.width === 1440) {
-          for (const label of (await page.evaluate(cutLabels('[data-testid="batch-page"]'))) as string[]) problems.push(`${tag}: cut label ${label}`);
-          if (language === 'zh') for (const label of (await page.evaluate(latinOnlyLabels(allowed))) as string[]) problems.push(`${tag}: Latin-only label "${label}"`);
-          for (const v of await seriousViolations(page)) problems.push(`${tag}: axe ${v.slice(0, 300)}`);
-        }
-      }
+  return problemsInEveryLook(page, async ({ size, language, tag: look }) => {
+    const problems: string[] = [];
+    await page.getByTestId('open-batch').click();
+    await open();
+    await page.waitForTimeout(300);
+    const tag = `${state}-${look}`;
+    await page.screenshot({ path: `.tmp/shots-look/${tag}.png` });
+    const scroll = (await page.evaluate(SCROLL_AREAS)) as Scrolls;
+    if (scroll.nested.length > 0) problems.push(`${tag}: nested scroll areas ${scroll.nested.join(', ')}`);
+    for (const [column, count] of Object.entries(scroll.perColumn)) if (count > 1) problems.push(`${tag}: ${count} scroll areas in ${column}: ${scroll.areas.join(', ')}`);
+    if (size.width === 1440) {
+      for (const label of (await page.evaluate(cutLabels('[data-testid="batch-page"]'))) as string[]) problems.push(`${tag}: cut label ${label}`);
+      if (language === 'zh') for (const label of (await page.evaluate(latinOnlyLabels(allowed))) as string[]) problems.push(`${tag}: Latin-only label "${label}"`);
+      for (const v of await seriousViolations(page)) problems.push(`${tag}: axe ${v.slice(0, 300)}`);
     }
-  }
-  return problems;
+    return problems;
+  });
 }
 
 async function closeRerunDialog(page: Page): Promise<void> {

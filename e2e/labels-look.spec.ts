@@ -11,7 +11,7 @@ import { expect, test } from './fixtures/harness.ts';
 import { batchDone } from './support/catalog.ts';
 import { ipc } from './support/ipc.ts';
 import { cutLabels } from './support/look.ts';
-import { chooseLook, LANGUAGES, openStudio, openTab, SIZES, THEMES } from './support/studio.ts';
+import { openStudio, openTab, problemsInEveryLook } from './support/studio.ts';
 
 const NAMES = ['陶瓷马克杯 白色 350ml', '不锈钢保温杯 深蓝 500ml', '亚麻餐垫 米色', '竹制砧板 大号', '玻璃花瓶 手工吹制', '羊毛围巾 灰色', '帆布托特包', '香薰蜡烛 雪松', '真皮钱包 棕色', '橄榄油 500ml'];
 const LIST_NAME = '淘宝 / 天猫 / 京东';
@@ -83,15 +83,6 @@ test('no label cut off in the batch select, the shot-list table, catalog tiles a
 
   await openStudio(page, harness.url);
   await expect(page.getByTestId('gallery-totals')).toContainText(/20 (sessions|个会话)/);
-  const problems: string[] = [];
-  for (const language of LANGUAGES) {
-    for (const theme of THEMES) {
-      for (const size of SIZES) {
-        await page.setViewportSize(size);
-        await chooseLook(page, language, theme);
-        problems.push(...(await cutPlaces(page, `${size.width}x${size.height}-${theme}-${language}`, list.id)));
-      }
-    }
-  }
+  const problems = await problemsInEveryLook(page, (look) => cutPlaces(page, look.tag, list.id));
   expect(problems).toEqual([]);
 });

@@ -67,6 +67,32 @@ export async function chooseLook(page: Page, language: (typeof LANGUAGES)[number
   await expect(page.locator('html')).toHaveAttribute('lang', language === 'zh' ? 'zh-CN' : 'en');
 }
 
+/** One look of the app: a window size, a theme and a language, and their name for screenshots and problems. */
+export interface Look {
+  size: (typeof SIZES)[number];
+  theme: (typeof THEMES)[number];
+  language: (typeof LANGUAGES)[number];
+  tag: string;
+}
+
+/**
+ * Runs `check` in every look (each language, theme and size, chosen in the app first) and gathers the problems it
+ * answers, each look's tagged "1440x900-light-zh".
+ */
+export async function problemsInEveryLook(page: Page, check: (look: Look) => Promise<string[]>): Promise<string[]> {
+  const problems: string[] = [];
+  for (const language of LANGUAGES) {
+    for (const theme of THEMES) {
+      for (const size of SIZES) {
+        await page.setViewportSize(size);
+        await chooseLook(page, language, theme);
+        problems.push(...(await check({ size, theme, language, tag: `${size.width}x${size.height}-${theme}-${language}` })));
+      }
+    }
+  }
+  return problems;
+}
+
 /** Every month-first date (11/23/2026) the page shows, in its text and in its fields' values. */
 export async function monthFirstDates(page: Page): Promise<string[]> {
   const text = await page.locator('body').innerText();
