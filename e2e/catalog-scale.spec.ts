@@ -208,6 +208,31 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
         return d.querySelector('.catalog-board-x')!.scrollLeft === 300 && d.querySelector('.catalog-board-head-wrap')!.scrollLeft === 300 ? true : null;
       }),
     );
+    // Each drawn row's product cell stays at the board's left edge, whichever way the board was moved: by the bar,
+    // or by a sideways swipe over the rows (the rows' box moves only so, with the header row and the bar alongside).
+    const productsAtLeft = () =>
+      page.evaluate(() => {
+        const d = (globalThis as unknown as { document: { querySelector(s: string): El; querySelectorAll(s: string): ArrayLike<El> } }).document;
+        const left = d.querySelector('.catalog-board-x').getBoundingClientRect().left;
+        return Array.from(d.querySelectorAll('.catalog-board-product')).map((p) => Math.round(p.getBoundingClientRect().left - left));
+      });
+    expect(new Set(await productsAtLeft()), tag).toEqual(new Set([1]));
+    const head = (await board.locator('.catalog-board-head-wrap').boundingBox())!;
+    const bar = (await board.locator('.catalog-board-hbar').boundingBox())!;
+    await page.mouse.move(head.x + head.width / 2, (head.y + head.height + bar.y) / 2);
+    await page.mouse.wheel(120, 0);
+    await until('the board, its header row and its bar to move with a sideways swipe over the rows', async () =>
+      page.evaluate(() => {
+        const d = (globalThis as unknown as Doc).document;
+        // 120 px further, or as far as the board goes.
+        const x = d.querySelector('.catalog-board-x')!;
+        const lefts = ['.catalog-board-x', '.catalog-board-head-wrap', '.catalog-board-hbar'].map((s) => d.querySelector(s)!.scrollLeft);
+        const to = Math.min(420, x.scrollWidth - x.clientWidth);
+        // (The last few pixels of scrollWidth − clientWidth are the border's: compared with a little room.)
+        return lefts.every((left) => Math.abs(left - (lefts[0] ?? 0)) <= 1) && (lefts[0] ?? 0) >= to - 3 && to > 300 ? true : null;
+      }),
+    );
+    expect(new Set(await productsAtLeft()), tag).toEqual(new Set([1]));
     await page.screenshot({ path: `.tmp/shots-scale/board-end-${tag}.png` });
 
     // The product table's and the job list's last rows, each reached by scrolling its column.

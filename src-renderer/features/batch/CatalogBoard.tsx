@@ -301,7 +301,7 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
             ))}
           </div>
         </div>
-        <div className="catalog-board-x" ref={sideways.content} onScroll={sideways.fromContent}>
+        <div className="catalog-board-x" ref={sideways.content} onScroll={sideways.fromContent} onWheel={sideways.onContentWheel}>
           <div className="catalog-board-rows" ref={rowsRef} style={{ height: virtualizer.getTotalSize(), minWidth }}>
             {items.map((item) => {
               const row = view.rows[item.index];

@@ -7,7 +7,7 @@
 import { flushSync } from 'react-dom';
 
 /** React's render and commit time per frame given to cells (their style, layout and paint come after it). */
-const FRAME_BUDGET_MS = 2.5;
+const FRAME_BUDGET_MS = 1;
 /** What a cell costs at first guess, before the first frame has measured it. */
 const FIRST_GUESS_MS = 1;
 

@@ -1,8 +1,17 @@
-// A board wider than its column moves sideways as one: the rows (their own scrollbar hidden), the header row that
-// sticks to the column's top, and a scrollbar that sticks to the column's bottom, so it is in reach wherever the
-// column is scrolled to (a native one would sit below the last of 1,000 rows). Whichever of them moves, the others
-// follow; the scroll events of those follows are known echoes and ignored.
+// A board wider than its column moves sideways as one: the rows, the header row that sticks to the column's top, and
+// a scrollbar that sticks to the column's bottom, so it is in reach wherever the column is scrolled to (a native one
+// would sit below the last of 1,000 rows). Whichever of them moves, the others follow; the scroll events of those
+// follows are known echoes and ignored.
+//
+// The rows' box does not scroll sideways by itself (overflow hidden): a sideways swipe or Shift+wheel over it is
+// moved here, as over the header row. Each row's product cell stays in sight at the left by a transform the rows'
+// box hands down (--board-x, set in the same task as the move), not by `position: sticky`: a sticky box inside the
+// rows made every change in a row lay the whole page out (a sticky descendant stops the rows' box from being a
+// layout root of its own) and made the page's compositor split into a layer per row.
 import { useMemo, useRef } from 'react';
+
+/** The CSS variable the rows' box hands its product cells: how far the board is moved sideways. */
+const BOARD_X = '--board-x';
 
 export function useSideways() {
   const head = useRef<HTMLDivElement>(null);
@@ -12,6 +21,12 @@ export function useSideways() {
     // Where each element was moved to by following another: its scroll event for that move comes later and is an
     // echo, not the designer; followed, a late echo would undo a newer move (a key press revealing a candidate).
     const echoes = new WeakMap<HTMLElement, number>();
+    /** The product cells follow the rows' box to where it has scrolled (its first child hands the offset down). */
+    const holdProducts = () => {
+      const rows = content.current?.firstElementChild as HTMLElement | null | undefined;
+      const left = `${content.current?.scrollLeft ?? 0}px`;
+      if (rows && rows.style.getPropertyValue(BOARD_X) !== left) rows.style.setProperty(BOARD_X, left);
+    };
     const follow = (from: HTMLElement | null, ...to: Array<HTMLElement | null>) => {
       if (!from) return;
       const left = from.scrollLeft;
@@ -23,6 +38,16 @@ export function useSideways() {
         echoes.set(el, left);
         el.scrollLeft = left;
       }
+      holdProducts();
+    };
+    /** A sideways swipe or Shift+wheel over the rows or the header row (neither scrolls by itself) moves the board. */
+    const onWheel = (e: { deltaX: number; deltaY: number; shiftKey: boolean }) => {
+      const dx = e.deltaX || (e.shiftKey ? e.deltaY : 0);
+      const el = content.current;
+      if (!dx || !el) return;
+      el.scrollLeft += dx;
+      // Moved here, so the others follow in this task, not a frame later with the rows' scroll event.
+      follow(el, head.current, bar.current);
     };
     return {
       head,
@@ -31,11 +56,8 @@ export function useSideways() {
       /** The rows moved (a trackpad, Shift+wheel, or focus moving to a candidate out of sight). */
       fromContent: () => follow(content.current, head.current, bar.current),
       fromBar: () => follow(bar.current, content.current, head.current),
-      /** A sideways swipe (or Shift+wheel) over the header row, which does not scroll by itself, moves the board. */
-      onHeadWheel: (e: { deltaX: number; deltaY: number; shiftKey: boolean }) => {
-        const dx = e.deltaX || (e.shiftKey ? e.deltaY : 0);
-        if (dx && content.current) content.current.scrollLeft += dx;
-      },
+      onHeadWheel: onWheel,
+      onContentWheel: onWheel,
     };
   }, []);
 }
@@ -44,8 +66,8 @@ export function useSideways() {
 const REVEAL_MARGIN = 8;
 
 /**
- * Moves the board sideways so that `el` (a focused candidate) is in sight: right of the product cell that sticks to
- * the left, and left of the board's right edge. The focus alone would leave it under the sticky cell or cut off.
+ * Moves the board sideways so that `el` (a focused candidate) is in sight: right of the product cell held at the
+ * left, and left of the board's right edge. The focus alone would leave it under the product cell or cut off.
  */
 export function revealSideways(content: HTMLElement | null, el: HTMLElement): void {
   if (!content) return;
