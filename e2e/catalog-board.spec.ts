@@ -5,6 +5,7 @@
 // writes exactly the picked files and its manifest names them. Screenshots of the board in both themes and languages.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import type { BatchDetail, CatalogBoard, MarketplaceExportSummary, Product, ShotList } from '../src-shared/ipc/index.ts';
 import { expect, test } from './fixtures/harness.ts';
 import { seriousViolations } from './support/axe.ts';
@@ -13,6 +14,12 @@ import { chooseLook, LANGUAGES, openStudio, screenshot, SIZES, THEMES } from './
 
 const shot = (name: string, purpose: string) => ({ name, purpose, model: 'seedream-5-0-pro', ratio: '1:1', resolution: '1K', n: 2, promptAddition: name });
 const SKUS = ['BRD-1', 'BRD-2', 'BRD-3'];
+
+/** The mean colour of the middle 40 × 40 pixels of a 96 × 96 image (a candidate as drawn, or its thumbnail). */
+async function middleColour(png: Buffer): Promise<number[]> {
+  const { channels } = await sharp(png).extract({ left: 28, top: 28, width: 40, height: 40 }).removeAlpha().stats();
+  return channels.map((c) => Math.round(c.mean));
+}
 const SHOTS = ['main', 'detail'];
 
 test('pick one candidate per cell by keyboard on the board, reject the other, export exactly the picks', async ({ page, harness }) => {
@@ -37,6 +44,20 @@ test('pick one candidate per cell by keyboard on the board, reject the other, ex
     (await board.locator('[data-testid="cell-candidate"] img').evaluateAll((imgs) => imgs.every((im) => (im as unknown as { complete: boolean; naturalWidth: number }).complete && (im as unknown as { naturalWidth: number }).naturalWidth > 0))) || null,
   );
   for (const sku of SKUS) await expect(board.locator(`[data-testid="board-row"][data-sku="${sku}"]`)).toContainText(sku);
+  // A row's images come in one request (its thumbnail sheet), and each candidate shows its own image: the middle of
+  // what the page drew for it matches the middle of its own thumbnail.
+  for (const sku of SKUS) {
+    const srcs = await board.locator(`[data-testid="board-row"][data-sku="${sku}"] [data-testid="cell-candidate"] img`).evaluateAll((imgs) => imgs.map((im) => im.getAttribute('src') ?? ''));
+    expect(new Set(srcs).size, sku).toBe(1);
+    expect(srcs[0], sku).toContain('/studio-image/sheet/');
+  }
+  for (const candidate of await board.getByTestId('cell-candidate').all()) {
+    const id = (await candidate.getAttribute('data-image-id')) as string;
+    const drawn = await middleColour(await candidate.locator('img').screenshot());
+    const own = await fetch(`${harness.origin}/studio-image/thumb/${id}`, { headers: { 'x-studio-token': harness.token } });
+    const expected = await middleColour(await sharp(Buffer.from(await own.arrayBuffer())).resize(96, 96, { fit: 'cover' }).png().toBuffer());
+    expect(drawn.map((c, i) => Math.abs(c - (expected[i] ?? 0))).every((d) => d < 20), `${id}: drawn ${drawn.join(',')} vs its thumbnail ${expected.join(',')}`).toBe(true);
+  }
 
   // Keyboard only after one click: per row, focus the first candidate of main, then P, → X, → (detail) P, → X.
   const cell = (sku: string, shotName: string) => board.locator(`[data-testid="catalog-cell"][data-sku="${sku}"][data-shot="${shotName}"]`);

@@ -5,7 +5,7 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import type { IpcResult } from '../src-shared/ipc/contract.ts';
 import { withEarlySettings } from '../src-shared/ipc/early-settings.ts';
-import { EARLY_SETTINGS_MS, IPC_EVENT_NAMES, IPC_METHODS, type ImageKind, type IpcEventName, type IpcMethodName, type StudioApi } from '../src-shared/ipc/index.ts';
+import { EARLY_SETTINGS_MS, IPC_EVENT_NAMES, IPC_METHODS, type ImageUrlKind, type IpcEventName, type IpcMethodName, type StudioApi } from '../src-shared/ipc/index.ts';
 
 type MethodFunctions = Omit<StudioApi, 'on' | 'imageUrl'>;
 
@@ -33,7 +33,7 @@ const api = {
       ipcRenderer.removeListener(event, forward);
     };
   },
-  imageUrl(kind: ImageKind, imageId: string): string {
+  imageUrl(kind: ImageUrlKind, imageId: string): string {
     return `studio-image://${encodeURIComponent(kind)}/${encodeURIComponent(imageId)}`;
   },
 } satisfies StudioApi;

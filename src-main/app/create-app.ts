@@ -2,11 +2,12 @@
 // what it needs (library data, environments, downloads, generation, batches, inspector, local console), merges
 // their IPC handler tables, and gives either host (Electron shell or harness) the StudioApp seam.
 import { mkdirSync } from 'node:fs';
+import type { ImageKind } from '../../src-shared/ipc/index.ts';
 import type { Language } from '../../src-shared/language.ts';
 import { BatchRepo, createBatch, type Batch } from '../batch/index.ts';
 import { Environments, SettingsStore, createSettingsHandlers } from '../environments/index.ts';
 import { createExportHandlers } from '../export/index.ts';
-import { Downloader, cacheDirs, createFileHandlers, existingCachePath, type CacheDirs } from '../files/index.ts';
+import { Downloader, ThumbnailSheets, cacheDirs, createFileHandlers, existingCachePath, type CacheDirs } from '../files/index.ts';
 import { GenerationRunner, bringBackSentTurns, createGenerationHandlers, reconcileLocalTurns } from '../generation/index.ts';
 import { createInspectorHandlers, type InspectorContext, type InspectorHandlers } from '../inspector/index.ts';
 import { dispatch, mergeHandlerTables } from '../ipc/index.ts';
@@ -272,14 +273,17 @@ export async function createStudioApp(options: StudioAppOptions): Promise<CoreSt
   if (!options.testing?.pauseDownloads) downloader.resumePending();
 
   let closed = false;
+  const imageFile = async (kind: ImageKind, imageId: string) => {
+    const image = data.repo.getImage(imageId);
+    if (!image || image.download !== 'done') return null;
+    return existingCachePath(data.dirs, kind, image.id);
+  };
+  const sheets = new ThumbnailSheets((imageId) => imageFile('thumb', imageId));
   return {
     invoke: (method, input) => dispatch(handlers, method, input, data.language(), secretsNow),
     on: (event, listener) => events.on(event, listener),
-    imageFile: async (kind, imageId) => {
-      const image = data.repo.getImage(imageId);
-      if (!image || image.download !== 'done') return null;
-      return existingCachePath(data.dirs, kind, image.id);
-    },
+    imageFile,
+    imageSheet: (imageIds) => sheets.sheet(imageIds),
     whenDownloadsIdle: () => downloader.whenIdle(),
     whenGenerationsSettled: async () => {
       await runner.settle();

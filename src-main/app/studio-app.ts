@@ -4,6 +4,7 @@
 import type { IpcResult } from '../../src-shared/ipc/contract.ts';
 import type { ImageKind, IpcEventName, IpcEvents, IpcMethodName } from '../../src-shared/ipc/index.ts';
 import type { DesktopShell } from '../ports/desktop-shell.ts';
+import type { ThumbnailSheet } from '../files/index.ts';
 import type { GenerationPolicy } from '../generation/index.ts';
 import type { LocalServiceHost } from '../ports/local-service-host.ts';
 
@@ -42,6 +43,9 @@ export interface StudioApp {
   on<E extends IpcEventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
   /** The file behind an image URL of the app's protocol (thumbnail or full PNG), or null. */
   imageFile(kind: ImageKind, imageId: string): Promise<string | null>;
+  /** Several downloaded images' thumbnails side by side in one image (thumbnail-sheet.ts), for an image URL of kind
+   *  `sheet`; an image without a thumbnail on disk gets a blank tile. */
+  imageSheet(imageIds: readonly string[]): Promise<ThumbnailSheet>;
   close(): Promise<void>;
 }
 

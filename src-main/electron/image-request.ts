@@ -3,9 +3,30 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { ImageKind } from '../../src-shared/ipc/index.ts';
+import { SHEET_MOST } from '../../src-shared/image-sheet.ts';
+
 
 const IMAGE_KINDS: readonly ImageKind[] = ['thumb', 'full'];
 const IMAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** A request for a thumbnail sheet (kind `sheet`, its id the images' ids joined by dots): the ids, or null when it
+ *  is not one (thumbnail-sheet.ts). */
+export function parseSheetRequest(kind: string, id: string): string[] | null {
+  if (kind !== 'sheet') return null;
+  const ids = id.split('.');
+  return ids.length >= 1 && ids.length <= SHEET_MOST && ids.every((one) => IMAGE_ID.test(one)) ? ids : null;
+}
+
+/** A sheet's answer headers: a sheet of images all on disk never changes (image ids are never reused), so the page
+ *  keeps it and a row scrolled back to shows at once; one with a blank tile is asked for again. */
+export function sheetHeaders(sheet: { bytes: Buffer; complete: boolean }): Record<string, string> {
+  return {
+    'content-type': 'image/webp',
+    'content-length': String(sheet.bytes.length),
+    'cache-control': sheet.complete ? 'private, max-age=86400, immutable' : 'no-store',
+    'x-content-type-options': 'nosniff',
+  };
+}
 
 /** The (kind, id) of a request, or null when either is not one the app could have made. */
 export function parseImageRequest(kind: string, id: string): { kind: ImageKind; id: string } | null {

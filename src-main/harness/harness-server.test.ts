@@ -36,6 +36,11 @@ class FakeApp implements StudioApp {
   imageFile(kind: 'thumb' | 'full', id: string) {
     return Promise.resolve(this.files.get(`${kind}/${id}`) ?? null);
   }
+  readonly sheets: string[][] = [];
+  imageSheet(ids: readonly string[]) {
+    this.sheets.push([...ids]);
+    return Promise.resolve({ bytes: Buffer.from(`sheet:${ids.join(',')}`), complete: !ids.includes('img_pending') });
+  }
   close() {
     return Promise.resolve();
   }
@@ -250,6 +255,21 @@ describe('browser harness transport', () => {
     expect((await send(harness.port, `/studio-image/secret/img_aaaa1111?token=${harness.token}`)).status).toBe(400);
     expect((await send(harness.port, `/studio-image/thumb/..%2Fsecret?token=${harness.token}`)).status).toBe(400);
     expect((await send(harness.port, `/studio-image/thumb/img_aaaa1111`)).status).toBe(401);
+  });
+
+  it('serves a thumbnail sheet for 1 to 40 well-formed image ids, kept by the page only when every tile is there', async () => {
+    const sheet = await send(harness.port, `/studio-image/sheet/img_aaaa1111.img_bbbb2222?token=${harness.token}`);
+    expect(sheet.status).toBe(200);
+    expect(sheet.headers['content-type']).toBe('image/webp');
+    expect(sheet.headers['cache-control']).toBe('private, max-age=86400, immutable');
+    expect(sheet.body).toBe('sheet:img_aaaa1111,img_bbbb2222');
+    expect((await send(harness.port, `/studio-image/sheet/img_aaaa1111.img_pending?token=${harness.token}`)).headers['cache-control']).toBe('no-store');
+    const tooMany = Array.from({ length: 41 }, (_, i) => `img_${String(i).padStart(8, '0')}`).join('.');
+    for (const bad of ['img_aaaa1111..img_b', '..%2Fsecret', 'img_a%2Fb', tooMany]) {
+      expect((await send(harness.port, `/studio-image/sheet/${bad}?token=${harness.token}`)).status, bad).toBe(400);
+    }
+    expect((await send(harness.port, `/studio-image/sheet/img_aaaa1111`)).status).toBe(401);
+    expect(app.sheets).toEqual([['img_aaaa1111', 'img_bbbb2222'], ['img_aaaa1111', 'img_pending']]);
   });
 
   it('never serves files outside the renderer folder', async () => {

@@ -95,3 +95,19 @@ export function templated<T>(t: Text<T>): Text<T> {
     return text;
   };
 }
+
+/** The templated t() of each namespace and language, shared by every component that asks (a board's cells). */
+const sharedTemplates = new Map<string, Text<never>>();
+
+/** useText(), templated (above) and shared: for texts drawn many times over, as a board's cells draw theirs. */
+export function useTemplatedText<T>(namespace: TextNamespace<T>): Text<T> {
+  const lng = useI18nLanguage();
+  const id = `${namespace.name}\n${lng}`;
+  let t = sharedTemplates.get(id) as Text<T> | undefined;
+  if (!t) {
+    const ns = namespace.name;
+    t = templated<T>((key, options) => translate(ns, key, options, lng));
+    sharedTemplates.set(id, t as unknown as Text<never>);
+  }
+  return t;
+}

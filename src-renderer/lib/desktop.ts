@@ -1,7 +1,7 @@
 // The only file that touches window.api (STYLE.md): the preload's bridge in Electron, the harness's client in
 // a browser. Everything else imports these functions, so the bridge can be swapped without touching features.
 import { appText, textNow } from '../i18n/text.ts';
-import type { ImageKind, IpcError, IpcEventName, IpcEvents, IpcMethodName, IpcMethods, MethodInputOf, MethodOutputOf, StudioApi } from './ipc-types.ts';
+import type { ImageKind, ImageUrlKind, IpcError, IpcEventName, IpcEvents, IpcMethodName, IpcMethods, MethodInputOf, MethodOutputOf, StudioApi } from './ipc-types.ts';
 
 /** An IPC failure as a thrown value, so react-query sees it as an error and the UI can read `.ipc`. */
 export class DesktopError extends Error {
@@ -47,6 +47,13 @@ export function onEvent<E extends IpcEventName>(event: E, listener: (payload: Ip
 export function imageUrl(kind: ImageKind, imageId: string): string {
   const api = bridge();
   return api ? api.imageUrl(kind, imageId) : '';
+}
+
+/** URL of one image holding the thumbnails of up to SHEET_MOST (src-shared/image-sheet.ts) images side by side, as square tiles in this order
+ *  (main's files/thumbnail-sheet.ts): one request where each image would be one. */
+export function imageSheetUrl(imageIds: readonly string[]): string {
+  const api = bridge();
+  return api ? api.imageUrl('sheet' satisfies ImageUrlKind, imageIds.join('.')) : '';
 }
 
 export type { IpcMethods };

@@ -7,6 +7,7 @@ export type MethodOutputOf<K extends IpcMethodName> = MethodOutput<IpcMethods[K]
 
 export type {
   ImageKind,
+  ImageUrlKind,
   IpcError,
   IpcEventName,
   IpcEvents,

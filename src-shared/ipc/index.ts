@@ -74,6 +74,9 @@ export const IPC_EVENT_NAMES = [
 ] as const satisfies readonly IpcEventName[];
 
 export type ImageKind = 'thumb' | 'full';
+/** What an image URL can name: one image's file, or a sheet of several images' thumbnails side by side (its id
+ *  the images' ids joined by dots; main's files/thumbnail-sheet.ts). */
+export type ImageUrlKind = ImageKind | 'sheet';
 
 /**
  * The bridge (the preload, and the harness's client like it) asks main for the settings as the window opens; the
@@ -86,8 +89,8 @@ export type StudioApi = {
   [K in IpcMethodName]: (input: MethodInput<IpcMethods[K]>) => Promise<IpcResult<MethodOutput<IpcMethods[K]>>>;
 } & {
   on<E extends IpcEventName>(event: E, listener: (payload: IpcEvents[E]) => void): () => void;
-  /** URL of an image file through the app's one protocol (DESIGN.md §2 rule 5). */
-  imageUrl(kind: ImageKind, imageId: string): string;
+  /** URL of an image file (or a sheet of thumbnails) through the app's one protocol (DESIGN.md §2 rule 5). */
+  imageUrl(kind: ImageUrlKind, imageId: string): string;
 };
 
 /** Looks a method up by channel, for the handler side. */

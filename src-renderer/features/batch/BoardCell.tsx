@@ -9,10 +9,10 @@ import { memo } from 'react';
 import type { BatchJob } from '../../../src-shared/ipc/batch.ts';
 import type { BoardCell, CellCandidate } from '../../../src-shared/ipc/batch-board.ts';
 import { formatDuration } from '../../i18n/format.ts';
-import { imageUrl } from '../../lib/desktop.ts';
 import { useNow } from '../../ui/useNow.ts';
 import type { BoardT } from './board-i18n.ts';
 import { needsAttention, type BoardFocus } from './board-model.ts';
+import { tileOf, type RowSheet } from './board-sheet.ts';
 import { CellActions } from './Reruns.tsx';
 
 /** The element id of a focus stop, so the grid can move the focus there after a key. */
@@ -42,6 +42,8 @@ export interface CellProps {
   job?: BatchJob | null;
   /** Whether the cell's contents are drawn yet, or only its frame (board-staging.ts). */
   drawn?: boolean;
+  /** The row's thumbnail sheet its candidates are drawn from (BoardRow.tsx), or null for their own thumbnails. */
+  sheet?: RowSheet | null;
 }
 
 /** A running cell's status with the time since it was sent, ticking each second (only running cells hold a timer). */
@@ -52,14 +54,16 @@ function RunningStatus({ startedAt, t }: { startedAt: number; t: BoardT }) {
 
 function StatusLine({ cell, t }: { cell: BoardCell; t: BoardT }) {
   const running = cell.status === 'running' && cell.startedAt !== null;
-  const picked = cell.status === 'done' ? (cell.pick ? t('picked') : t('noPick')) : null;
+  const cost = t('cost', { charged: cell.charged, estimated: cell.estimated });
+  // A done cell without a pick says so in the same quiet line as its cost (one text less in each of a board's cells).
+  const quiet = cell.status === 'done' && !cell.pick ? `${t('noPick')} · ${cost}` : cost;
   return (
     <div className="catalog-board-cell-head">
       <span className={`catalog-board-status catalog-board-status-${cell.status}`} data-testid="cell-status">
         {running ? <RunningStatus startedAt={cell.startedAt ?? 0} t={t} /> : t(`status.${cell.status}`, { time: '' })}
       </span>
-      {picked ? <span className={cell.pick ? 'catalog-board-picked-note' : 'muted'}>{picked}</span> : null}
-      <span className="muted">{t('cost', { charged: cell.charged, estimated: cell.estimated })}</span>
+      {cell.status === 'done' && cell.pick ? <span className="catalog-board-picked-note">{t('picked')}</span> : null}
+      <span className="muted">{quiet}</span>
       {cell.code ? (
         <span className="catalog-board-cell-error">
           <code>{cell.code}</code>
@@ -114,7 +118,7 @@ function Candidate({ cell, candidate: c, index, props }: { cell: BoardCell; cand
       {/* The cell's name comes from its content (what is seen and what is read agree): the image's words, the marks, the button. */}
       {c.download === 'done' ? (
         // A fixed 96 px box, decoded off the main thread: entering rows never wait for a decode.
-        <img src={imageUrl('thumb', c.imageId)} alt={t('candidateLabel', words)} width={96} height={96} decoding="async" draggable={false} />
+        <img {...tileOf(props.sheet ?? null, c.imageId)} alt={t('candidateLabel', words)} width={96} height={96} decoding="async" draggable={false} />
       ) : (
         <span className="catalog-board-pending">
           <span className="sr-only">{t('candidateLabel', words)} · </span>

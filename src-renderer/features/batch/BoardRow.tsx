@@ -6,11 +6,11 @@
 import { memo, useCallback, useSyncExternalStore } from 'react';
 import type { BatchDetail } from '../../../src-shared/ipc/batch.ts';
 import type { BoardCell } from '../../../src-shared/ipc/batch-board.ts';
-import { imageUrl } from '../../lib/desktop.ts';
 import type { BoardT } from './board-i18n.ts';
 import type { BoardFocus, BoardRow } from './board-model.ts';
 import type { CellStager } from './board-staging.ts';
 import { BoardCellView, type CellHandlers } from './BoardCell.tsx';
+import { rowSheet, tileOf, type RowSheet } from './board-sheet.ts';
 import { jobOf } from './Reruns.tsx';
 
 export const THUMB = 96;
@@ -41,14 +41,14 @@ export interface RowHandlers extends CellHandlers {
 }
 
 /** The row head: the product's name, SKU and master reference, and the choice of a master from its candidates. */
-const ProductHead = memo(function ProductHead({ row, focused, t, on }: { row: BoardRow; focused: string | null; t: BoardT; on: RowHandlers }) {
+const ProductHead = memo(function ProductHead({ row, focused, t, on, sheet }: { row: BoardRow; focused: string | null; t: BoardT; on: RowHandlers; sheet: RowSheet | null }) {
   const { product } = row;
   const count = row.cells.reduce((n, cell) => n + cell.candidates.length, 0);
   const chosen = product.masterChosen === true;
   return (
     <div role="rowheader" className="catalog-board-product">
       {product.masterImageId ? (
-        <img className="catalog-board-master" src={imageUrl('thumb', product.masterImageId)} alt={t('masterAlt', { sku: product.sku })} width={56} height={56} decoding="async" draggable={false} />
+        <img className="catalog-board-master" {...tileOf(sheet, product.masterImageId)} alt={t('masterAlt', { sku: product.sku })} width={56} height={56} decoding="async" draggable={false} />
       ) : (
         <span className="catalog-board-master catalog-board-master-none">{t('noMaster')}</span>
       )}
@@ -112,11 +112,13 @@ export const BoardRowView = memo(function BoardRowView({ row, index, start, temp
     useCallback((heard: () => void) => stager.subscribe(key, heard), [stager, key]),
     () => stager.drawnOf(key),
   );
+  // Asked for with the row's frame (the master shows from it), so it is in when the cells are drawn.
+  const sheet = rowSheet(row);
   return (
     <div ref={measure} role="row" data-index={index} aria-rowindex={index + 2} className="catalog-board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, top: start, minHeight: rowHeight(row) }}>
-      <ProductHead row={row} focused={focused} t={t} on={on} />
+      <ProductHead row={row} focused={focused} t={t} on={on} sheet={sheet} />
       {row.cells.map((cell, s) => (
-        <BoardCellView key={cell.shotName} cell={cell} row={index} shot={s} gridId={gridId} tabStop={tab && tab.row === index && tab.shot === s ? tab.candidate : -1} t={t} on={on} batchId={batchId} job={latestJobOf(detail, cell.jobIds)} drawn={s < drawn} />
+        <BoardCellView key={cell.shotName} cell={cell} row={index} shot={s} gridId={gridId} tabStop={tab && tab.row === index && tab.shot === s ? tab.candidate : -1} t={t} on={on} batchId={batchId} job={latestJobOf(detail, cell.jobIds)} drawn={s < drawn} sheet={sheet} />
       ))}
     </div>
   );

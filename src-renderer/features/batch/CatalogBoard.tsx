@@ -12,12 +12,11 @@
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import type { BoardCell, CatalogBoard } from '../../../src-shared/ipc/batch-board.ts';
-import { useText } from '../../i18n/text.ts';
+import { useTemplatedText } from '../../i18n/text.ts';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
 import { marksForKey } from '../../lib/library-state/marks.ts';
 import { placeName, useGalleryStore } from '../../lib/library-state/store.ts';
 import { cellImages, productImages } from '../../lib/library-state/cell-scope.ts';
-import { templated } from '../../i18n/text.ts';
 import { boardText, type BoardT } from './board-i18n.ts';
 import { boardView, clampFocus, moveFocus, NO_FILTER, STATUS_FILTERS, type BoardFilter, type BoardFocus, type BoardRow, type BoardView, type StatusFilter } from './board-model.ts';
 import { useBoard, useBoardEvents, useBoardMark, useSetPick, useSetProductMaster } from './board-queries.ts';
@@ -326,8 +325,7 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
 /** The board of the batch on show; null while there is none. */
 export function BoardSection({ batchId }: { batchId: string }) {
   // The board's texts are filled in from templates: its cells ask for the same texts thousands of times.
-  const words = useText(boardText);
-  const t = useMemo(() => templated(words), [words]);
+  const t = useTemplatedText(boardText);
   useBoardEvents(batchId);
   const board = useBoard(batchId);
   const [filter, setFilter] = useState<BoardFilter>(NO_FILTER);

@@ -13,7 +13,7 @@ import { call } from '../../lib/desktop.ts';
 import type { MethodInputOf, MethodOutputOf } from '../../lib/ipc-types.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { useLanguage } from '../../i18n/useLanguage.ts';
-import { useText } from '../../i18n/text.ts';
+import { useTemplatedText, useText } from '../../i18n/text.ts';
 import { ConfirmBox } from '../../ui/ConfirmBox.tsx';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { ErrorLine } from '../../ui/ErrorLine.tsx';
@@ -190,7 +190,8 @@ function RerunDialog({ batchId, job, onClose }: { batchId: string; job: BatchJob
 
 /** Re-shoot of the job's cell (its product × shot) as a new job of the batch; a dialog asks for a tweak and shows the price. */
 export function CellRerun({ batchId, job }: { batchId: string; job: BatchJob }) {
-  const t = useText(batchText);
+  // Drawn in every cell of a board: its texts are filled from templates.
+  const t = useTemplatedText(batchText);
   // The dialog keeps the job it was opened on: once sent, the cell's latest job is the new one (queued) and the old
   // one is replaced, yet the dialog stays to say what happened until the designer closes it.
   const [openOn, setOpenOn] = useState<BatchJob | null>(null);

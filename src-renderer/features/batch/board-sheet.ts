@@ -1,0 +1,44 @@
+// A board row's images in one image: main's thumbnail sheet (files/thumbnail-sheet.ts) of the product's master
+// reference and its cells' downloaded candidates, each drawn from its tile. Asked for with the row's frame, so the
+// cells drawn after it (board-staging.ts) find it loaded.
+import type { CSSProperties } from 'react';
+import { SHEET_MOST } from '../../../src-shared/image-sheet.ts';
+import { imageSheetUrl, imageUrl } from '../../lib/desktop.ts';
+import type { BoardRow } from './board-model.ts';
+
+/** A row's images in one image (main's thumbnail sheet): its master reference, then its cells' downloaded candidates. */
+export interface RowSheet {
+  url: string;
+  /** Each image's tile, from the left. */
+  tiles: ReadonlyMap<string, number>;
+}
+
+/** The row's sheet, made once per row object (a re-read of the row makes another). */
+const sheets = new WeakMap<BoardRow, RowSheet | null>();
+export function rowSheet(row: BoardRow): RowSheet | null {
+  let sheet = sheets.get(row);
+  if (sheet !== undefined) return sheet;
+  const tiles = new Map<string, number>();
+  const add = (id: string) => {
+    if (!tiles.has(id) && tiles.size < SHEET_MOST) tiles.set(id, tiles.size);
+  };
+  if (row.product.masterImageId) add(row.product.masterImageId);
+  for (const cell of row.cells) for (const c of cell.candidates) if (c.download === 'done') add(c.imageId);
+  sheet = tiles.size > 0 ? { url: imageSheetUrl([...tiles.keys()]), tiles } : null;
+  sheets.set(row, sheet);
+  return sheet;
+}
+
+/**
+ * Where an image of the row is drawn from: its tile of the row's sheet (one request for the whole row: each image
+ * the page loads costs its main thread about a millisecond, 17 a row), or its own thumbnail when the sheet has no
+ * room for it. The tile is cut out with object-view-box, in fractions of the sheet's width.
+ */
+export function tileOf(sheet: RowSheet | null, imageId: string): { src: string; style?: CSSProperties } {
+  const at = sheet?.tiles.get(imageId);
+  if (!sheet || at === undefined) return { src: imageUrl('thumb', imageId) };
+  const n = sheet.tiles.size;
+  const pct = (k: number) => `${((k * 100) / n).toFixed(4)}%`;
+  return { src: sheet.url, style: { objectViewBox: `inset(0 ${pct(n - 1 - at)} 0 ${pct(at)})` } };
+}
+
