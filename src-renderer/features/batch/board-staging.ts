@@ -28,6 +28,8 @@ export class CellStager {
   private frame = 0;
   private task = 0;
   private perCellMs = FIRST_GUESS_MS;
+  /** A row came in during a scroll: the next frame lays its frame out, so no cells are drawn for it. */
+  private rest = false;
 
   /**
    * During the board's render: the rows it draws, in the order their cells should come (those in view first). A row
@@ -38,6 +40,7 @@ export class CellStager {
     const next = new Map<string, number>();
     for (const row of rows) {
       const was = this.drawn.get(row.key);
+      if (was === undefined && scrolling) this.rest = true;
       next.set(row.key, whole(row.key) ? row.cells : Math.min(row.cells, was ?? (scrolling ? 0 : row.cells)));
     }
     this.drawn = next;
@@ -80,9 +83,16 @@ export class CellStager {
     this.task = 0;
   }
 
-  /** One frame's cells: as many as its budget holds at what cells have cost (one at least), drawn at once. */
+  /** One frame's cells: as many as its budget holds at what cells have cost (one at least), drawn at once. A frame
+   *  that brought a row in draws none: the next frame lays out and paints that row's frame (its product, the cells'
+   *  frames), and a cell on top made it the heaviest of the scroll. */
   private readonly step = () => {
     this.task = 0;
+    if (this.rest) {
+      this.rest = false;
+      this.schedule();
+      return;
+    }
     let room = Math.max(1, Math.floor(FRAME_BUDGET_MS / this.perCellMs));
     let count = 0;
     const rows: string[] = [];
