@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { protocol, type CustomScheme } from 'electron';
 import type { StudioApp } from '../app/studio-app.ts';
 import { APP_SCHEME } from './app-request.ts';
-import { fileInside, imageContentType, parseImageRequest, parseSheetRequest, sheetHeaders } from './image-request.ts';
+import { BAD_IMAGE_REQUEST, fileInside, imageContentType, parseImageRequest, parseSheetRequest, sheetHeaders } from './image-request.ts';
 
 export const IMAGE_SCHEME = 'studio-image';
 
@@ -45,7 +45,7 @@ export function handleImageProtocol(app: StudioApp, dataDir: string): void {
       return new Response(request.method === 'HEAD' ? null : new Uint8Array(sheet.bytes), { status: 200, headers: sheetHeaders(sheet) });
     }
     const parsed = parseImageRequest(url.hostname, id);
-    if (!parsed) return new Response('Bad image request: the kind is thumb or full and the id an image id, or the kind is sheet and the id 1 to 40 image ids joined by dots.', { status: 400 });
+    if (!parsed) return new Response(BAD_IMAGE_REQUEST, { status: 400 });
     const path = await app.imageFile(parsed.kind, parsed.id);
     const file = path === null ? null : await fileInside(dataDir, path);
     if (file === null) return new Response('No such image on disk.', { status: 404 });

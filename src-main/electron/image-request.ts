@@ -3,8 +3,7 @@
 import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import type { ImageKind } from '../../src-shared/ipc/index.ts';
-import { SHEET_MOST } from '../../src-shared/image-sheet.ts';
-
+import { SHEET_MOST, sheetImageIds } from '../../src-shared/image-sheet.ts';
 
 const IMAGE_KINDS: readonly ImageKind[] = ['thumb', 'full'];
 const IMAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -13,7 +12,7 @@ const IMAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
  *  is not one (thumbnail-sheet.ts). */
 export function parseSheetRequest(kind: string, id: string): string[] | null {
   if (kind !== 'sheet') return null;
-  const ids = id.split('.');
+  const ids = sheetImageIds(id);
   return ids.length >= 1 && ids.length <= SHEET_MOST && ids.every((one) => IMAGE_ID.test(one)) ? ids : null;
 }
 
@@ -27,6 +26,9 @@ export function sheetHeaders(sheet: { bytes: Buffer; complete: boolean }): Recor
     'x-content-type-options': 'nosniff',
   };
 }
+
+/** What a refused image request is told, by the protocol and by the harness route alike. */
+export const BAD_IMAGE_REQUEST = `Bad image request: the kind is thumb or full and the id an image id, or the kind is sheet and the id 1 to ${SHEET_MOST} image ids joined by dots.`;
 
 /** The (kind, id) of a request, or null when either is not one the app could have made. */
 export function parseImageRequest(kind: string, id: string): { kind: ImageKind; id: string } | null {

@@ -5,6 +5,7 @@
 // (issue 26: p95 main-thread time per frame under 8 ms). One request a row, and tiles sized for the board's 96 px
 // cells at twice the pixels (not the 512 px thumbnails, decoded 17 at a time).
 import sharp from 'sharp';
+import { sheetId } from '../../src-shared/image-sheet.ts';
 
 /** A tile's side in pixels: the board's 96 px cells on a 2× display. */
 export const SHEET_TILE = 192;
@@ -29,7 +30,7 @@ export class ThumbnailSheets {
   }
 
   async sheet(ids: readonly string[]): Promise<ThumbnailSheet> {
-    const key = ids.join('.');
+    const key = sheetId(ids);
     const kept = this.kept.get(key);
     if (kept) {
       this.kept.delete(key);

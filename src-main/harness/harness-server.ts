@@ -17,7 +17,7 @@ import { isOwnLoopbackHost, isOwnLoopbackOrigin } from '../domain/own-address.ts
 import { originOf } from '../domain/remote-url.ts';
 import { rendererAssetPath, rendererAssetType } from '../electron/app-request.ts';
 import { CONTENT_SECURITY_POLICY } from '../electron/content-security-policy.ts';
-import { fileInside, imageContentType, parseImageRequest, parseSheetRequest, sheetHeaders } from '../electron/image-request.ts';
+import { BAD_IMAGE_REQUEST, fileInside, imageContentType, parseImageRequest, parseSheetRequest, sheetHeaders } from '../electron/image-request.ts';
 import { harnessClientScript } from './client-script.ts';
 import { FOLDER_PROMPT_EVENT } from './folder-prompt-client.ts';
 import { FolderPromptRefusal, type FolderPrompt } from './folder-prompt.ts';
@@ -234,7 +234,7 @@ async function serveImage(front: Front, res: ServerResponse, kind: string, id: s
   }
   const request = parseImageRequest(kind, id);
   if (!request) {
-    sendText(res, 400, 'Bad image request: the kind is thumb or full and the id an image id, or the kind is sheet and the id 1 to 40 image ids joined by dots.');
+    sendText(res, 400, BAD_IMAGE_REQUEST);
     return;
   }
   const path = await front.app.imageFile(request.kind, request.id);

@@ -1,5 +1,6 @@
 // The only file that touches window.api (STYLE.md): the preload's bridge in Electron, the harness's client in
 // a browser. Everything else imports these functions, so the bridge can be swapped without touching features.
+import { sheetId } from '../../src-shared/image-sheet.ts';
 import { appText, textNow } from '../i18n/text.ts';
 import type { ImageKind, ImageUrlKind, IpcError, IpcEventName, IpcEvents, IpcMethodName, IpcMethods, MethodInputOf, MethodOutputOf, StudioApi } from './ipc-types.ts';
 
@@ -49,11 +50,11 @@ export function imageUrl(kind: ImageKind, imageId: string): string {
   return api ? api.imageUrl(kind, imageId) : '';
 }
 
-/** URL of one image holding the thumbnails of up to SHEET_MOST (src-shared/image-sheet.ts) images side by side, as square tiles in this order
- *  (main's files/thumbnail-sheet.ts): one request where each image would be one. */
+/** URL of one image holding the thumbnails of up to SHEET_MOST images side by side, as square tiles in this order
+ *  (src-shared/image-sheet.ts; main's files/thumbnail-sheet.ts): one request where each image would be one. */
 export function imageSheetUrl(imageIds: readonly string[]): string {
   const api = bridge();
-  return api ? api.imageUrl('sheet' satisfies ImageUrlKind, imageIds.join('.')) : '';
+  return api ? api.imageUrl('sheet' satisfies ImageUrlKind, sheetId(imageIds)) : '';
 }
 
 export type { IpcMethods };

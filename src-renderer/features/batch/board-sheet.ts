@@ -41,4 +41,3 @@ export function tileOf(sheet: RowSheet | null, imageId: string): { src: string; 
   const pct = (k: number) => `${((k * 100) / n).toFixed(4)}%`;
   return { src: sheet.url, style: { objectViewBox: `inset(0 ${pct(n - 1 - at)} 0 ${pct(at)})` } };
 }
-
