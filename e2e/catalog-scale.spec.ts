@@ -256,6 +256,39 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
 });
 
 /** The focused stop's product and shot ("SCL-001 main"), or what holds the focus instead. */
+type TraceEvent = { name: string; ph: string; args?: { endData?: { layoutRoots?: Array<{ nodeName: string }> } } };
+
+test('rows coming into the board and leaving it as its column scrolls lay out the board\'s rows alone, never the page', async ({ page, harness, browser }) => {
+  test.setTimeout(120_000);
+  await seedLongBoard(harness);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const board = await openBoard(page, harness.url, 'en', 'light');
+  const skus = () => board.getByTestId('board-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-sku')));
+  const before = await skus();
+  await page.waitForTimeout(500);
+  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  // A steady scroll, a step a frame, over a dozen rows: rows come in below and leave above, their cells drawn meanwhile.
+  await page.evaluate(async () => {
+    type Box = El & { parentElement: Box | null; hasAttribute(n: string): boolean };
+    const w = globalThis as unknown as Doc & { requestAnimationFrame(cb: () => void): void; getComputedStyle(e: unknown): { overflowY: string } };
+    let at = (w.document.querySelector('.catalog-board-rows') as Box | null)?.parentElement ?? null;
+    while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
+    for (let frame = 0; frame < 90; frame++) {
+      at!.scrollTop += 25;
+      await new Promise<void>((done) => w.requestAnimationFrame(() => done()));
+    }
+  });
+  await page.waitForTimeout(500);
+  const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+  const after = await skus();
+  expect(after.filter((s) => !before.includes(s)).length, 'rows came in').toBeGreaterThan(5);
+  expect(before.filter((s) => !after.includes(s)).length, 'rows left').toBeGreaterThan(3);
+  const roots = trace.traceEvents.filter((e) => e.name === 'Layout' && e.ph === 'X').flatMap((e) => (e.args?.endData?.layoutRoots ?? []).map((r) => r.nodeName));
+  expect(roots.length, 'the rows were laid out').toBeGreaterThan(10);
+  // A row is absolutely placed; placed in the rows' box itself, each one that came or went laid out the whole page.
+  expect(roots.filter((name) => !name.includes('catalog-board-rows')), 'layout roots outside the board\'s rows').toEqual([]);
+});
+
 function focusedCell(page: Page): Promise<string> {
   return page.evaluate(() => {
     type Cell = { getAttribute(name: string): string | null };

@@ -302,13 +302,16 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
         </div>
         <div className="catalog-board-x" ref={sideways.content} onScroll={sideways.fromContent} onWheel={sideways.onContentWheel}>
           <div className="catalog-board-rows" ref={rowsRef} style={{ height: virtualizer.getTotalSize(), minWidth }}>
-            {items.map((item) => {
-              const row = view.rows[item.index];
-              if (!row) return null;
-              return (
-                <BoardRowView key={item.key} row={row} index={item.index} start={item.start - start} template={template} gridId={gridId} tab={tab.row === item.index ? tab : null} focused={focusedName(view, at, item.index)} t={t} on={on} batchId={board.batchId} detail={detail} stager={stager} measure={virtualizer.measureElement} />
-              );
-            })}
+            {/* The rows' own box, never replaced: a row coming or going lays out this box alone (board.css). */}
+            <div className="catalog-board-rows-in">
+              {items.map((item) => {
+                const row = view.rows[item.index];
+                if (!row) return null;
+                return (
+                  <BoardRowView key={item.key} row={row} index={item.index} start={item.start - start} template={template} gridId={gridId} tab={tab.row === item.index ? tab : null} focused={focusedName(view, at, item.index)} t={t} on={on} batchId={board.batchId} detail={detail} stager={stager} measure={virtualizer.measureElement} />
+                );
+              })}
+            </div>
           </div>
         </div>
         {/* The board's own sideways scrollbar, kept in sight at the column's bottom (the rows' own one is hidden). */}
