@@ -2,7 +2,7 @@
 // during a scroll start empty and fill over the frames, those in view first; rows that come in otherwise, and the
 // focus's row, are whole at once; rows that leave are forgotten.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { CellStager, type StagedRow } from './board-staging.ts';
+import { cellCost, CellStager, type StagedRow } from './board-staging.ts';
 
 let frames: Array<() => void> = [];
 let tasks: Array<() => void> = [];
@@ -88,6 +88,18 @@ describe('board cell staging', () => {
     expect(stager.drawnOf('a')).toBe(now);
     nextFrame(stager);
     expect(stager.drawnOf('a')).toBeGreaterThan(now);
+  });
+
+  it('takes a dearer cell at once and a cheaper one slowly, so one cheap cell does not put two in the next frame', () => {
+    expect(cellCost(0.6, 1.4)).toBe(1.4);
+    // Within the 1 ms frame budget a cell must be taken at 0.5 ms or less before two fit: one cheap cell is not enough.
+    const afterOneCheap = cellCost(1.2, 0.3);
+    expect(afterOneCheap).toBeGreaterThan(0.5);
+    // A machine that stays fast gets there: several cheap cells in a row.
+    let cost = 1.2;
+    for (let i = 0; i < 20; i++) cost = cellCost(cost, 0.3);
+    expect(cost).toBeLessThan(0.5);
+    expect(cellCost(0.05, 0)).toBe(0.05);
   });
 
   it('tells a row nothing once it has stopped listening', () => {

@@ -11,6 +11,15 @@ const FRAME_BUDGET_MS = 1;
 /** What a cell costs at first guess, before the first frame has measured it. */
 const FIRST_GUESS_MS = 1;
 
+/**
+ * What a cell is taken to cost once another has been measured: up at once to a dearer measure, down slowly. A single
+ * cheap cell (a quiet moment on a shared machine) then does not send two cells into the next frame, which were the
+ * heaviest frames of a scroll when the machine was busy again.
+ */
+export function cellCost(was: number, measured: number): number {
+  return Math.max(0.05, measured > was ? measured : 0.9 * was + 0.1 * measured);
+}
+
 export interface StagedRow {
   key: string;
   cells: number;
@@ -113,7 +122,7 @@ export class CellStager {
     flushSync(() => {
       for (const key of rows) for (const listener of this.listeners.get(key) ?? []) listener();
     });
-    this.perCellMs = Math.max(0.05, 0.7 * this.perCellMs + (0.3 * (performance.now() - started)) / count);
+    this.perCellMs = cellCost(this.perCellMs, (performance.now() - started) / count);
     this.schedule();
   };
 }
