@@ -12,6 +12,8 @@ import { useMemo, useRef } from 'react';
 
 /** The CSS variable the rows' box hands its product cells: how far the board is moved sideways. */
 const BOARD_X = '--board-x';
+/** The attribute the rows' box has while the board is moved sideways (board.css moves the product cells then only). */
+const MOVED = 'data-moved';
 
 export function useSideways() {
   const head = useRef<HTMLDivElement>(null);
@@ -25,7 +27,10 @@ export function useSideways() {
     const holdProducts = () => {
       const rows = content.current?.firstElementChild as HTMLElement | null | undefined;
       const left = `${content.current?.scrollLeft ?? 0}px`;
-      if (rows && rows.style.getPropertyValue(BOARD_X) !== left) rows.style.setProperty(BOARD_X, left);
+      if (!rows || rows.style.getPropertyValue(BOARD_X) === left) return;
+      rows.style.setProperty(BOARD_X, left);
+      // Only a board moved sideways gives its product cells the transform (each one a layer of the page's paint).
+      rows.toggleAttribute(MOVED, left !== '0px');
     };
     const follow = (from: HTMLElement | null, ...to: Array<HTMLElement | null>) => {
       if (!from) return;
