@@ -62,8 +62,10 @@ describe('board cell staging', () => {
       const [a, b] = [stager.drawnOf('inView'), stager.drawnOf('below')];
       // The row in view fills first: the one below gets nothing until it is whole.
       if (b > 0) expect(a).toBe(8);
-      // The first frame rests (it lays the rows' frames out); every one after it draws more.
-      if (frame > 0) expect(a + b).toBeGreaterThan(seen);
+      // The first frame rests (it lays the rows' frames out); then every other frame draws two cells or more (until
+      // all are drawn), and the frame after it draws none (it lays those out).
+      if (frame % 2 === 1) expect(a + b).toBe(Math.min(16, seen + 2));
+      else expect(a + b).toBe(seen);
       seen = a + b;
     }
     expect([stager.drawnOf('inView'), stager.drawnOf('below')]).toEqual([8, 8]);
@@ -74,13 +76,17 @@ describe('board cell staging', () => {
     expect(heard.get('below')).toBeGreaterThan(0);
   });
 
-  it('draws no cells in the frame after a row came in during a scroll (that frame lays the row out), then goes on', () => {
+  it('draws no cells in the frame after a row came in during a scroll (that frame lays the row out), nor after cells were drawn, then goes on', () => {
     const { stager, renders } = board(rows('a'), true);
     nextFrame(stager);
     expect([stager.drawnOf('a'), renders()]).toEqual([0, 0]);
     nextFrame(stager);
     expect(stager.drawnOf('a')).toBeGreaterThan(0);
-    // Another row coming in while it fills: one frame's rest again.
+    // The frame after drawing lays those cells out: it draws none.
+    const drawn = stager.drawnOf('a');
+    nextFrame(stager);
+    expect(stager.drawnOf('a')).toBe(drawn);
+    // Another row coming in while it fills: one frame's rest again, where cells would have come.
     const now = stager.drawnOf('a');
     stager.plan(rows('a', 'b'), true, () => false);
     stager.schedule();
@@ -88,6 +94,26 @@ describe('board cell staging', () => {
     expect(stager.drawnOf('a')).toBe(now);
     nextFrame(stager);
     expect(stager.drawnOf('a')).toBeGreaterThan(now);
+  });
+
+  it('draws two cells a step while the column scrolls, however cheap they are, and more once it stops', () => {
+    const keys = 'abcdefghij'.split('');
+    const { stager } = board(rows(...keys), true);
+    const total = () => keys.reduce((n, key) => n + stager.drawnOf(key), 0);
+    nextFrame(stager); // the rows came in: rest
+    // Cells cost nothing here: the budget alone would let many into a step.
+    for (let frame = 0; frame < 40; frame++) {
+      const before = total();
+      nextFrame(stager);
+      expect(total() - before).toBe(frame % 2 === 0 ? 2 : 0);
+    }
+    // The scroll stops with the same rows drawn: the cells left come as many a step as the budget holds.
+    stager.plan(rows(...keys), false, () => false);
+    stager.schedule();
+    const before = total();
+    nextFrame(stager); // lays out the last step's cells
+    nextFrame(stager);
+    expect(total() - before).toBeGreaterThan(2);
   });
 
   it('takes a dearer cell at once and a cheaper one slowly, so one cheap cell does not put two in the next frame', () => {

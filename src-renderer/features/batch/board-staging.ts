@@ -2,19 +2,25 @@
 // under 8 ms). A whole row (8 cells, ~150 elements, 17 images) drawn in the frame it entered took 20–30 ms of that
 // frame on the benchmark's machine, every row. A row that enters during a scroll now comes with its product cell and
 // its cells' frames (status attributes, no contents), and the cells' contents are drawn over the next frames, rows in
-// view first, within a time budget per frame; the rows drawn beyond the view give them the frames to do it in. A row
+// view first, a few every other frame; the rows drawn beyond the view give them the frames to do it in. A row
 // that comes in otherwise (the board opens, a filter, a re-read) is drawn whole at once, as is the row with the focus.
 import { flushSync } from 'react-dom';
 
-/** React's render and commit time per frame given to cells (their style, layout and paint come after it). */
-const FRAME_BUDGET_MS = 1;
+/**
+ * React's render and commit time given to cells every other frame (their style, layout and paint come in the frame
+ * after it), and the least number of cells drawn then: one a frame on average at least. Drawn every frame, each frame
+ * held the React of one cell and the layout and paint of the one before it; every other frame, a frame holds one of
+ * the two, and the page's paint, layerisation and commit are paid once for two cells.
+ */
+const FRAME_BUDGET_MS = 2;
+const LEAST_CELLS = 2;
 /** What a cell costs at first guess, before the first frame has measured it. */
 const FIRST_GUESS_MS = 1;
 
 /**
  * What a cell is taken to cost once another has been measured: up at once to a dearer measure, down slowly. A single
- * cheap cell (a quiet moment on a shared machine) then does not send two cells into the next frame, which were the
- * heaviest frames of a scroll when the machine was busy again.
+ * cheap cell (a quiet moment on a shared machine) then does not send more cells into the next step than the budget
+ * holds once the machine is busy again.
  */
 export function cellCost(was: number, measured: number): number {
   return Math.max(0.05, measured > was ? measured : 0.9 * was + 0.1 * measured);
@@ -39,6 +45,10 @@ export class CellStager {
   private perCellMs = FIRST_GUESS_MS;
   /** A row came in during a scroll: the next frame lays its frame out, so no cells are drawn for it. */
   private rest = false;
+  /** Cells were drawn after the last frame: the next frame lays them out, so none are drawn after it. */
+  private pause = false;
+  /** Whether the column scrolls (as the board last planned): then a step draws the least cells, no more. */
+  private scrolling = false;
 
   /**
    * During the board's render: the rows it draws, in the order their cells should come (those in view first). A row
@@ -46,6 +56,7 @@ export class CellStager {
    * Rows the board no longer draws are forgotten (drawn again when they come back).
    */
   plan(rows: readonly StagedRow[], scrolling: boolean, whole: (key: string) => boolean): void {
+    this.scrolling = scrolling;
     const next = new Map<string, number>();
     for (const row of rows) {
       const was = this.drawn.get(row.key);
@@ -92,17 +103,20 @@ export class CellStager {
     this.task = 0;
   }
 
-  /** One frame's cells: as many as its budget holds at what cells have cost (one at least), drawn at once. A frame
-   *  that brought a row in draws none: the next frame lays out and paints that row's frame (its product, the cells'
-   *  frames), and a cell on top made it the heaviest of the scroll. */
+  /** A step's cells: as many as the budget holds at what cells have cost (two at least), drawn at once, every other
+   *  frame. A frame that brought a row in draws none: the next frame lays out and paints that row's frame (its
+   *  product, the cells' frames), and cells on top made it the heaviest of the scroll. */
   private readonly step = () => {
     this.task = 0;
-    if (this.rest) {
+    if (this.rest || this.pause) {
       this.rest = false;
+      this.pause = false;
       this.schedule();
       return;
     }
-    let room = Math.max(1, Math.floor(FRAME_BUDGET_MS / this.perCellMs));
+    // While the column scrolls, the least: a cheap moment's measure let four cells into a frame, ~5 ms of React once
+    // the shared machine was busy again. Once it stops, as many as the budget holds, to finish the rows sooner.
+    let room = this.scrolling ? LEAST_CELLS : Math.max(LEAST_CELLS, Math.floor(FRAME_BUDGET_MS / this.perCellMs));
     let count = 0;
     const rows: string[] = [];
     for (const row of this.waiting) {
@@ -123,6 +137,7 @@ export class CellStager {
       for (const key of rows) for (const listener of this.listeners.get(key) ?? []) listener();
     });
     this.perCellMs = cellCost(this.perCellMs, (performance.now() - started) / count);
+    this.pause = true;
     this.schedule();
   };
 }
