@@ -352,14 +352,17 @@ row came in (that frame lays the row's frame out) (board-staging.ts); before, th
 (~150 elements, 17 images) at once, 20–30 ms. Rows are as tall as their contents need (the virtualiser's estimate),
 so a row drawn no longer moves the rows and the table below it. What every candidate draws adds no clip, effect or
 paint layer, and a row's product cell stays at the left by a transform instead of \`position: sticky\` (a sticky box
-in a row made every change lay the whole page out, and split the compositor's layers). A row's 17 images come in one
+in a row made every change lay the whole page out, and split the compositor's layers), and only while the board is moved
+sideways; the rows sit in a box of their own inside the rows' box (an absolutely placed row coming or going laid the
+whole page out when the rows' box was its containing block). A row's 17 images come in one
 request, a thumbnail sheet main composes (each image loaded cost the main thread about a millisecond). Texts are
 filled from shared templates, cells share one read of the batch detail and one language listener, and the scroll
-event renders nothing. What is left in a frame is the cell drawn in it (React's ~13 elements, ~1 ms), its style and
-layout (~1 ms, mostly fixed per frame), and the page's pre-paint, paint, layerisation and commit whenever anything
-changed (~1.8 ms with software rendering), on top of ~1.3 ms that a scroll frame costs with nothing changing. The p95
-is at the 8 ms target: under it in some runs, over it in others, as the shared 2-core machine's speed drifts (by a
-quarter within an hour; comparisons of two builds were made alternating in one browser). The fast pass shows
+event renders nothing. What is left: a frame either draws two cells (React's ~13 elements each, ~2 ms in all, on ~1 ms
+of scroll work) or lays out and paints the two drawn before it (~3–4 ms with software rendering: style, layout, the
+page's pre-paint, paint, layerisation and commit); a frame in which a row comes in or leaves adds React's render of
+the board (~1.4 ms), and the frame after a row came in lays it out. The p95 sits on frames where two
+of these meet. It is at the 8 ms target: under it in some runs, over it in others, as the shared 2-core machine's
+speed drifts (by up to 40% within an hour; comparisons of two builds were made alternating in one browser). The fast pass shows
 empty cells for a few frames, as Lightroom shows grey tiles.
 `,
 );
