@@ -255,7 +255,6 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
   }
 });
 
-/** The focused stop's product and shot ("SCL-001 main"), or what holds the focus instead. */
 type TraceEvent = { name: string; ph: string; args?: { endData?: { layoutRoots?: Array<{ nodeName: string }> } } };
 
 test('rows coming into the board and leaving it as its column scrolls lay out the board\'s rows alone, never the page', async ({ page, harness, browser }) => {
@@ -289,6 +288,7 @@ test('rows coming into the board and leaving it as its column scrolls lay out th
   expect(roots.filter((name) => !name.includes('catalog-board-rows')), 'layout roots outside the board\'s rows').toEqual([]);
 });
 
+/** The focused stop's product and shot ("SCL-001 main"), or what holds the focus instead. */
 function focusedCell(page: Page): Promise<string> {
   return page.evaluate(() => {
     type Cell = { getAttribute(name: string): string | null };

@@ -302,7 +302,7 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
         </div>
         <div className="catalog-board-x" ref={sideways.content} onScroll={sideways.fromContent} onWheel={sideways.onContentWheel}>
           <div className="catalog-board-rows" ref={rowsRef} style={{ height: virtualizer.getTotalSize(), minWidth }}>
-            {/* The rows' own box, never replaced: a row coming or going lays out this box alone (board.css). */}
+            {/* The rows' own box, never replaced: a row coming or going lays out the board's rows alone (board.css). */}
             <div className="catalog-board-rows-in">
               {items.map((item) => {
                 const row = view.rows[item.index];

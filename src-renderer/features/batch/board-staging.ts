@@ -103,8 +103,8 @@ export class CellStager {
     this.task = 0;
   }
 
-  /** A step's cells: as many as the budget holds at what cells have cost (two at least), drawn at once, every other
-   *  frame. A frame that brought a row in draws none: the next frame lays out and paints that row's frame (its
+  /** A step's cells, drawn at once, every other frame: two while the column scrolls, else as many as the budget holds
+   *  at what cells have cost (two at least). A frame that brought a row in draws none: the next frame lays out and paints that row's frame (its
    *  product, the cells' frames), and cells on top made it the heaviest of the scroll. */
   private readonly step = () => {
     this.task = 0;
