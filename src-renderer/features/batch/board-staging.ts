@@ -7,12 +7,13 @@
 import { flushSync } from 'react-dom';
 
 /**
- * React's render and commit time given to cells every other frame (their style, layout and paint come in the frame
- * after it), and the least number of cells drawn then: one a frame on average at least. Drawn every frame, each frame
- * held the React of one cell and the layout and paint of the one before it; every other frame, a frame holds one of
- * the two, and the page's paint, layerisation and commit are paid once for two cells.
+ * Cells are drawn every other frame: their style, layout and paint come in the frame after. Drawn every frame, each
+ * frame held the React of one cell and the layout and paint of the one before it; every other frame, a frame holds
+ * one of the two, and the page's paint, layerisation and commit are paid once for two cells.
  */
+/** React's render and commit time a step may give to cells once the column has stopped scrolling. */
 const FRAME_BUDGET_MS = 2;
+/** The cells a step draws at least (while the column scrolls, exactly): one a frame on average. */
 const LEAST_CELLS = 2;
 /** What a cell costs at first guess, before the first frame has measured it. */
 const FIRST_GUESS_MS = 1;
@@ -103,9 +104,9 @@ export class CellStager {
     this.task = 0;
   }
 
-  /** A step's cells, drawn at once, every other frame: two while the column scrolls, else as many as the budget holds
-   *  at what cells have cost (two at least). A frame that brought a row in draws none: the next frame lays out and paints that row's frame (its
-   *  product, the cells' frames), and cells on top made it the heaviest of the scroll. */
+  /** A step's cells, drawn at once, every other frame: two while the column scrolls, else as many as the budget
+   *  holds at what cells have cost (two at least). A frame that brought a row in draws none: the next frame lays out
+   *  and paints that row's frame (its product, the cells' frames), and cells on top made it the heaviest. */
   private readonly step = () => {
     this.task = 0;
     if (this.rest || this.pause) {
