@@ -1,5 +1,5 @@
 // Catalog board benchmark (issue 26 "Benchmarks"): a finished batch of 1,000 products × 8 shots with n=2 (8,000
-// cells, 16,000 candidates: the issue's cell and candidate counts) seeded straight into a library database by catalog-board-seed.ts (products
+// cells, 16,000 candidates: the issue's cell and candidate counts) seeded straight into a library database by test-support/catalog-board-seed.ts (products
 // with a master reference, the batch and its jobs, one succeeded turn per job with 2 downloaded images and a WebP
 // thumbnail each; nothing generated), then served by the browser harness and measured:
 //   1. catalog:get-board in main: the Board read alone on the same database (in this process), and the same call
@@ -21,7 +21,7 @@ import { Board } from '../src-main/batch/board.ts';
 import { BatchRepo } from '../src-main/batch/batch-repo.ts';
 import { CatalogRepo } from '../src-main/batch/catalog-repo.ts';
 import { openLibraryDatabase } from '../src-main/library/database.ts';
-import { BATCH_ID, N, PRODUCTS, seed, SHOTS } from './catalog-board-seed.ts';
+import { BATCH_ID, N, PRODUCTS, seed, SHOTS } from '../test-support/catalog-board-seed.ts';
 import { machineLine, median, percentile, SCROLL_PX_S, writeSection } from './report.ts';
 import { frameTimesFromTrace } from './trace-frames.ts';
 

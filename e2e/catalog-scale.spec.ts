@@ -144,9 +144,9 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => focusedInSight(page), `${tag} back to the focused row`).toBe('in sight');
 
-    // Rows that come in during a scroll come with their cells' frames and draw the cells' contents over the next
-    // frames (board-staging.ts); once the scroll stops, every drawn row is whole and the rows in view show their
-    // candidates' stops.
+    // Rows that come in during a scroll come with their cells at a glance and draw the cells' contents once the
+    // scroll rests (board-staging.ts; e2e/catalog-glance.spec.ts looks at a glance's images); then every drawn row is
+    // whole and the rows in view show their candidates' stops.
     const staged = await page.evaluate(async () => {
       type Box = El & { parentElement: Box | null; hasAttribute(n: string): boolean };
       const w = globalThis as unknown as Doc & { requestAnimationFrame(cb: () => void): void; getComputedStyle(e: unknown): { overflowY: string } };
@@ -161,7 +161,7 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
       }
       return seenEmpty;
     });
-    expect(staged, `${tag}: rows entering during a fast scroll come with empty cells first`).toBeGreaterThan(0);
+    expect(staged, `${tag}: rows entering during a fast scroll come with their cells at a glance first`).toBeGreaterThan(0);
     await expect.poll(() => page.locator('[data-testid="catalog-cell"][data-drawn="false"]').count(), `${tag}: the cells are drawn once the scroll stops`).toBe(0);
     const inViewRow = board.getByTestId('board-row').filter({ has: page.locator('[data-testid="catalog-cell"]') }).nth(2);
     await expect(inViewRow.locator('.catalog-board-empty, [data-testid="cell-candidate"]').first()).toBeAttached();

@@ -12,7 +12,7 @@ import { formatDuration } from '../../i18n/format.ts';
 import { useNow } from '../../ui/useNow.ts';
 import type { BoardT } from './board-i18n.ts';
 import { needsAttention, type BoardFocus } from './board-model.ts';
-import { tileOf, type RowSheet } from './board-sheet.ts';
+import { glanceOf, tileOf, type RowSheet } from './board-sheet.ts';
 import { CellActions } from './Reruns.tsx';
 
 /** The element id of a focus stop, so the grid can move the focus there after a key. */
@@ -164,6 +164,22 @@ function EmptyStop(props: CellProps) {
   );
 }
 
+/**
+ * A cell whose contents are not drawn yet (its row came in during a scroll, board-staging.ts), at a glance: its
+ * candidates' tiles of the row's sheet where their images will be, the pick ringed and the rejected dimmed, under its
+ * status word (board.css, from the cell's data-glance). No stops, no buttons, no image elements: the contents replace
+ * it once the scroll rests.
+ */
+function CellGlance({ cell, sheet }: { cell: BoardCell; sheet: RowSheet | null }) {
+  return (
+    <>
+      {cell.candidates.map((c) => (
+        <span key={c.imageId} aria-hidden="true" className={`catalog-board-glance${cell.pick === c.imageId ? ' catalog-board-candidate-picked' : ''}${c.rejected ? ' catalog-board-glance-rejected' : ''}`} style={c.download === 'done' ? glanceOf(sheet, c.imageId) : undefined} />
+      ))}
+    </>
+  );
+}
+
 export const BoardCellView = memo(function BoardCellView(props: CellProps) {
   const { cell } = props;
   return (
@@ -176,8 +192,11 @@ export const BoardCellView = memo(function BoardCellView(props: CellProps) {
       data-picked-image-id={cell.pick ?? ''}
       data-attention={needsAttention(cell) ? 'true' : 'false'}
       data-drawn={props.drawn === false ? 'false' : 'true'}
+      data-glance={props.drawn === false ? props.t(`status.${cell.status}`, { time: '' }) : undefined}
     >
-      {props.drawn === false ? null : (
+      {props.drawn === false ? (
+        <CellGlance cell={cell} sheet={props.sheet ?? null} />
+      ) : (
         <>
           <StatusLine cell={cell} t={props.t} />
           <div className="catalog-board-candidates">

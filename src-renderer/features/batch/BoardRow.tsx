@@ -10,7 +10,7 @@ import type { BoardT } from './board-i18n.ts';
 import type { BoardFocus, BoardRow } from './board-model.ts';
 import type { CellStager } from './board-staging.ts';
 import { BoardCellView, type CellHandlers } from './BoardCell.tsx';
-import { rowSheet, tileOf, type RowSheet } from './board-sheet.ts';
+import { rowSheet, rowSheetStyle, tileOf, type RowSheet } from './board-sheet.ts';
 import { jobOf } from './Reruns.tsx';
 
 export const THUMB = 96;
@@ -115,7 +115,7 @@ export const BoardRowView = memo(function BoardRowView({ row, index, start, temp
   // Asked for with the row's frame (the master shows from it), so it is in when the cells are drawn.
   const sheet = rowSheet(row);
   return (
-    <div ref={measure} role="row" data-index={index} aria-rowindex={index + 2} className="catalog-board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, top: start, minHeight: rowHeight(row) }}>
+    <div ref={measure} role="row" data-index={index} aria-rowindex={index + 2} className="catalog-board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, top: start, minHeight: rowHeight(row), ...rowSheetStyle(sheet) }}>
       <ProductHead row={row} focused={focused} t={t} on={on} sheet={sheet} />
       {row.cells.map((cell, s) => (
         <BoardCellView key={cell.shotName} cell={cell} row={index} shot={s} gridId={gridId} tabStop={tab && tab.row === index && tab.shot === s ? tab.candidate : -1} t={t} on={on} batchId={batchId} job={latestJobOf(detail, cell.jobIds)} drawn={s < drawn} sheet={sheet} />

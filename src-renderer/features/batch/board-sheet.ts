@@ -41,3 +41,20 @@ export function tileOf(sheet: RowSheet | null, imageId: string): { src: string; 
   const pct = (k: number) => `${((k * 100) / n).toFixed(4)}%`;
   return { src: sheet.url, style: { objectViewBox: `inset(0 ${pct(n - 1 - at)} 0 ${pct(at)})` } };
 }
+
+/**
+ * The row's sheet for its cells at a glance (rowSheetStyle on the row, glanceOf on each image): the sheet's URL and its
+ * tile count once a row, each image only its place.
+ */
+export function rowSheetStyle(sheet: RowSheet | null): CSSProperties | undefined {
+  return sheet ? ({ '--sheet': `url("${sheet.url}")`, '--sheet-size': `${sheet.tiles.size * 100}% 100%` } as CSSProperties) : undefined;
+}
+
+/** An image of the row at a glance (a cell not drawn yet, BoardCell.tsx): its tile of the row's sheet as a box's
+ *  background, no image element of its own; nothing when the sheet has no tile for it. */
+export function glanceOf(sheet: RowSheet | null, imageId: string): CSSProperties | undefined {
+  const at = sheet?.tiles.get(imageId);
+  if (!sheet || at === undefined) return undefined;
+  const n = sheet.tiles.size;
+  return { backgroundImage: 'var(--sheet)', backgroundPositionX: n > 1 ? `${((at * 100) / (n - 1)).toFixed(4)}%` : '0' };
+}

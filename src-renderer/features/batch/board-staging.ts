@@ -1,21 +1,16 @@
-// The board's rows come in a few cells a frame while the column scrolls (issue 26: p95 main-thread time per frame
-// under 8 ms). A whole row (8 cells, ~150 elements, 17 images) drawn in the frame it entered took 20–30 ms of that
-// frame on the benchmark's machine, every row. A row that enters during a scroll now comes with its product cell and
-// its cells' frames (status attributes, no contents), and the cells' contents are drawn over the next frames, rows in
-// view first, a few every other frame; the rows drawn beyond the view give them the frames to do it in. A row
-// that comes in otherwise (the board opens, a filter, a re-read) is drawn whole at once, as is the row with the focus.
+// The board's rows come in at a glance while the column scrolls, and their cells' contents are drawn once it rests
+// (issue 26: p95 main-thread time per frame under 8 ms). A whole row (8 cells, ~150 elements, 17 images) drawn in the
+// frame it entered took 20–30 ms of that frame on the benchmark's machine, every row; drawn a few cells every other
+// frame, the cells still held the scroll's heaviest frames (p95 8–9 ms), and at 1,200 px/s the rows in view were
+// filling all the time. A row that enters during a scroll now comes with its product cell and its cells at a glance
+// (status word, the candidates' tiles of the row's sheet: BoardCell.tsx), and once the scroll rests the cells'
+// contents are drawn over the next frames, rows in view first. A row that comes in otherwise (the board opens, a
+// filter, a re-read) is drawn whole at once, as is the row with the focus.
 import { flushSync } from 'react-dom';
 
-/**
- * Cells are drawn every other frame: their style, layout and paint come in the frame after. Drawn every frame, each
- * frame held the React of one cell and the layout and paint of the one before it; every other frame, a frame holds
- * one of the two, and the page's paint, layerisation and commit are paid once for two cells.
- */
-/** React's render and commit time a step may give to cells once the column has stopped scrolling. */
-const FRAME_BUDGET_MS = 2;
-/** The cells a step draws at least (while the column scrolls, exactly): one a frame on average. */
-const LEAST_CELLS = 2;
-/** What a cell costs at first guess, before the first frame has measured it. */
+/** React's render and commit time a step gives to cells (a step a frame, once the column rests). */
+const FRAME_BUDGET_MS = 4;
+/** What a cell costs at first guess, before the first step has measured it. */
 const FIRST_GUESS_MS = 1;
 
 /**
@@ -44,16 +39,12 @@ export class CellStager {
   private frame = 0;
   private task = 0;
   private perCellMs = FIRST_GUESS_MS;
-  /** A row came in during a scroll: the next frame lays its frame out, so no cells are drawn for it. */
-  private rest = false;
-  /** Cells were drawn after the last frame: the next frame lays them out, so none are drawn after it. */
-  private pause = false;
-  /** Whether the column scrolls (as the board last planned): then a step draws the least cells, no more. */
+  /** Whether the column scrolls (as the board last planned): then no cells are drawn. */
   private scrolling = false;
 
   /**
    * During the board's render: the rows it draws, in the order their cells should come (those in view first). A row
-   * new to the board comes in empty during a scroll and whole otherwise; `whole` rows (the focus's) are drawn whole.
+   * new to the board comes in at a glance during a scroll and whole otherwise; `whole` rows (the focus's) are drawn whole.
    * Rows the board no longer draws are forgotten (drawn again when they come back).
    */
   plan(rows: readonly StagedRow[], scrolling: boolean, whole: (key: string) => boolean): void {
@@ -61,7 +52,6 @@ export class CellStager {
     const next = new Map<string, number>();
     for (const row of rows) {
       const was = this.drawn.get(row.key);
-      if (was === undefined && scrolling) this.rest = true;
       next.set(row.key, whole(row.key) ? row.cells : Math.min(row.cells, was ?? (scrolling ? 0 : row.cells)));
     }
     this.drawn = next;
@@ -85,12 +75,12 @@ export class CellStager {
   }
 
   /**
-   * After the board's commit: the cells still waiting are drawn over the coming frames, each frame's in a task right
-   * after it is painted. Their style and layout then come with the next frame's own (one layout a frame); drawn in
-   * the frame's animation callbacks, after the scroll had already laid the page out, they made it lay out twice.
+   * After the board's commit: once the column rests, the cells still waiting are drawn over the coming frames, each
+   * frame's in a task right after it is painted. Their style and layout then come with the next frame's own (one
+   * layout a frame); drawn in the frame's animation callbacks, after the page was laid out, they made it lay out twice.
    */
   schedule(): void {
-    if (this.frame !== 0 || this.task !== 0 || this.waiting.length === 0) return;
+    if (this.scrolling || this.frame !== 0 || this.task !== 0 || this.waiting.length === 0) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       this.task = window.setTimeout(this.step, 0);
@@ -104,20 +94,12 @@ export class CellStager {
     this.task = 0;
   }
 
-  /** A step's cells, drawn at once, every other frame: two while the column scrolls, else as many as the budget
-   *  holds at what cells have cost (two at least). A frame that brought a row in draws none: the next frame lays out
-   *  and paints that row's frame (its product, the cells' frames), and cells on top made it the heaviest. */
+  /** A step's cells, drawn at once: as many as the budget holds at what cells have cost, one at least. None while the
+   *  column scrolls (it began to again since the step was asked for): the board plans again when it rests. */
   private readonly step = () => {
     this.task = 0;
-    if (this.rest || this.pause) {
-      this.rest = false;
-      this.pause = false;
-      this.schedule();
-      return;
-    }
-    // While the column scrolls, the least: a cheap moment's measure let four cells into a frame, ~5 ms of React once
-    // the shared machine was busy again. Once it stops, as many as the budget holds, to finish the rows sooner.
-    let room = this.scrolling ? LEAST_CELLS : Math.max(LEAST_CELLS, Math.floor(FRAME_BUDGET_MS / this.perCellMs));
+    if (this.scrolling) return;
+    let room = Math.max(1, Math.floor(FRAME_BUDGET_MS / this.perCellMs));
     let count = 0;
     const rows: string[] = [];
     for (const row of this.waiting) {
@@ -138,7 +120,6 @@ export class CellStager {
       for (const key of rows) for (const listener of this.listeners.get(key) ?? []) listener();
     });
     this.perCellMs = cellCost(this.perCellMs, (performance.now() - started) / count);
-    this.pause = true;
     this.schedule();
   };
 }

@@ -1,5 +1,5 @@
-// The Catalog board benchmark's batch (bench/catalog-board.bench.ts): products × shots with n candidates each, seeded
-// straight into a library database (products with a master reference, the batch and its jobs, one succeeded turn
+// A finished Catalog batch at scale, for the board's benchmark (bench/catalog-board.bench.ts) and its scroll's e2e
+// test (e2e/catalog-glance.spec.ts): products × shots with n candidates each, seeded straight into a library database (products with a master reference, the batch and its jobs, one succeeded turn
 // per job with its downloaded images and a WebP thumbnail each; nothing generated).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -46,7 +46,7 @@ function seedTurns(db: ReturnType<typeof openLibraryDatabase>, dataDir: string, 
 }
 
 /** Products (each with its first candidate as master reference), one session each, the batch and its jobs, done. */
-export async function seed(dataDir: string): Promise<void> {
+export async function seed(dataDir: string, products = PRODUCTS): Promise<void> {
   const db = openLibraryDatabase(join(dataDir, 'library.db'));
   mkdirSync(cacheDirs(dataDir).thumb, { recursive: true });
   const palette = await Promise.all(
@@ -59,7 +59,7 @@ export async function seed(dataDir: string): Promise<void> {
   const library = new LibraryRepo(db);
   transaction(db, () => {
     const jobs: NewJob[] = [];
-    for (let p = 0; p < PRODUCTS; p++) {
+    for (let p = 0; p < products; p++) {
       const sku = `BRD-${String(p + 1).padStart(4, '0')}`;
       // The master reference is the product's first candidate (image ids are given out in job order below).
       const product = catalog.createProduct({ sku, name: `Stoneware bowl 陶瓷碗 ${p + 1}`, prompt: `a stoneware bowl, glaze ${p % 7}`, notes: '', referenceImageIds: [id('img_b', p * SHOTS.length * N, 7)] }, at);

@@ -1,0 +1,154 @@
+// The board's rows at a glance (issue 26: the board scrolls with p95 main-thread time per frame under 8 ms). A row that
+// comes in while the column scrolls shows each cell's status word and its candidates' tiles of the row's sheet (the
+// pick ringed), with no image element, stop or button of its own; once the column rests, the cells are drawn, each
+// image where its tile was. On a finished batch of 80 products × 8 shots × 2 candidates seeded into a library
+// (test-support/catalog-board-seed.ts): more products than the board draws whole, every cell with its images.
+import type { Page as PlaywrightPage } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CatalogBoard } from '../src-shared/ipc/batch-board.ts';
+import { BATCH_ID, seed } from '../test-support/catalog-board-seed.ts';
+import { expect, startHarness, test } from './fixtures/harness.ts';
+import { ipc } from './support/ipc.ts';
+import { chooseLook, openStudio } from './support/studio.ts';
+
+const PRODUCTS = 80;
+/** The looks the test runs in, each at a window size, with the status word a done cell says at a glance. */
+const LOOKS = [
+  { language: 'en', theme: 'light', size: { width: 1440, height: 900 }, done: '"Done"' },
+  { language: 'zh', theme: 'dark', size: { width: 960, height: 600 }, done: '"已完成"' },
+] as const;
+
+/** What the page saw of the first cell at a glance that came into view while its column scrolled. */
+interface Glance {
+  sku: string;
+  shot: string;
+  tiles: number;
+  /** Which tile is ringed as the pick (-1 for none). */
+  pickedTile: number;
+  /** Every tile is drawn from the row's sheet. */
+  fromSheet: boolean;
+  /** Image elements, candidate stops and buttons the cell held at a glance. */
+  elements: number;
+  word: string;
+  tileTop: number;
+}
+
+/** The page's elements as these tests read them (the e2e tests are typed without the DOM's library). */
+type Box = {
+  dataset: Record<string, string | undefined>;
+  classList: { contains(name: string): boolean };
+  parentElement: Box | null;
+  scrollTop: number;
+  naturalWidth?: number;
+  hasAttribute(name: string): boolean;
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): { top: number; bottom: number };
+  querySelector(selector: string): Box | null;
+  querySelectorAll(selector: string): ArrayLike<Box>;
+};
+type Win = {
+  document: { querySelector(selector: string): Box | null; querySelectorAll(selector: string): ArrayLike<Box> };
+  getComputedStyle(el: Box, pseudo?: string): { overflowY: string; backgroundImage: string; content: string };
+  requestAnimationFrame(callback: () => void): void;
+};
+
+/** Scrolls the board's column 400 px a frame until a cell at a glance is in view (30 frames at most); that cell, and how
+ *  many cells were at a glance at most. */
+function scrollFast(): Promise<{ seen: number; glance: Glance | null }> {
+  const w = globalThis as unknown as Win;
+  let at = w.document.querySelector('.catalog-board-rows')?.parentElement ?? null;
+  while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
+  if (!at) throw new Error('no board column');
+  const column = at;
+  const view = column.getBoundingClientRect();
+  return (async () => {
+    let seen = 0;
+    let glance: Glance | null = null;
+    for (let frame = 0; frame < 30 && !glance; frame++) {
+      column.scrollTop += 400;
+      await new Promise<void>((done) => w.requestAnimationFrame(() => done()));
+      const undrawn: Box[] = Array.from(w.document.querySelectorAll('[data-testid="catalog-cell"][data-drawn="false"]'));
+      seen = Math.max(seen, undrawn.length);
+      const cell = undrawn.find((c) => {
+        const box = c.getBoundingClientRect();
+        return c.querySelector('.catalog-board-glance') && box.top > view.top + 60 && box.bottom < view.bottom;
+      });
+      if (!cell) continue;
+      const tiles: Box[] = Array.from(cell.querySelectorAll('.catalog-board-glance'));
+      glance = {
+        sku: cell.dataset.sku ?? '',
+        shot: cell.dataset.shot ?? '',
+        tiles: tiles.length,
+        pickedTile: tiles.findIndex((t) => t.classList.contains('catalog-board-candidate-picked')),
+        fromSheet: tiles.every((t) => /sheet/.test(w.getComputedStyle(t).backgroundImage)),
+        elements: cell.querySelectorAll('img, button, [data-testid="cell-candidate"]').length,
+        word: w.getComputedStyle(cell, '::before').content,
+        tileTop: (tiles[0]?.getBoundingClientRect().top ?? NaN) - cell.getBoundingClientRect().top,
+      };
+    }
+    return { seen, glance };
+  })();
+}
+
+/** Opens the board in a look, scrolls its column fast, and checks a cell at a glance and the same cell drawn once the
+ *  column rests (screenshots of both in .tmp/shots-glance/). */
+async function glanceIn(page: PlaywrightPage, url: string, look: (typeof LOOKS)[number]): Promise<void> {
+  const tag = `${look.language} ${look.theme} ${look.size.width}×${look.size.height}`;
+  await page.setViewportSize(look.size);
+  await openStudio(page, url);
+  await chooseLook(page, look.language, look.theme);
+  await page.getByTestId('open-batch').click();
+  await expect(page.getByTestId('catalog-board').getByTestId('board-row').first()).toBeVisible();
+  await expect(page.locator('[data-testid="catalog-cell"][data-drawn="true"]').first()).toBeVisible();
+  await page.waitForTimeout(1_000);
+
+  const { seen, glance } = await page.evaluate(scrollFast);
+  expect(seen, `${tag}: cells came in at a glance while the column scrolled`).toBeGreaterThan(0);
+  expect(glance, `${tag}: a cell at a glance came into view`).not.toBeNull();
+  const g = glance as Glance;
+  expect(g.tiles, `${g.sku} · ${g.shot}: a tile for each candidate`).toBe(2);
+  expect(g.fromSheet, `${tag}: each tile is drawn from the row sheet`).toBe(true);
+  expect(g.elements, `${tag}: no image element, stop or button at a glance`).toBe(0);
+  expect(g.word, `${tag}: the cell at a glance says its status`).toBe(look.done);
+  if (g.shot === 'main') expect(g.pickedTile, `${tag}: the pick is ringed at a glance`).toBe(1);
+  else expect(g.pickedTile).toBe(-1);
+  await page.screenshot({ path: `.tmp/shots-glance/scrolling-${tag.replace(/ /g, '-')}.png` });
+
+  // The column rests: every cell is drawn, the same cell with a stop for each tile, its images where the tiles were.
+  await expect.poll(() => page.locator('[data-testid="catalog-cell"][data-drawn="false"]').count(), 'the cells are drawn once the column rests').toBe(0);
+  const cell = page.locator(`[data-testid="catalog-cell"][data-sku="${g.sku}"][data-shot="${g.shot}"]`);
+  await expect(cell.getByTestId('cell-candidate')).toHaveCount(g.tiles);
+  await expect(cell.locator('img').first()).toHaveJSProperty('complete', true);
+  const drawn = await cell.evaluate((node) => {
+    const el = node as unknown as Box;
+    return {
+      imageTop: (el.querySelector('[data-testid="cell-candidate"]')?.getBoundingClientRect().top ?? NaN) - el.getBoundingClientRect().top,
+      picked: Array.from(el.querySelectorAll('[data-testid="cell-candidate"]')).findIndex((c) => c.getAttribute('data-picked') === 'true'),
+      naturalWidth: el.querySelector('img')?.naturalWidth ?? 0,
+    };
+  });
+  expect(Math.abs(drawn.imageTop - g.tileTop), `${tag}: the images are drawn where their tiles were`).toBeLessThan(2);
+  expect(drawn.picked, `${tag}: the pick drawn is the tile ringed`).toBe(g.pickedTile);
+  expect(drawn.naturalWidth).toBeGreaterThan(0);
+  await page.screenshot({ path: `.tmp/shots-glance/rested-${tag.replace(/ /g, '-')}.png` });
+}
+
+test('rows that come in while the column scrolls show their cells at a glance, drawn once it rests with each image where its tile was', async ({ page }) => {
+  test.setTimeout(120_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-glance-'));
+  await seed(dataDir, PRODUCTS);
+  const started = await startHarness({ dataDir });
+  try {
+    // Each product's main shot has its second candidate picked.
+    const board = await ipc<CatalogBoard>(started.harness, 'catalog:get-board', { batchId: BATCH_ID });
+    for (const cell of board.cells.filter((c) => c.shotName === 'main')) {
+      await ipc(started.harness, 'catalog:set-pick', { batchId: BATCH_ID, productId: cell.productId, shot: cell.shotName, imageId: cell.candidates[1]?.imageId });
+    }
+    for (const look of LOOKS) await glanceIn(page, started.harness.url, look);
+  } finally {
+    await started.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
