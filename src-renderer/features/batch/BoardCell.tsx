@@ -173,9 +173,10 @@ function EmptyStop(props: CellProps) {
 function CellGlance({ cell, sheet }: { cell: BoardCell; sheet: RowSheet | null }) {
   return (
     <>
-      {cell.candidates.map((c) => (
-        <span key={c.imageId} aria-hidden="true" className={`catalog-board-glance${cell.pick === c.imageId ? ' catalog-board-candidate-picked' : ''}${c.rejected ? ' catalog-board-glance-rejected' : ''}`} style={c.download === 'done' ? glanceOf(sheet, c.imageId) : undefined} />
-      ))}
+      {cell.candidates.map((c) => {
+        const tile = c.download === 'done' ? glanceOf(sheet, c.imageId) : undefined;
+        return <span key={c.imageId} aria-hidden="true" className={`catalog-board-glance${tile ? ' catalog-board-glance-tile' : ''}${cell.pick === c.imageId ? ' catalog-board-candidate-picked' : ''}${c.rejected ? ' catalog-board-glance-rejected' : ''}`} style={tile} />;
+      })}
     </>
   );
 }

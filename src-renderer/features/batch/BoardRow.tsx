@@ -40,8 +40,9 @@ export interface RowHandlers extends CellHandlers {
   setMaster: (row: BoardRow) => void;
 }
 
-/** The row head: the product's name, SKU and master reference, and the choice of a master from its candidates. */
-const ProductHead = memo(function ProductHead({ row, focused, t, on, sheet }: { row: BoardRow; focused: string | null; t: BoardT; on: RowHandlers; sheet: RowSheet | null }) {
+/** The row head: the product's name, SKU and master reference, and the choice of a master from its candidates (its
+ *  buttons come with the row's first drawn cell: a row at a glance has nothing to press). */
+const ProductHead = memo(function ProductHead({ row, focused, t, on, sheet, actions }: { row: BoardRow; focused: string | null; t: BoardT; on: RowHandlers; sheet: RowSheet | null; actions: boolean }) {
   const { product } = row;
   const count = row.cells.reduce((n, cell) => n + cell.candidates.length, 0);
   const chosen = product.masterChosen === true;
@@ -56,7 +57,7 @@ const ProductHead = memo(function ProductHead({ row, focused, t, on, sheet }: { 
         <span className="catalog-board-product-name">{product.name}</span>
         <span className="mono small muted">{product.sku}</span>
         {chosen ? <span className="small catalog-board-picked-note">{t('masterChosen')}</span> : null}
-        {count > 0 ? (
+        {actions && count > 0 ? (
           <span className="row-gap wrap">
             <button type="button" className="btn btn-ghost btn-sm" data-testid="product-open-viewer" onClick={() => on.openProduct(row)}>
               {t('viewProduct', { count })}
@@ -116,7 +117,7 @@ export const BoardRowView = memo(function BoardRowView({ row, index, start, temp
   const sheet = rowSheet(row);
   return (
     <div ref={measure} role="row" data-index={index} aria-rowindex={index + 2} className="catalog-board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, top: start, minHeight: rowHeight(row), ...rowSheetStyle(sheet) }}>
-      <ProductHead row={row} focused={focused} t={t} on={on} sheet={sheet} />
+      <ProductHead row={row} focused={focused} t={t} on={on} sheet={sheet} actions={drawn > 0} />
       {row.cells.map((cell, s) => (
         <BoardCellView key={cell.shotName} cell={cell} row={index} shot={s} gridId={gridId} tabStop={tab && tab.row === index && tab.shot === s ? tab.candidate : -1} t={t} on={on} batchId={batchId} job={latestJobOf(detail, cell.jobIds)} drawn={s < drawn} sheet={sheet} />
       ))}

@@ -51,10 +51,11 @@ export function rowSheetStyle(sheet: RowSheet | null): CSSProperties | undefined
 }
 
 /** An image of the row at a glance (a cell not drawn yet, BoardCell.tsx): its tile of the row's sheet as a box's
- *  background, no image element of its own; nothing when the sheet has no tile for it. */
+ *  background (board.css takes the sheet from the row), no image element of its own; nothing when the sheet has no
+ *  tile for it. */
 export function glanceOf(sheet: RowSheet | null, imageId: string): CSSProperties | undefined {
   const at = sheet?.tiles.get(imageId);
   if (!sheet || at === undefined) return undefined;
   const n = sheet.tiles.size;
-  return { backgroundImage: 'var(--sheet)', backgroundPositionX: n > 1 ? `${((at * 100) / (n - 1)).toFixed(4)}%` : '0' };
+  return { backgroundPositionX: n > 1 ? `${((at * 100) / (n - 1)).toFixed(4)}%` : '0' };
 }
