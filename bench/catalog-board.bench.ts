@@ -1,7 +1,8 @@
 // Catalog board benchmark (issue 26 "Benchmarks"): a finished batch of 1,000 products × 8 shots with n=2 (8,000
-// cells, 16,000 candidates: the issue's cell and candidate counts) seeded straight into a library database by test-support/catalog-board-seed.ts (products
-// with a master reference, the batch and its jobs, one succeeded turn per job with 2 downloaded images and a WebP
-// thumbnail each; nothing generated), then served by the browser harness and measured:
+// cells, 16,000 candidates: the issue's cell and candidate counts) seeded straight into a library database by
+// test-support/catalog-board-seed.ts (products with a master reference, the batch and its jobs, one succeeded turn per
+// job with 2 downloaded images and a WebP thumbnail each; nothing generated), then served by the browser harness and
+// measured:
 //   1. catalog:get-board in main: the Board read alone on the same database (in this process), and the same call
 //      over the harness's HTTP IPC (adds JSON and loopback);
 //   2. board open in Debian Chromium: from the click on the Catalog tab to the first board rows painted;
@@ -346,24 +347,25 @@ rows (\`catalog:get-board\` offset/limit, 86 KiB) and draws only those in view; 
 app is idle, renders at once instead of through React.lazy (which suspended even with the code in, and React held the
 tab back ~300 ms); the job list no longer draws all 8,000 jobs (it took its card for its scroller: 176,000 elements,
 280,000 layout objects, so every frame anywhere laid out the whole document); a product table this long is windowed
-too. Scrolling (2026-11-27, third and fourth sessions): a row that enters during a scroll comes with its product and
-its cells' frames, and its cells are drawn one a frame (1 ms of React), rows in view first, none in the frame after a
-row came in (that frame lays the row's frame out) (board-staging.ts); before, the frame a row entered drew its 8 cells
-(~150 elements, 17 images) at once, 20–30 ms. Rows are as tall as their contents need (the virtualiser's estimate),
-so a row drawn no longer moves the rows and the table below it. What every candidate draws adds no clip, effect or
-paint layer, and a row's product cell stays at the left by a transform instead of \`position: sticky\` (a sticky box
-in a row made every change lay the whole page out, and split the compositor's layers), and only while the board is moved
-sideways; the rows sit in a box of their own inside the rows' box (an absolutely placed row coming or going laid the
-whole page out when the rows' box was its containing block). A row's 17 images come in one
-request, a thumbnail sheet main composes (each image loaded cost the main thread about a millisecond). Texts are
-filled from shared templates, cells share one read of the batch detail and one language listener, and the scroll
-event renders nothing. What is left: a frame either draws two cells (React's ~13 elements each, ~2 ms in all, on ~1 ms
-of scroll work) or lays out and paints the two drawn before it (~3–4 ms with software rendering: style, layout, the
-page's pre-paint, paint, layerisation and commit); a frame in which a row comes in or leaves adds React's render of
-the board (~1.4 ms), and the frame after a row came in lays it out. The p95 sits on frames where two
-of these meet. It is at the 8 ms target: under it in some runs, over it in others, as the shared 2-core machine's
-speed drifts (by up to 40% within an hour; comparisons of two builds were made alternating in one browser). The fast pass shows
-empty cells for a few frames, as Lightroom shows grey tiles.
+too. Scrolling (2026-11-27, third to sixth sessions): a row that enters during a scroll comes with its product (no
+buttons yet) and its cells at a glance: each cell's status word and a box per candidate showing its tile of the row's
+thumbnail sheet (the pick ringed), where the images will be drawn; no image element, focus stop or button. Once the
+column rests (150 ms after its last scroll event) the cells are drawn, rows in view first, 4 ms of React a frame
+(board-staging.ts). Drawn during the scroll instead, the cells held the heaviest frames: a whole row in the frame it
+entered took 20–30 ms (~150 elements, 17 images), and two cells every other frame kept the p95 at 8–9 ms. Rows are as
+tall as their contents need (the virtualiser's estimate), so a row drawn no longer moves the rows and the table below
+it. What every candidate draws adds no clip, effect or paint layer, and a row's product cell stays at the left by a
+transform instead of \`position: sticky\` (a sticky box in a row made every change lay the whole page out, and split
+the compositor's layers), and only while the board is moved sideways; the rows sit in a box of their own inside the
+rows' box (an absolutely placed row coming or going laid the whole page out when the rows' box was its containing
+block). A row's 17 images come in one request, a thumbnail sheet main composes (each image loaded cost the main thread
+about a millisecond). Texts are filled from shared templates, cells share one read of the batch detail and one
+language listener, and the scroll event renders nothing. What is left: a frame of the scroll alone costs ~1 ms; the
+heaviest frames are the two each row's coming in costs, React's commit of the row and, in the next frame, its style
+(~40 elements), layout and the page's pre-paint, paint and layerisation (~6–8 ms in all with software rendering). The
+shared 2-core machine's speed drifts (by 10–40% within an hour), so two builds were compared alternating in one browser.
+"Most board images in the DOM" counts image elements: the tiles of cells at a glance are backgrounds and are not
+counted. The fast pass shows cells at a glance, as Lightroom shows its grey tiles.
 `,
 );
 console.log(rows.join('\n'));
