@@ -33,6 +33,8 @@ interface Glance {
   elements: number;
   word: string;
   tileTop: number;
+  /** The row's aria-busy while its cells are at a glance. */
+  busy: string | null;
 }
 
 /** The page's elements as these tests read them (the e2e tests are typed without the DOM's library). */
@@ -44,6 +46,7 @@ type Box = {
   naturalWidth?: number;
   hasAttribute(name: string): boolean;
   getAttribute(name: string): string | null;
+  closest(selector: string): Box | null;
   getBoundingClientRect(): { top: number; bottom: number };
   querySelector(selector: string): Box | null;
   querySelectorAll(selector: string): ArrayLike<Box>;
@@ -86,6 +89,7 @@ function scrollFast(): Promise<{ seen: number; glance: Glance | null }> {
         elements: cell.querySelectorAll('img, button, [data-testid="cell-candidate"]').length,
         word: w.getComputedStyle(cell, '::before').content,
         tileTop: (tiles[0]?.getBoundingClientRect().top ?? NaN) - cell.getBoundingClientRect().top,
+        busy: cell.closest('[data-testid="board-row"]')?.getAttribute('aria-busy') ?? null,
       };
     }
     return { seen, glance };
@@ -112,6 +116,7 @@ async function glanceIn(page: PlaywrightPage, url: string, look: (typeof LOOKS)[
   expect(g.fromSheet, `${tag}: each tile is drawn from the row sheet`).toBe(true);
   expect(g.elements, `${tag}: no image element, stop or button at a glance`).toBe(0);
   expect(g.word, `${tag}: the cell at a glance says its status`).toBe(look.done);
+  expect(g.busy, `${tag}: a row at a glance is busy for a screen reader`).toBe('true');
   if (g.shot === 'main') expect(g.pickedTile, `${tag}: the pick is ringed at a glance`).toBe(1);
   else expect(g.pickedTile).toBe(-1);
   await page.screenshot({ path: `.tmp/shots-glance/scrolling-${tag.replace(/ /g, '-')}.png` });
@@ -120,6 +125,8 @@ async function glanceIn(page: PlaywrightPage, url: string, look: (typeof LOOKS)[
   await expect.poll(() => page.locator('[data-testid="catalog-cell"][data-drawn="false"]').count(), 'the cells are drawn once the column rests').toBe(0);
   const cell = page.locator(`[data-testid="catalog-cell"][data-sku="${g.sku}"][data-shot="${g.shot}"]`);
   await expect(cell.getByTestId('cell-candidate')).toHaveCount(g.tiles);
+  await expect(page.locator(`[data-testid="board-row"][data-sku="${g.sku}"]`)).toHaveAttribute('aria-busy', 'false');
+  await expect(page.locator(`[data-testid="board-row"][data-sku="${g.sku}"]`).getByTestId('product-master')).toBeVisible();
   await expect(cell.locator('img').first()).toHaveJSProperty('complete', true);
   const drawn = await cell.evaluate((node) => {
     const el = node as unknown as Box;

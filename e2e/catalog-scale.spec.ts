@@ -153,13 +153,13 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
       let at = (w.document.querySelector('.catalog-board-rows') as Box | null)?.parentElement ?? null;
       while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
       const column = at!;
-      let seenEmpty = 0;
+      let seenAtGlance = 0;
       for (let frame = 0; frame < 30; frame++) {
         column.scrollTop += 400;
         await new Promise<void>((done) => w.requestAnimationFrame(() => done()));
-        seenEmpty = Math.max(seenEmpty, w.document.querySelectorAll('[data-testid="catalog-cell"][data-drawn="false"]').length);
+        seenAtGlance = Math.max(seenAtGlance, w.document.querySelectorAll('[data-testid="catalog-cell"][data-drawn="false"]').length);
       }
-      return seenEmpty;
+      return seenAtGlance;
     });
     expect(staged, `${tag}: rows entering during a fast scroll come with their cells at a glance first`).toBeGreaterThan(0);
     await expect.poll(() => page.locator('[data-testid="catalog-cell"][data-drawn="false"]').count(), `${tag}: the cells are drawn once the scroll stops`).toBe(0);

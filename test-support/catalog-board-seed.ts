@@ -1,6 +1,7 @@
 // A finished Catalog batch at scale, for the board's benchmark (bench/catalog-board.bench.ts) and its scroll's e2e
-// test (e2e/catalog-glance.spec.ts): products × shots with n candidates each, seeded straight into a library database (products with a master reference, the batch and its jobs, one succeeded turn
-// per job with its downloaded images and a WebP thumbnail each; nothing generated).
+// test (e2e/catalog-glance.spec.ts): products × shots with n candidates each, seeded straight into a library database
+// (products with a master reference, the batch and its jobs, one succeeded turn per job with its downloaded images and
+// a WebP thumbnail each; nothing generated).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';

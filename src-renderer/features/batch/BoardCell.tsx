@@ -3,8 +3,8 @@
 // Candidates are the grid's cells (one Tab stop for the whole grid; the grid handles the keys, CatalogBoard.tsx).
 // Memoised on its cell object (a refresh replaces only the rows it read) and on which of its stops takes the Tab,
 // so scrolling mounts the rows that enter and renders nothing else again. A cell of a row that enters during a scroll
-// comes first as its frame alone (`drawn` false: the cell's attributes, no contents) and is drawn a few frames later
-// (board-staging.ts).
+// comes at a glance (`drawn` false: the cell's attributes, its status word and its candidates' tiles) and is drawn
+// once the column rests (board-staging.ts).
 import { memo } from 'react';
 import type { BatchJob } from '../../../src-shared/ipc/batch.ts';
 import type { BoardCell, CellCandidate } from '../../../src-shared/ipc/batch-board.ts';
@@ -40,7 +40,7 @@ export interface CellProps {
   batchId?: string;
   /** The cell's latest job, from the batch detail the page holds (the grid looks it up once for all its cells). */
   job?: BatchJob | null;
-  /** Whether the cell's contents are drawn yet, or only its frame (board-staging.ts). */
+  /** Whether the cell's contents are drawn yet, or it shows them at a glance (board-staging.ts). */
   drawn?: boolean;
   /** The row's thumbnail sheet its candidates are drawn from (BoardRow.tsx), or null for their own thumbnails. */
   sheet?: RowSheet | null;
@@ -52,6 +52,11 @@ function RunningStatus({ startedAt, t }: { startedAt: number; t: BoardT }) {
   return <>{t('status.running', { time: formatDuration(now - startedAt) })}</>;
 }
 
+/** The cell's status in a word ("Done", "Over budget"); a running cell's time since it was sent is RunningStatus's. */
+function statusWord(cell: BoardCell, t: BoardT): string {
+  return t(`status.${cell.status}`, { time: '' });
+}
+
 function StatusLine({ cell, t }: { cell: BoardCell; t: BoardT }) {
   const running = cell.status === 'running' && cell.startedAt !== null;
   const cost = t('cost', { charged: cell.charged, estimated: cell.estimated });
@@ -60,7 +65,7 @@ function StatusLine({ cell, t }: { cell: BoardCell; t: BoardT }) {
   return (
     <div className="catalog-board-cell-head">
       <span className={`catalog-board-status catalog-board-status-${cell.status}`} data-testid="cell-status">
-        {running ? <RunningStatus startedAt={cell.startedAt ?? 0} t={t} /> : t(`status.${cell.status}`, { time: '' })}
+        {running ? <RunningStatus startedAt={cell.startedAt ?? 0} t={t} /> : statusWord(cell, t)}
       </span>
       {cell.status === 'done' && cell.pick ? <span className="catalog-board-picked-note">{t('picked')}</span> : null}
       <span className="muted">{quiet}</span>
@@ -158,7 +163,7 @@ function EmptyStop(props: CellProps) {
       id={stopId(props.gridId, at)}
       tabIndex={props.tabStop === 0 ? 0 : -1}
       className="catalog-board-empty"
-      aria-label={t('emptyCellLabel', { sku: cell.sku, shot: cell.shotName, status: t(`status.${cell.status}`, { time: '' }) })}
+      aria-label={t('emptyCellLabel', { sku: cell.sku, shot: cell.shotName, status: statusWord(cell, t) })}
       onFocus={() => props.on.focusStop(at)}
     />
   );
@@ -193,7 +198,7 @@ export const BoardCellView = memo(function BoardCellView(props: CellProps) {
       data-picked-image-id={cell.pick ?? ''}
       data-attention={needsAttention(cell) ? 'true' : 'false'}
       data-drawn={props.drawn === false ? 'false' : 'true'}
-      data-glance={props.drawn === false ? props.t(`status.${cell.status}`, { time: '' }) : undefined}
+      data-glance={props.drawn === false ? statusWord(cell, props.t) : undefined}
     >
       {props.drawn === false ? (
         <CellGlance cell={cell} sheet={props.sheet ?? null} />

@@ -113,10 +113,10 @@ export const BoardRowView = memo(function BoardRowView({ row, index, start, temp
     useCallback((heard: () => void) => stager.subscribe(key, heard), [stager, key]),
     () => stager.drawnOf(key),
   );
-  // Asked for with the row's frame (the master shows from it), so it is in when the cells are drawn.
+  // Asked for with the row's frame: the master and the cells at a glance show from it, and it is in when they are drawn.
   const sheet = rowSheet(row);
   return (
-    <div ref={measure} role="row" data-index={index} aria-rowindex={index + 2} className="catalog-board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, top: start, minHeight: rowHeight(row), ...rowSheetStyle(sheet) }}>
+    <div ref={measure} role="row" aria-busy={drawn < row.cells.length} data-index={index} aria-rowindex={index + 2} className="catalog-board-row" data-testid="board-row" data-sku={row.product.sku} style={{ gridTemplateColumns: template, top: start, minHeight: rowHeight(row), ...rowSheetStyle(sheet) }}>
       <ProductHead row={row} focused={focused} t={t} on={on} sheet={sheet} actions={drawn > 0} />
       {row.cells.map((cell, s) => (
         <BoardCellView key={cell.shotName} cell={cell} row={index} shot={s} gridId={gridId} tabStop={tab && tab.row === index && tab.shot === s ? tab.candidate : -1} t={t} on={on} batchId={batchId} job={latestJobOf(detail, cell.jobIds)} drawn={s < drawn} sheet={sheet} />

@@ -7,8 +7,8 @@
 // enter; the board opens with its first rows and fills in the rest (board-queries.ts). The board scrolls with its
 // column (one scroll area per column, column-scroll.ts): the header row sticks to the column's top, and a board wider
 // than the column moves sideways under a scrollbar that sticks to the column's bottom (sideways.ts). A row that
-// enters during a scroll draws its cells' contents over the next frames (board-staging.ts); each row is as tall as
-// its contents need at most (rowHeight), so rows seldom change the board's height once drawn.
+// enters during a scroll shows its cells at a glance and draws them once the column rests (board-staging.ts); each
+// row is as tall as its contents need at most (rowHeight), so rows seldom change the board's height once drawn.
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import type { BoardCell, CatalogBoard } from '../../../src-shared/ipc/batch-board.ts';
@@ -187,7 +187,10 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   const at = focus ? clampFocus(view, focus) : null;
   const [stager] = useState(() => new CellStager());
   useLayoutEffect(() => stager.schedule());
-  useEffect(() => () => stager.stop(), [stager]);
+  useEffect(() => {
+    stager.start();
+    return () => stager.stop();
+  }, [stager]);
   // Rows get one handlers object for good; it reads the latest focus and view through a ref.
   const latest = useRef({ at, view, keys });
   useLayoutEffect(() => {
@@ -230,6 +233,8 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
     // Rows coming into range render in a task after the scroll event, not inside it: rendered in it, the product
     // table's virtualiser (listening to the same column) read the scroll position next and forced a layout of them.
     useFlushSync: false,
+    // The stager hears at once when the column rests, even from a change that renders nothing (its cells are drawn then).
+    onChange: (instance) => stager.scrolling(instance.isScrolling),
     // The row holding the focus stays drawn however far the column scrolls, so the focus (and the keys) stay.
     rangeExtractor: (range) => withRow(defaultRangeExtractor(range), at?.row),
   });
@@ -283,10 +288,11 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   const { template, minWidth } = useMemo(() => columns(board, view), [board, view]);
   const items = virtualizer.getVirtualItems();
   const inView = virtualizer.range;
-  const focusKey = at ? view.rows[at.row]?.product.productId : undefined;
-  stager.plan(stagingOrder(items, view, inView?.startIndex ?? 0, inView?.endIndex ?? -1), virtualizer.isScrolling, (key) => key === focusKey);
   // Before the grid is entered, its first stop takes the Tab.
   const tab = at ?? { row: 0, shot: 0, candidate: 0 };
+  // The row with the focus, and the row with the grid's Tab stop, are drawn whole: their stops are always there.
+  const wholeKeys = new Set([view.rows[tab.row]?.product.productId]);
+  stager.plan(stagingOrder(items, view, inView?.startIndex ?? 0, inView?.endIndex ?? -1), virtualizer.isScrolling, (key) => wholeKeys.has(key));
   return (
     <>
       <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="catalog-board-grid" onKeyDown={onKeyDown} onFocus={onGridFocus} onBlur={onGridBlur}>

@@ -29,17 +29,23 @@ export function rowSheet(row: BoardRow): RowSheet | null {
   return sheet;
 }
 
+/** An image's tile in the row's sheet (`at` from the left, of `n`), or null when the sheet has none for it. */
+function tilePlace(sheet: RowSheet | null, imageId: string): { url: string; at: number; n: number } | null {
+  const at = sheet?.tiles.get(imageId);
+  return sheet && at !== undefined ? { url: sheet.url, at, n: sheet.tiles.size } : null;
+}
+
 /**
  * Where an image of the row is drawn from: its tile of the row's sheet (one request for the whole row: each image
  * the page loads costs its main thread about a millisecond, 17 a row), or its own thumbnail when the sheet has no
  * room for it. The tile is cut out with object-view-box, in fractions of the sheet's width.
  */
 export function tileOf(sheet: RowSheet | null, imageId: string): { src: string; style?: CSSProperties } {
-  const at = sheet?.tiles.get(imageId);
-  if (!sheet || at === undefined) return { src: imageUrl('thumb', imageId) };
-  const n = sheet.tiles.size;
+  const place = tilePlace(sheet, imageId);
+  if (!place) return { src: imageUrl('thumb', imageId) };
+  const { url, at, n } = place;
   const pct = (k: number) => `${((k * 100) / n).toFixed(4)}%`;
-  return { src: sheet.url, style: { objectViewBox: `inset(0 ${pct(n - 1 - at)} 0 ${pct(at)})` } };
+  return { src: url, style: { objectViewBox: `inset(0 ${pct(n - 1 - at)} 0 ${pct(at)})` } };
 }
 
 /**
@@ -54,8 +60,8 @@ export function rowSheetStyle(sheet: RowSheet | null): CSSProperties | undefined
  *  background (board.css takes the sheet from the row), no image element of its own; nothing when the sheet has no
  *  tile for it. */
 export function glanceOf(sheet: RowSheet | null, imageId: string): CSSProperties | undefined {
-  const at = sheet?.tiles.get(imageId);
-  if (!sheet || at === undefined) return undefined;
-  const n = sheet.tiles.size;
+  const place = tilePlace(sheet, imageId);
+  if (!place) return undefined;
+  const { at, n } = place;
   return { backgroundPositionX: n > 1 ? `${((at * 100) / (n - 1)).toFixed(4)}%` : '0' };
 }

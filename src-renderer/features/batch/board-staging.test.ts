@@ -114,6 +114,36 @@ describe('board cell staging', () => {
     expect(stager.drawnOf('a') + stager.drawnOf('b')).toBeGreaterThan(drawn);
   });
 
+  it('draws once the virtualiser says the column rests, without another plan from the board', () => {
+    const { stager } = board(rows('a'), true);
+    expect(frames).toHaveLength(0);
+    stager.scrolling(false);
+    nextFrame(stager);
+    expect(stager.drawnOf('a')).toBeGreaterThan(0);
+    // And it stops drawing as soon as it hears the column scroll again.
+    const drawn = stager.drawnOf('a');
+    stager.scrolling(true);
+    nextFrame(stager);
+    expect(stager.drawnOf('a')).toBe(drawn);
+  });
+
+  it('asks for no step once stopped, even from a step in flight, and goes on when started again (a remount)', () => {
+    const { stager } = board(rows('a'), true);
+    let stopInStep = true;
+    stager.subscribe('a', () => {
+      if (stopInStep) stager.stop();
+    });
+    rest(stager, rows('a'));
+    nextFrame(stager);
+    const drawn = stager.drawnOf('a');
+    expect(drawn).toBeGreaterThan(0);
+    expect([frames.length, tasks.length]).toEqual([0, 0]);
+    stopInStep = false;
+    stager.start();
+    nextFrame(stager);
+    expect(stager.drawnOf('a')).toBeGreaterThan(drawn);
+  });
+
   it('takes a dearer cell at once and a cheaper one slowly, so one cheap cell does not put more in the next step', () => {
     expect(cellCost(0.6, 1.4)).toBe(1.4);
     // Within a step's 4 ms budget, 3 cells fit at 1.2 ms a cell, and still 3 after one cell of 0.3 ms.

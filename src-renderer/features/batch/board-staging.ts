@@ -39,8 +39,10 @@ export class CellStager {
   private frame = 0;
   private task = 0;
   private perCellMs = FIRST_GUESS_MS;
-  /** Whether the column scrolls (as the board last planned): then no cells are drawn. */
-  private scrolling = false;
+  /** Whether the column scrolls (as the board last planned it, or the virtualiser last said): then no cells are drawn. */
+  private moving = false;
+  /** Set by stop() (the board unmounted): a step in flight asks for no more. */
+  private stopped = false;
 
   /**
    * During the board's render: the rows it draws, in the order their cells should come (those in view first). A row
@@ -48,7 +50,7 @@ export class CellStager {
    * Rows the board no longer draws are forgotten (drawn again when they come back).
    */
   plan(rows: readonly StagedRow[], scrolling: boolean, whole: (key: string) => boolean): void {
-    this.scrolling = scrolling;
+    this.moving = scrolling;
     const next = new Map<string, number>();
     for (const row of rows) {
       const was = this.drawn.get(row.key);
@@ -56,6 +58,13 @@ export class CellStager {
     }
     this.drawn = next;
     this.waiting = rows.filter((row) => (next.get(row.key) ?? 0) < row.cells);
+  }
+
+  /** The virtualiser says whether the column scrolls (its onChange): once it rests, the waiting cells are drawn, even
+   *  if nothing else renders the board then. */
+  scrolling(now: boolean): void {
+    this.moving = now;
+    if (!now) this.schedule();
   }
 
   /** How many of the row's cells (from the first) are drawn. */
@@ -80,14 +89,21 @@ export class CellStager {
    * layout a frame); drawn in the frame's animation callbacks, after the page was laid out, they made it lay out twice.
    */
   schedule(): void {
-    if (this.scrolling || this.frame !== 0 || this.task !== 0 || this.waiting.length === 0) return;
+    if (this.moving || this.stopped || this.frame !== 0 || this.task !== 0 || this.waiting.length === 0) return;
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       this.task = window.setTimeout(this.step, 0);
     });
   }
 
+  /** The board mounted (again): steps may run. */
+  start(): void {
+    this.stopped = false;
+    this.schedule();
+  }
+
   stop(): void {
+    this.stopped = true;
     cancelAnimationFrame(this.frame);
     window.clearTimeout(this.task);
     this.frame = 0;
@@ -98,7 +114,7 @@ export class CellStager {
    *  column scrolls (it began to again since the step was asked for): the board plans again when it rests. */
   private readonly step = () => {
     this.task = 0;
-    if (this.scrolling) return;
+    if (this.moving) return;
     let room = Math.max(1, Math.floor(FRAME_BUDGET_MS / this.perCellMs));
     let count = 0;
     const rows: string[] = [];
