@@ -2,7 +2,8 @@
 // of lib/library-state/picks.ts) and its marks (the one mark hook, lib/library-state/marks.ts). The board opens with its first rows (a small window), then reads the
 // whole board; events refresh only the rows they are about: a job's `batch:changed` its product's row, an image's
 // change (library-events.ts watchLibraryImages) the rows holding it; an event naming nothing the board holds (a new
-// re-run job, the batch's state, a pick from elsewhere) reads the whole board again. At most ~4 flushes a second.
+// re-run job, the batch's state, a pick from elsewhere) reads the whole board again; an image event naming images the
+// board does not hold yet reads again the rows being read as it came. At most ~4 flushes a second.
 // A pick or a mark shows on the board at once; main's answer then brings the truth. Picks and master choices go on
 // the one undo stack with the marks (lib/library-state/undo.ts): Ctrl+Z puts the earlier one back; "pick the only
 // candidate" of many cells is one entry, and one Ctrl+Z clears all its picks in one call.
@@ -101,12 +102,34 @@ async function refreshRows(client: QueryClient, batchId: string, productIds: str
   if (stale) await client.invalidateQueries({ queryKey: boardKey(batchId) });
 }
 
-/** Gathers what events make stale (some rows, or the whole board) and refreshes it at most every REFRESH_MS. */
-function boardRefresher(client: QueryClient, batchId: string) {
+/** How the refresher reads the board again: some products' rows, or the whole board. */
+export interface BoardReads {
+  rows(productIds: string[]): Promise<void>;
+  whole(): Promise<void>;
+}
+
+/**
+ * Gathers what events make stale (some rows, or the whole board) and refreshes it at most every REFRESH_MS. An image
+ * event naming images the board does not hold while rows are being read (a re-shoot's new candidates, downloaded
+ * while the read that brings them was on its way: it answered "downloading") reads those rows again after it.
+ */
+export function boardRefresher(client: QueryClient, batchId: string, reads: BoardReads = mainReads(client, batchId)) {
   let rows = new Set<string>();
   let whole = false;
   let timer: number | null = null;
   let last = 0;
+  /** Reads on their way: how many for each row, and for the whole board. */
+  const reading = new Map<string, number>();
+  let readingWhole = 0;
+  const track = (ids: string[] | null, read: Promise<void>) => {
+    if (ids === null) readingWhole++;
+    else for (const id of ids) reading.set(id, (reading.get(id) ?? 0) + 1);
+    void read.finally(() => {
+      if (ids === null) readingWhole--;
+      else for (const id of ids) if ((reading.get(id) ?? 0) <= 1) reading.delete(id);
+      else reading.set(id, (reading.get(id) ?? 1) - 1);
+    });
+  };
   const flush = () => {
     timer = null;
     last = Date.now();
@@ -114,8 +137,8 @@ function boardRefresher(client: QueryClient, batchId: string) {
     const all = whole;
     rows = new Set();
     whole = false;
-    if (all) void client.invalidateQueries({ queryKey: boardKey(batchId) });
-    else if (ids.length > 0) void refreshRows(client, batchId, ids).catch(() => client.invalidateQueries({ queryKey: boardKey(batchId) }));
+    if (all) track(null, reads.whole().catch(() => undefined));
+    else if (ids.length > 0) track(ids, reads.rows(ids).catch(() => reads.whole().catch(() => undefined)));
   };
   const schedule = () => {
     if (timer === null) timer = window.setTimeout(flush, Math.max(0, last + REFRESH_MS - Date.now()));
@@ -128,16 +151,29 @@ function boardRefresher(client: QueryClient, batchId: string) {
       for (const id of held) rows.add(id);
       schedule();
     },
-    /** Images changed (a download, marks): the rows holding them; nothing when the board holds none of them. */
+    /** Images changed (a download, marks): the rows holding them; when the board holds none of them, the rows (or the
+     *  whole board) being read now, read again after; else nothing. */
     images(ids: ReadonlySet<string>) {
       const held = rowsHolding(client, batchId, (cell) => cell.candidates.some((c) => ids.has(c.imageId)));
-      if (held.size === 0) return;
+      if (held.size === 0) {
+        for (const id of reading.keys()) held.add(id);
+        if (readingWhole > 0) whole = true;
+        if (held.size === 0 && !whole) return;
+      }
       for (const id of held) rows.add(id);
       schedule();
     },
     stop: () => {
       if (timer !== null) window.clearTimeout(timer);
     },
+  };
+}
+
+/** The board read from main: rows by catalog:get-board, the whole board by its queries. */
+function mainReads(client: QueryClient, batchId: string): BoardReads {
+  return {
+    rows: (productIds) => refreshRows(client, batchId, productIds),
+    whole: () => client.invalidateQueries({ queryKey: boardKey(batchId) }),
   };
 }
 
