@@ -175,6 +175,28 @@ function rowsInView(viewHeight: number, boardHeight: number, rows: number): numb
   return Math.max(1, Math.floor((viewHeight - HEAD_HEIGHT - BAR_HEIGHT) / row));
 }
 
+/** The board's cell stager, for as long as the board is mounted; it looks for waiting cells after each render. */
+function useStager(): CellStager {
+  const [stager] = useState(() => new CellStager());
+  useLayoutEffect(() => stager.schedule());
+  useEffect(() => {
+    stager.start();
+    return () => stager.stop();
+  }, [stager]);
+  return stager;
+}
+
+/** Each row's key and estimated height for the virtualiser. Both change with the view only: the virtualiser works out
+ *  every row's place again when they change (1,000 rows). */
+function useRowSizes(view: BoardView) {
+  const getItemKey = useCallback((i: number) => view.rows[i]?.product.productId ?? i, [view]);
+  const estimateSize = useCallback((i: number) => {
+    const row = view.rows[i];
+    return row ? rowHeight(row) : ROW_ESTIMATE;
+  }, [view]);
+  return { getItemKey, estimateSize };
+}
+
 function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t: BoardT }) {
   const gridId = useId().replace(/:/g, '');
   const rowsRef = useRef<HTMLDivElement>(null);
@@ -185,12 +207,7 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   const keys = useCandidateKeys(board.batchId, view);
   const detail = useHeldBatchDetail(board.batchId).data;
   const at = focus ? clampFocus(view, focus) : null;
-  const [stager] = useState(() => new CellStager());
-  useLayoutEffect(() => stager.schedule());
-  useEffect(() => {
-    stager.start();
-    return () => stager.stop();
-  }, [stager]);
+  const stager = useStager();
   // Rows get one handlers object for good; it reads the latest focus and view through a ref.
   const latest = useRef({ at, view, keys });
   useLayoutEffect(() => {
@@ -211,12 +228,7 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
     }),
     [],
   );
-  // Both change with the view only: the virtualiser works out every row's place again when they change (1,000 rows).
-  const getItemKey = useCallback((i: number) => view.rows[i]?.product.productId ?? i, [view]);
-  const estimateSize = useCallback((i: number) => {
-    const row = view.rows[i];
-    return row ? rowHeight(row) : ROW_ESTIMATE;
-  }, [view]);
+  const { getItemKey, estimateSize } = useRowSizes(view);
   // While only the first rows of a long board are in, it is judged by the whole board's length.
   const drawable = board.productCount !== undefined && board.productCount > board.products.length ? board.productCount : view.rows.length;
   // eslint-disable-next-line react-hooks/incompatible-library
