@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { CatalogBoard } from '../src-shared/ipc/batch-board.ts';
 import { BATCH_ID, seed } from '../test-support/catalog-board-seed.ts';
 import { expect, startHarness, test } from './fixtures/harness.ts';
+import { columnOf } from './support/catalog.ts';
 import { ipc } from './support/ipc.ts';
 import { chooseLook, openStudio } from './support/studio.ts';
 
@@ -18,6 +19,8 @@ const PRODUCTS = 80;
 const LOOKS = [
   { language: 'en', theme: 'light', size: { width: 1440, height: 900 }, done: '"Done"' },
   { language: 'zh', theme: 'dark', size: { width: 960, height: 600 }, done: '"已完成"' },
+  { language: 'en', theme: 'dark', size: { width: 960, height: 600 }, done: '"Done"' },
+  { language: 'zh', theme: 'light', size: { width: 1440, height: 900 }, done: '"已完成"' },
 ] as const;
 
 /** What the page saw of the first cell at a glance that came into view while its column scrolled. */
@@ -59,12 +62,8 @@ type Win = {
 
 /** Scrolls the board's column 400 px a frame until a cell at a glance is in view (30 frames at most); that cell, and how
  *  many cells were at a glance at most. */
-function scrollFast(): Promise<{ seen: number; glance: Glance | null }> {
+function scrollFast(column: Box): Promise<{ seen: number; glance: Glance | null }> {
   const w = globalThis as unknown as Win;
-  let at = w.document.querySelector('.catalog-board-rows')?.parentElement ?? null;
-  while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
-  if (!at) throw new Error('no board column');
-  const column = at;
   const view = column.getBoundingClientRect();
   return (async () => {
     let seen = 0;
@@ -108,7 +107,7 @@ async function glanceIn(page: PlaywrightPage, url: string, look: (typeof LOOKS)[
   await expect(page.locator('[data-testid="catalog-cell"][data-drawn="true"]').first()).toBeVisible();
   await page.waitForTimeout(1_000);
 
-  const { seen, glance } = await page.evaluate(scrollFast);
+  const { seen, glance } = await page.evaluate(scrollFast, (await columnOf(page, '.catalog-board-rows')) as unknown as Box);
   expect(seen, `${tag}: cells came in at a glance while the column scrolled`).toBeGreaterThan(0);
   expect(glance, `${tag}: a cell at a glance came into view`).not.toBeNull();
   const g = glance as Glance;

@@ -9,6 +9,7 @@
 import type { Page } from '@playwright/test';
 import type { BatchDetail, Product, ShotList } from '../src-shared/ipc/index.ts';
 import { expect, test, type Harness } from './fixtures/harness.ts';
+import { columnOf } from './support/catalog.ts';
 import { ipc, until } from './support/ipc.ts';
 import { chooseLook, LANGUAGES, openStudio, SIZES, THEMES } from './support/studio.ts';
 
@@ -42,21 +43,15 @@ async function scrollToEndOf(page: Page, selector: string): Promise<void> {
 
 /** Scrolls what scrolls `selector`'s element (its column, or the columns' box) by `by` px, or, without `by`, so that the
  *  element's bottom meets the view's bottom; answers how far it meant to move. */
-function scrollBy(page: Page, selector: string, by?: number): Promise<number> {
-  return page.evaluate(([sel, by]) => {
-    const d = (globalThis as unknown as Doc & { getComputedStyle(e: unknown): { overflowY: string } }).document;
-    const w = globalThis as unknown as { getComputedStyle(e: unknown): { overflowY: string } };
-    type Box = El & { parentElement: Box | null; hasAttribute(name: string): boolean };
-    const el = d.querySelector(sel) as Box | null;
+async function scrollBy(page: Page, selector: string, by?: number): Promise<number> {
+  const column = (await columnOf(page, selector)) as unknown as El;
+  return page.evaluate(([sel, by, at]) => {
+    const el = (globalThis as unknown as Doc).document.querySelector(sel);
     if (!el) throw new Error(`no ${sel}`);
-    // What the page marks as scrolling its lists (a card that scrolls sideways computes overflow-y auto too).
-    let at = el.parentElement;
-    while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
-    if (!at) throw new Error(`nothing scrolls ${sel}`);
     const move = by ?? el.getBoundingClientRect().bottom - at.getBoundingClientRect().bottom;
     at.scrollTop += move;
     return move;
-  }, [selector, by] as const);
+  }, [selector, by, column] as const);
 }
 
 /** Where the focused candidate is: 'in sight', or how it is out of sight (sideways, under the board's header row, or
@@ -147,12 +142,8 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
     // Rows that come in during a scroll come with their cells at a glance and draw the cells' contents once the
     // scroll rests (board-staging.ts; e2e/catalog-glance.spec.ts looks at a glance's images); then every drawn row is
     // whole and the rows in view show their candidates' stops.
-    const staged = await page.evaluate(async () => {
-      type Box = El & { parentElement: Box | null; hasAttribute(n: string): boolean };
-      const w = globalThis as unknown as Doc & { requestAnimationFrame(cb: () => void): void; getComputedStyle(e: unknown): { overflowY: string } };
-      let at = (w.document.querySelector('.catalog-board-rows') as Box | null)?.parentElement ?? null;
-      while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
-      const column = at!;
+    const staged = await page.evaluate(async (column) => {
+      const w = globalThis as unknown as Doc & { requestAnimationFrame(cb: () => void): void };
       let seenAtGlance = 0;
       for (let frame = 0; frame < 30; frame++) {
         column.scrollTop += 400;
@@ -160,7 +151,7 @@ test('at 250 products × 6 shots every list draws only what is near the view, sc
         seenAtGlance = Math.max(seenAtGlance, w.document.querySelectorAll('[data-testid="catalog-cell"][data-drawn="false"]').length);
       }
       return seenAtGlance;
-    });
+    }, (await columnOf(page, '.catalog-board-rows')) as unknown as El);
     expect(staged, `${tag}: rows entering during a fast scroll come with their cells at a glance first`).toBeGreaterThan(0);
     await expect.poll(() => page.locator('[data-testid="catalog-cell"][data-drawn="false"]').count(), `${tag}: the cells are drawn once the scroll stops`).toBe(0);
     const inViewRow = board.getByTestId('board-row').filter({ has: page.locator('[data-testid="catalog-cell"]') }).nth(2);
@@ -267,16 +258,13 @@ test('rows coming into the board and leaving it as its column scrolls lay out th
   await page.waitForTimeout(500);
   await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   // A steady scroll, a step a frame, over a dozen rows: rows come in below and leave above, their cells drawn meanwhile.
-  await page.evaluate(async () => {
-    type Box = El & { parentElement: Box | null; hasAttribute(n: string): boolean };
-    const w = globalThis as unknown as Doc & { requestAnimationFrame(cb: () => void): void; getComputedStyle(e: unknown): { overflowY: string } };
-    let at = (w.document.querySelector('.catalog-board-rows') as Box | null)?.parentElement ?? null;
-    while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
+  await page.evaluate(async (column) => {
+    const w = globalThis as unknown as { requestAnimationFrame(cb: () => void): void };
     for (let frame = 0; frame < 90; frame++) {
-      at!.scrollTop += 25;
+      column.scrollTop += 25;
       await new Promise<void>((done) => w.requestAnimationFrame(() => done()));
     }
-  });
+  }, (await columnOf(page, '.catalog-board-rows')) as unknown as El);
   await page.waitForTimeout(500);
   const trace = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
   const after = await skus();

@@ -1,7 +1,7 @@
 // Steps the Catalog specs share: the books of a batch (what its jobs were charged, what left the account), waiting
 // for a batch to settle, running a small batch to its board, reaching a board cell, and culling a cell by keyboard
 // (P to pick, X to reject).
-import type { Locator, Page } from '@playwright/test';
+import type { ElementHandle, Locator, Page } from '@playwright/test';
 import type { BatchDetail, ImageRecord, Product, ShotList } from '../../src-shared/ipc/index.ts';
 import { expect, type Harness } from '../fixtures/harness.ts';
 import { ipc, until } from './ipc.ts';
@@ -30,6 +30,23 @@ export async function batchDone(h: Harness, batchId: string): Promise<BatchDetai
     const b = await ipc<BatchDetail>(h, 'batch:get', { batchId });
     return b.state === 'done' && b.counts.running === 0 && b.counts.queued === 0 ? b : null;
   }, 90_000);
+}
+
+/**
+ * What scrolls `selector`'s element with its column: its nearest ancestor the page marks `data-column-scroll` that
+ * scrolls (as column-scroll.ts finds it; a card that scrolls sideways computes overflow-y auto too).
+ */
+export async function columnOf(page: Page, selector: string): Promise<ElementHandle> {
+  const found = await page.evaluateHandle((sel) => {
+    type Box = { parentElement: Box | null; hasAttribute(name: string): boolean };
+    const w = globalThis as unknown as { document: { querySelector(s: string): Box | null }; getComputedStyle(e: Box): { overflowY: string } };
+    let at = w.document.querySelector(sel)?.parentElement ?? null;
+    while (at && !(at.hasAttribute('data-column-scroll') && /auto|scroll/.test(w.getComputedStyle(at).overflowY))) at = at.parentElement;
+    return at;
+  }, selector);
+  const column = found.asElement();
+  if (!column) throw new Error(`nothing scrolls ${selector}`);
+  return column as ElementHandle;
 }
 
 /** The board cell of a product (by SKU) and a shot. */
