@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 
 const { values } = parseArgs({ options: { only: { type: 'string' } }, allowPositionals: true });
 const only = values.only as 'unit' | 'e2e' | undefined;
@@ -33,6 +33,13 @@ interface Tally {
   passed: number;
   failed: number;
   skipped: number;
+  /** One line per failed test (file, title, the first line of its error), printed just above the totals, so the tail of a CI log names them. */
+  failures: string[];
+}
+
+/** The first line of an error message, without terminal colours. */
+function firstLine(text: unknown): string {
+  return stripVTControlCharacters(String(text ?? '')).trim().split('\n')[0]?.slice(0, 300) ?? '';
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
@@ -46,34 +53,71 @@ async function vitestSuite(): Promise<Tally> {
   // The slow files (src-service/copy-as-code.slow.test.ts waits 305 s for an answer) run in a vitest of their own, started at the
   // same time, so their minutes overlap the main run instead of following it.
   const [main, slow] = await Promise.all([vitestRun('vitest', [], { STUDIO_SLOW_TESTS_APART: '1' }), vitestRun('vitest-slow', ['.slow.test.ts'])]);
-  return { suite: 'vitest', passed: main.passed + slow.passed, failed: main.failed + slow.failed, skipped: main.skipped + slow.skipped };
+  return {
+    suite: 'vitest',
+    passed: main.passed + slow.passed,
+    failed: main.failed + slow.failed,
+    skipped: main.skipped + slow.skipped,
+    failures: [...main.failures, ...slow.failures],
+  };
 }
 
 async function vitestRun(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Tally> {
   const out = join(root, '.tmp', `${name}-report.json`);
   rmSync(out, { force: true });
   const code = await run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...args], env);
-  if (!existsSync(out)) return { suite: name, passed: 0, failed: Math.max(1, code), skipped: 0 };
-  const report = JSON.parse(readFileSync(out, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; success: boolean };
+  if (!existsSync(out)) return { suite: name, passed: 0, failed: Math.max(1, code), skipped: 0, failures: [`${name}: wrote no report (exit ${code})`] };
+  const report = JSON.parse(readFileSync(out, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    success: boolean;
+    testResults: { name: string; message?: string; assertionResults: { status: string; fullName: string; failureMessages: string[] }[] }[];
+  };
+  const failures: string[] = [];
+  for (const file of report.testResults) {
+    const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    for (const t of file.assertionResults) if (t.status === 'failed') failures.push(`${where} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
+    if (file.assertionResults.length === 0 && file.message) failures.push(`${where}: ${firstLine(file.message)}`);
+  }
   // A suite file that failed to load has no failed tests but is a failure all the same.
   const loadFailures = code !== 0 && report.numFailedTests === 0 ? 1 : 0;
-  return { suite: name, passed: report.numPassedTests, failed: report.numFailedTests + loadFailures, skipped: report.numPendingTests + report.numTodoTests };
+  return { suite: name, passed: report.numPassedTests, failed: report.numFailedTests + loadFailures, skipped: report.numPendingTests + report.numTodoTests, failures };
 }
 
 async function playwrightSuite(): Promise<Tally> {
   const hasSpecs = existsSync(join(root, 'e2e')) && readdirSync(join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'));
-  if (!hasSpecs) return { suite: 'playwright', passed: 0, failed: 0, skipped: 0 };
+  if (!hasSpecs) return { suite: 'playwright', passed: 0, failed: 0, skipped: 0, failures: [] };
   const out = join(root, '.tmp', 'playwright-report.json');
   const code = await run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
-  if (!existsSync(out)) return { suite: 'playwright', passed: 0, failed: Math.max(1, code), skipped: 0 };
-  const report = JSON.parse(readFileSync(out, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: unknown[] };
+  if (!existsSync(out)) return { suite: 'playwright', passed: 0, failed: Math.max(1, code), skipped: 0, failures: [`playwright: wrote no report (exit ${code})`] };
+  const report = JSON.parse(readFileSync(out, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: { message?: string }[]; suites?: PwSuite[] };
+  const failures: string[] = (report.errors ?? []).map((e) => `playwright: ${firstLine(e.message)}`);
+  const walk = (suite: PwSuite): void => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests) {
+        if (t.status !== 'unexpected') continue;
+        const last = t.results.at(-1);
+        failures.push(`e2e/${spec.file}:${spec.line} › ${spec.title}: ${firstLine(last?.error?.message)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
   const loadFailures = code !== 0 && report.stats.unexpected === 0 ? 1 : 0;
   return {
     suite: 'playwright',
     passed: report.stats.expected + report.stats.flaky,
     failed: report.stats.unexpected + loadFailures,
     skipped: report.stats.skipped,
+    failures,
   };
+}
+
+interface PwSuite {
+  specs?: { title: string; file: string; line: number; tests: { status: string; results: { error?: { message?: string } }[] }[] }[];
+  suites?: PwSuite[];
 }
 
 async function main(): Promise<void> {
@@ -81,6 +125,8 @@ async function main(): Promise<void> {
   const tallies: Tally[] = [];
   if (only !== 'e2e') tallies.push(await vitestSuite());
   if (only !== 'unit') tallies.push(await playwrightSuite());
+  const failures = tallies.flatMap((t) => t.failures);
+  if (failures.length > 0) console.log(`Failed:\n${failures.map((f) => `  ✘ ${f}`).join('\n')}`);
   for (const t of tallies) console.log(`${t.suite}: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped`);
   const passed = tallies.reduce((s, t) => s + t.passed, 0);
   const failed = tallies.reduce((s, t) => s + t.failed, 0);
