@@ -53,16 +53,18 @@ type Box = {
   getBoundingClientRect(): { top: number; bottom: number };
   querySelector(selector: string): Box | null;
   querySelectorAll(selector: string): ArrayLike<Box>;
+  dispatchEvent(event: unknown): boolean;
 };
 type Win = {
   document: { querySelector(selector: string): Box | null; querySelectorAll(selector: string): ArrayLike<Box> };
   getComputedStyle(el: Box, pseudo?: string): { overflowY: string; backgroundImage: string; content: string };
   requestAnimationFrame(callback: () => void): void;
+  MouseEvent: new (type: string, init: { bubbles: boolean; cancelable: boolean; button: number }) => unknown;
 };
 
 /** Scrolls the board's column 400 px a frame until a cell at a glance is in view (30 frames at most); that cell, and how
- *  many cells were at a glance at most. */
-function scrollFast(column: Box): Promise<{ seen: number; glance: Glance | null }> {
+ *  many cells were at a glance at most. With `press`, the mouse goes down on the cell's second tile in that frame. */
+function scrollFast({ column, press }: { column: Box; press: boolean }): Promise<{ seen: number; glance: Glance | null }> {
   const w = globalThis as unknown as Win;
   const view = column.getBoundingClientRect();
   return (async () => {
@@ -90,6 +92,7 @@ function scrollFast(column: Box): Promise<{ seen: number; glance: Glance | null 
         tileTop: (tiles[0]?.getBoundingClientRect().top ?? NaN) - cell.getBoundingClientRect().top,
         busy: cell.closest('[data-testid="board-row"]')?.getAttribute('aria-busy') ?? null,
       };
+      if (press) tiles[1]?.dispatchEvent(new w.MouseEvent('mousedown', { bubbles: true, cancelable: true, button: 0 }));
     }
     return { seen, glance };
   })();
@@ -107,7 +110,8 @@ async function glanceIn(page: PlaywrightPage, url: string, look: (typeof LOOKS)[
   await expect(page.locator('[data-testid="catalog-cell"][data-drawn="true"]').first()).toBeVisible();
   await page.waitForTimeout(1_000);
 
-  const { seen, glance } = await page.evaluate(scrollFast, (await columnOf(page, '.catalog-board-rows')) as unknown as Box);
+  const column = (await columnOf(page, '.catalog-board-rows')) as unknown as Box;
+  const { seen, glance } = await page.evaluate(scrollFast, { column, press: false });
   expect(seen, `${tag}: cells came in at a glance while the column scrolled`).toBeGreaterThan(0);
   expect(glance, `${tag}: a cell at a glance came into view`).not.toBeNull();
   const g = glance as Glance;
@@ -154,6 +158,35 @@ test('rows that come in while the column scrolls show their cells at a glance, d
       await ipc(started.harness, 'catalog:set-pick', { batchId: BATCH_ID, productId: cell.productId, shot: cell.shotName, imageId: cell.candidates[1]?.imageId });
     }
     for (const look of LOOKS) await glanceIn(page, started.harness.url, look);
+  } finally {
+    await started.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('a press on a cell at a glance draws its row at once and gives the pressed candidate the focus', async ({ page }) => {
+  test.setTimeout(90_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'studio-glance-press-'));
+  await seed(dataDir, PRODUCTS);
+  const started = await startHarness({ dataDir });
+  try {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openStudio(page, started.harness.url);
+    await page.getByTestId('open-batch').click();
+    await expect(page.locator('[data-testid="catalog-cell"][data-drawn="true"]').first()).toBeVisible();
+    await page.waitForTimeout(1_000);
+    const column = (await columnOf(page, '.catalog-board-rows')) as unknown as Box;
+    const { glance } = await page.evaluate(scrollFast, { column, press: true });
+    expect(glance, 'a cell at a glance came into view and was pressed').not.toBeNull();
+    const g = glance as Glance;
+    expect(g.elements, 'the cell was at a glance when it was pressed').toBe(0);
+    // The pressed tile's candidate, drawn, has the focus: the same stop a press on it drawn would have focused.
+    const pressed = page.locator(`[data-testid="catalog-cell"][data-sku="${g.sku}"][data-shot="${g.shot}"]`).getByTestId('cell-candidate').nth(1);
+    await expect(pressed, `${g.sku} · ${g.shot}: the pressed candidate takes the focus`).toBeFocused();
+    await expect(page.locator(`[data-testid="board-row"][data-sku="${g.sku}"]`)).toHaveAttribute('aria-busy', 'false');
+    // And the keys work from there at once: P picks the pressed candidate.
+    await page.keyboard.press('p');
+    await expect(pressed).toHaveAttribute('data-picked', 'true');
   } finally {
     await started.stop();
     rmSync(dataDir, { recursive: true, force: true });

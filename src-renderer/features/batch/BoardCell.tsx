@@ -5,7 +5,7 @@
 // so scrolling mounts the rows that enter and renders nothing else again. A cell of a row that enters during a scroll
 // comes at a glance (`drawn` false: the cell's attributes, its status word and its candidates' tiles) and is drawn
 // once the column rests (board-staging.ts).
-import { memo } from 'react';
+import { memo, type MouseEvent as ReactMouseEvent } from 'react';
 import type { BatchJob } from '../../../src-shared/ipc/batch.ts';
 import type { BoardCell, CellCandidate } from '../../../src-shared/ipc/batch-board.ts';
 import { formatDuration } from '../../i18n/format.ts';
@@ -23,6 +23,9 @@ export function stopId(gridId: string, at: BoardFocus): string {
 /** What a cell asks of the grid; one object for the whole board that never changes (CatalogBoard.tsx). */
 export interface CellHandlers {
   focusStop: (at: BoardFocus) => void;
+  /** A press on a cell at a glance: its row is drawn at once and the stop pressed takes the focus, as a press on it
+   *  drawn would have given it. */
+  reach: (at: BoardFocus) => void;
   togglePick: (cell: BoardCell, imageId: string) => void;
   open: (cell: BoardCell, index: number) => void;
 }
@@ -178,12 +181,21 @@ function EmptyStop(props: CellProps) {
 function CellGlance({ cell, sheet }: { cell: BoardCell; sheet: RowSheet | null }) {
   return (
     <>
-      {cell.candidates.map((c) => {
+      {cell.candidates.map((c, i) => {
         const tile = c.download === 'done' ? glanceOf(sheet, c.imageId) : undefined;
-        return <span key={c.imageId} aria-hidden="true" className={`catalog-board-glance${tile ? ' catalog-board-glance-tile' : ''}${cell.pick === c.imageId ? ' catalog-board-candidate-picked' : ''}${c.rejected ? ' catalog-board-glance-rejected' : ''}`} style={tile} />;
+        return <span key={c.imageId} aria-hidden="true" data-candidate={i} className={`catalog-board-glance${tile ? ' catalog-board-glance-tile' : ''}${cell.pick === c.imageId ? ' catalog-board-candidate-picked' : ''}${c.rejected ? ' catalog-board-glance-rejected' : ''}`} style={tile} />;
       })}
     </>
   );
+}
+
+/** A press on a cell at a glance: the candidate whose tile was pressed (the first stop elsewhere in the cell) is reached. */
+function reachFromGlance(e: ReactMouseEvent<HTMLElement>, props: CellProps): void {
+  if (e.button !== 0) return;
+  // The focus stays where it was until the stop is drawn and takes it.
+  e.preventDefault();
+  const tile = (e.target as HTMLElement).closest<HTMLElement>('[data-candidate]');
+  props.on.reach({ row: props.row, shot: props.shot, candidate: Number(tile?.dataset.candidate ?? 0) });
 }
 
 export const BoardCellView = memo(function BoardCellView(props: CellProps) {
@@ -199,6 +211,7 @@ export const BoardCellView = memo(function BoardCellView(props: CellProps) {
       data-attention={needsAttention(cell) ? 'true' : 'false'}
       data-drawn={props.drawn === false ? 'false' : 'true'}
       data-glance={props.drawn === false ? statusWord(cell, props.t) : undefined}
+      onMouseDown={props.drawn === false ? (e) => reachFromGlance(e, props) : undefined}
     >
       {props.drawn === false ? (
         <CellGlance cell={cell} sheet={props.sheet ?? null} />

@@ -216,6 +216,11 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   const on = useMemo<RowHandlers>(
     () => ({
       focusStop: (stop) => setFocus((now) => (now && now.row === stop.row && now.shot === stop.shot && now.candidate === stop.candidate ? now : stop)),
+      // The focus row is drawn whole (below), and the focus follows into it once it is, as after an arrow key.
+      reach: (stop) => {
+        moved.current = true;
+        setFocus(stop);
+      },
       togglePick: (cell, imageId) => latest.current.keys.togglePick(cell, imageId),
       open: (cell, index) => latest.current.keys.open(cell, index),
       openProduct: (row) => latest.current.keys.openProduct(row),
