@@ -17,6 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogBoard } from '../src-shared/ipc/batch-board.ts';
 import { startHarness, type Harness } from '../e2e/fixtures/harness.ts';
+import { columnOf } from '../e2e/support/catalog.ts';
 import { ipc } from '../e2e/support/ipc.ts';
 import { Board } from '../src-main/batch/board.ts';
 import { BatchRepo } from '../src-main/batch/batch-repo.ts';
@@ -146,14 +147,8 @@ function ipcCallsSince(from: number): string {
 
 /** Scrolls the board's column at `speed` px/s for `ms` (moved in every animation frame to where the scroll has got
  *  by then); frame intervals, how far it got and the most board images in the DOM. */
-function scrollBoardInPage([speed, ms]: [number, number]): Promise<{ p95Interval: number; scrolled: number; maxImages: number }> {
+function scrollBoardInPage([el, speed, ms]: [{ scrollTop: number }, number, number]): Promise<{ p95Interval: number; scrolled: number; maxImages: number }> {
   const w = globalThis as unknown as Doc;
-  // The board scrolls with its column: the nearest ancestor the page marks as scrolling its lists (column-scroll.ts).
-  type El = { parentElement: El | null; scrollTop: number; hasAttribute(name: string): boolean };
-  const page = globalThis as unknown as { document: { querySelector(s: string): El | null }; getComputedStyle(el: El): { overflowY: string } };
-  let el = page.document.querySelector('[data-testid="catalog-board"]')?.parentElement ?? null;
-  while (el && !(el.hasAttribute('data-column-scroll') && /auto|scroll/.test(page.getComputedStyle(el).overflowY))) el = el.parentElement;
-  if (!el) throw new Error('no board scroll region');
   const intervals: number[] = [];
   let last = 0;
   let maxImages = 0;
@@ -180,7 +175,9 @@ function scrollBoardInPage([speed, ms]: [number, number]): Promise<{ p95Interval
 async function tracedScroll(browser: Browser, page: Page, speed: number, cdp: CDPSession | null): Promise<ScrollRun> {
   await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   if (cdp) await cdp.send('Profiler.start');
-  const scroll = await page.evaluate(scrollBoardInPage, [speed, SCROLL_MS] as [number, number]);
+  // The board scrolls with its column (found as the e2e tests find it).
+  const column = (await columnOf(page, '[data-testid="catalog-board"]')) as unknown as { scrollTop: number };
+  const scroll = await page.evaluate(scrollBoardInPage, [column, speed, SCROLL_MS] as [{ scrollTop: number }, number, number]);
   if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
     console.log(`scroll at ${speed} px/s, self time:\n  ${topSelfTime(profile as never).join('\n  ')}`);
