@@ -173,11 +173,12 @@ function scrollBoardInPage([el, speed, ms]: [{ scrollTop: number }, number, numb
 
 /** One traced scroll pass of the board at `speed` px/s (with BOARD_BENCH_PROFILE=1, its CPU profile's top too). */
 async function tracedScroll(browser: Browser, page: Page, speed: number, cdp: CDPSession | null): Promise<ScrollRun> {
+  // The board scrolls with its column (found as the e2e tests find it), looked up before the trace starts.
+  const column = await columnOf(page, '[data-testid="catalog-board"]');
   await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline'] });
   if (cdp) await cdp.send('Profiler.start');
-  // The board scrolls with its column (found as the e2e tests find it).
-  const column = (await columnOf(page, '[data-testid="catalog-board"]')) as unknown as { scrollTop: number };
-  const scroll = await page.evaluate(scrollBoardInPage, [column, speed, SCROLL_MS] as [{ scrollTop: number }, number, number]);
+  const scroll = await page.evaluate(scrollBoardInPage, [column as unknown as { scrollTop: number }, speed, SCROLL_MS] as [{ scrollTop: number }, number, number]);
+  await column.dispose();
   if (cdp) {
     const { profile } = await cdp.send('Profiler.stop');
     console.log(`scroll at ${speed} px/s, self time:\n  ${topSelfTime(profile as never).join('\n  ')}`);

@@ -73,23 +73,33 @@ async function vitestRun(name: string, args: string[], env: NodeJS.ProcessEnv = 
     numPendingTests: number;
     numTodoTests: number;
     success: boolean;
-    testResults: { name: string; message?: string; assertionResults: { status: string; fullName: string; failureMessages: string[] }[] }[];
+    testResults: { name: string; status: string; message?: string; assertionResults: { status: string; fullName: string; failureMessages: string[] }[] }[];
   };
   const failures: string[] = [];
+  // A file that failed with no failed test (it did not load, a hook failed, its worker died) is a failure all the same.
+  let outsideTests = 0;
   for (const file of report.testResults) {
     const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
-    for (const t of file.assertionResults) if (t.status === 'failed') failures.push(`${where} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
-    if (file.assertionResults.length === 0 && file.message) failures.push(`${where}: ${firstLine(file.message)}`);
+    const failed = file.assertionResults.filter((t) => t.status === 'failed');
+    for (const t of failed) failures.push(`${where} › ${t.fullName}: ${firstLine(t.failureMessages[0])}`);
+    if (file.status === 'failed' && failed.length === 0) {
+      outsideTests++;
+      failures.push(`${where}: ${firstLine(file.message) || 'failed outside its tests (a hook, its worker or its loading; see the log above)'}`);
+    }
   }
-  // A suite file that failed to load has no failed tests but is a failure all the same.
-  const loadFailures = code !== 0 && report.numFailedTests === 0 ? 1 : 0;
-  return { suite: name, passed: report.numPassedTests, failed: report.numFailedTests + loadFailures, skipped: report.numPendingTests + report.numTodoTests, failures };
+  // An error outside every file (an unhandled rejection) fails the run without a failed file.
+  if (code !== 0 && report.numFailedTests + outsideTests === 0) {
+    outsideTests = 1;
+    failures.push(`${name}: exit ${code} with no failed test or file (an unhandled error? see the log above)`);
+  }
+  return { suite: name, passed: report.numPassedTests, failed: report.numFailedTests + outsideTests, skipped: report.numPendingTests + report.numTodoTests, failures };
 }
 
 async function playwrightSuite(): Promise<Tally> {
   const hasSpecs = existsSync(join(root, 'e2e')) && readdirSync(join(root, 'e2e')).some((f) => f.endsWith('.spec.ts'));
   if (!hasSpecs) return { suite: 'playwright', passed: 0, failed: 0, skipped: 0, failures: [] };
   const out = join(root, '.tmp', 'playwright-report.json');
+  rmSync(out, { force: true });
   const code = await run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
   if (!existsSync(out)) return { suite: 'playwright', passed: 0, failed: Math.max(1, code), skipped: 0, failures: [`playwright: wrote no report (exit ${code})`] };
   const report = JSON.parse(readFileSync(out, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number }; errors?: { message?: string }[]; suites?: PwSuite[] };
@@ -99,13 +109,14 @@ async function playwrightSuite(): Promise<Tally> {
       for (const t of spec.tests) {
         if (t.status !== 'unexpected') continue;
         const last = t.results.at(-1);
-        failures.push(`e2e/${spec.file}:${spec.line} › ${spec.title}: ${firstLine(last?.error?.message)}`);
+        failures.push(`e2e/${spec.file}:${spec.line} › ${spec.title}: ${firstLine(last?.error?.message) || `${last?.status ?? 'no result'}, not as expected`}`);
       }
     }
     for (const child of suite.suites ?? []) walk(child);
   };
   for (const suite of report.suites ?? []) walk(suite);
   const loadFailures = code !== 0 && report.stats.unexpected === 0 ? 1 : 0;
+  if (loadFailures > 0 && failures.length === 0) failures.push(`playwright: exit ${code} with no failed test (see the log above)`);
   return {
     suite: 'playwright',
     passed: report.stats.expected + report.stats.flaky,
@@ -116,7 +127,7 @@ async function playwrightSuite(): Promise<Tally> {
 }
 
 interface PwSuite {
-  specs?: { title: string; file: string; line: number; tests: { status: string; results: { error?: { message?: string } }[] }[] }[];
+  specs?: { title: string; file: string; line: number; tests: { status: string; results: { status?: string; error?: { message?: string } }[] }[] }[];
   suites?: PwSuite[];
 }
 
