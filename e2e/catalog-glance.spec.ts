@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogBoard } from '../src-shared/ipc/batch-board.ts';
 import { BATCH_ID, seed } from '../test-support/catalog-board-seed.ts';
-import { expect, startHarness, test } from './fixtures/harness.ts';
+import { expect, startHarness, test, type Harness } from './fixtures/harness.ts';
 import { columnOf } from './support/catalog.ts';
 import { ipc } from './support/ipc.ts';
 import { chooseLook, openStudio } from './support/studio.ts';
@@ -124,10 +124,7 @@ async function glanceIn(page: PlaywrightPage, url: string, look: (typeof LOOKS)[
   await page.setViewportSize(look.size);
   await openStudio(page, url);
   await chooseLook(page, look.language, look.theme);
-  await page.getByTestId('open-batch').click();
-  await expect(page.getByTestId('catalog-board').getByTestId('board-row').first()).toBeVisible();
-  await expect(page.locator('[data-testid="catalog-cell"][data-drawn="true"]').first()).toBeVisible();
-  await page.waitForTimeout(1_000);
+  await openBoard(page);
 
   const column = (await columnOf(page, '.catalog-board-rows')) as unknown as Box;
   const { seen, glance } = await page.evaluate(scrollFast, { column, press: false });
@@ -165,35 +162,45 @@ async function glanceIn(page: PlaywrightPage, url: string, look: (typeof LOOKS)[
   await page.screenshot({ path: `.tmp/shots-glance/rested-${tag.replace(/ /g, '-')}.png` });
 }
 
-test('rows that come in while the column scrolls show their cells at a glance, drawn once it rests with each image where its tile was', async ({ page }) => {
-  test.setTimeout(120_000);
+/** Opens the seeded batch's board from the studio, once its first cells are drawn and it has settled. */
+async function openBoard(page: PlaywrightPage): Promise<void> {
+  await page.getByTestId('open-batch').click();
+  await expect(page.getByTestId('catalog-board').getByTestId('board-row').first()).toBeVisible();
+  await expect(page.locator('[data-testid="catalog-cell"][data-drawn="true"]').first()).toBeVisible();
+  await page.waitForTimeout(1_000);
+}
+
+/** A harness on a library seeded with the finished batch of PRODUCTS products, for `body`; both gone after it. */
+async function onSeededLibrary(body: (harness: Harness) => Promise<void>): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'studio-glance-'));
   await seed(dataDir, PRODUCTS);
   const started = await startHarness({ dataDir });
   try {
-    // Each product's main shot has its second candidate picked.
-    const board = await ipc<CatalogBoard>(started.harness, 'catalog:get-board', { batchId: BATCH_ID });
-    for (const cell of board.cells.filter((c) => c.shotName === 'main')) {
-      await ipc(started.harness, 'catalog:set-pick', { batchId: BATCH_ID, productId: cell.productId, shot: cell.shotName, imageId: cell.candidates[1]?.imageId });
-    }
-    for (const look of LOOKS) await glanceIn(page, started.harness.url, look);
+    await body(started.harness);
   } finally {
     await started.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+test('rows that come in while the column scrolls show their cells at a glance, drawn once it rests with each image where its tile was', async ({ page }) => {
+  test.setTimeout(120_000);
+  await onSeededLibrary(async (harness) => {
+    // Each product's main shot has its second candidate picked.
+    const board = await ipc<CatalogBoard>(harness, 'catalog:get-board', { batchId: BATCH_ID });
+    for (const cell of board.cells.filter((c) => c.shotName === 'main')) {
+      await ipc(harness, 'catalog:set-pick', { batchId: BATCH_ID, productId: cell.productId, shot: cell.shotName, imageId: cell.candidates[1]?.imageId });
+    }
+    for (const look of LOOKS) await glanceIn(page, harness.url, look);
+  });
 });
 
 test('a press on a cell at a glance draws its row at once and gives the pressed candidate the focus', async ({ page }) => {
   test.setTimeout(90_000);
-  const dataDir = mkdtempSync(join(tmpdir(), 'studio-glance-press-'));
-  await seed(dataDir, PRODUCTS);
-  const started = await startHarness({ dataDir });
-  try {
+  await onSeededLibrary(async (harness) => {
     await page.setViewportSize({ width: 1440, height: 900 });
-    await openStudio(page, started.harness.url);
-    await page.getByTestId('open-batch').click();
-    await expect(page.locator('[data-testid="catalog-cell"][data-drawn="true"]').first()).toBeVisible();
-    await page.waitForTimeout(1_000);
+    await openStudio(page, harness.url);
+    await openBoard(page);
     const column = (await columnOf(page, '.catalog-board-rows')) as unknown as Box;
     const { glance, pressed: after } = await page.evaluate(scrollFast, { column, press: true });
     expect(glance, 'a cell at a glance came into view and was pressed').not.toBeNull();
@@ -212,8 +219,7 @@ test('a press on a cell at a glance draws its row at once and gives the pressed 
     // And the keys work from there at once: P picks the pressed candidate.
     await page.keyboard.press('p');
     await expect(pressed).toHaveAttribute('data-picked', 'true');
-  } finally {
-    await started.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+    await expect(pressed.locator('img')).toHaveJSProperty('complete', true);
+    await page.screenshot({ path: '.tmp/shots-glance/pressed-and-picked-1440x900.png' });
+  });
 });

@@ -307,9 +307,9 @@ function BoardGrid({ board, view, t }: { board: CatalogBoard; view: BoardView; t
   const inView = virtualizer.range;
   // Before the grid is entered, its first stop takes the Tab.
   const tab = at ?? { row: 0, shot: 0, candidate: 0 };
-  // The row with the focus, and the row with the grid's Tab stop, are drawn whole: their stops are always there.
-  const wholeKeys = new Set([view.rows[tab.row]?.product.productId]);
-  stager.plan(stagingOrder(items, view, inView?.startIndex ?? 0, inView?.endIndex ?? -1), virtualizer.isScrolling, (key) => wholeKeys.has(key));
+  // The row with the grid's Tab stop (the focus's row once the grid was entered) is drawn whole: its stops are always there.
+  const wholeKey = view.rows[tab.row]?.product.productId;
+  stager.plan(stagingOrder(items, view, inView?.startIndex ?? 0, inView?.endIndex ?? -1), virtualizer.isScrolling, (key) => key === wholeKey);
   return (
     <>
       <div role="grid" aria-label={t('gridLabel')} aria-rowcount={view.rows.length + 1} className="catalog-board-grid" onKeyDown={onKeyDown} onFocus={onGridFocus} onBlur={onGridBlur}>
